@@ -1,0 +1,5 @@
+//! Tables written by `cargo xtask codegen`.
+
+mod entities;
+
+pub(crate) use entities::{ENTITIES, NAME_COUNT};

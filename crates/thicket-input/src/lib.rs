@@ -1,0 +1,5 @@
+#![doc = include_str!("../README.md")]
+
+mod position;
+
+pub use position::{Diagnostic, ErrorCode, LineCol, LineIndex, Span};

@@ -1,0 +1,209 @@
+//! Spans, line/column positions and diagnostics.
+
+use std::fmt;
+
+/// A half-open range of byte offsets `start..end` into the decoded (UTF-8) text.
+///
+/// Spans always point into the text as it was decoded, before any newline normalization,
+/// so that the source can be reproduced from them byte for byte.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    /// Offset of the first byte.
+    pub start: usize,
+    /// Offset one past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end` (half-open).
+    #[inline]
+    pub const fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// An empty span at `offset`.
+    #[inline]
+    pub const fn empty(offset: usize) -> Span {
+        Span {
+            start: offset,
+            end: offset,
+        }
+    }
+
+    /// Number of bytes covered.
+    #[inline]
+    pub const fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    /// True when the span covers no bytes.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    /// The text the span covers. Panics if the span is out of bounds or not on char boundaries,
+    /// which would be a bug in the parser that produced it.
+    #[inline]
+    pub fn slice(self, text: &str) -> &str {
+        &text[self.start..self.end]
+    }
+
+    /// The smallest span covering both `self` and `other`.
+    #[inline]
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+impl fmt::Debug for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+/// A stable, kebab-case error code. Every dialect crate has one `ErrorCode` enum implementing
+/// this trait; the strings never change once published.
+pub trait ErrorCode: Copy + Eq + fmt::Debug + 'static {
+    /// The stable kebab-case code, for example `eof-in-tag`.
+    fn as_str(self) -> &'static str;
+
+    /// A one-line human-readable description of the problem.
+    fn message(self) -> &'static str;
+}
+
+/// A diagnostic: an error code and the span of input it concerns. `Copy`, allocation-free;
+/// messages are rendered by the caller (see [`ErrorCode::message`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Diagnostic<C> {
+    /// What went wrong.
+    pub code: C,
+    /// Where, as byte offsets into the decoded text.
+    pub span: Span,
+}
+
+impl<C> Diagnostic<C> {
+    /// A diagnostic with `code` at `span`.
+    #[inline]
+    pub const fn new(code: C, span: Span) -> Self {
+        Diagnostic { code, span }
+    }
+}
+
+impl<C: ErrorCode> fmt::Display for Diagnostic<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at {}: {}", self.code.as_str(), self.span, self.code.message())
+    }
+}
+
+/// A 1-based line and column. Columns count characters (Unicode scalar values), not bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct LineCol {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+/// Maps byte offsets to line and column numbers.
+///
+/// Lines end at LF, at CR LF (one line break) and at a lone CR, which is the convention of every
+/// Thicket dialect after newline normalization, so positions match what a reader of the normalized
+/// text sees (html5lib-tests count this way). Building the index is one `memchr` pass; lookups are a
+/// binary search plus a character count within the line.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    /// Byte offset of the first byte of each line; `line_starts[0] == 0`.
+    line_starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Indexes `text`.
+    pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                // The LF that follows ends this line break.
+                continue;
+            }
+            line_starts.push(i + 1);
+        }
+        LineIndex { line_starts }
+    }
+
+    /// Number of lines (a text without line breaks has one).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// Byte offset where 1-based `line` starts, if it exists.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        line.checked_sub(1)
+            .and_then(|i| self.line_starts.get(i).copied())
+    }
+
+    /// The 1-based line and character column of byte `offset` in `text` (the same text the index
+    /// was built from). An offset past the end is clamped to the end; an offset inside a
+    /// multi-byte character counts as that character.
+    pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
+        let offset = offset.min(text.len());
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line];
+        let column = text.as_bytes()[start..offset]
+            .iter()
+            .filter(|&&b| (b as i8) >= -0x40) // count UTF-8 leading bytes only
+            .count()
+            + 1;
+        LineCol {
+            line: line + 1,
+            column,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters_and_all_line_breaks() {
+        let text = "ab\ncé\r\nx\ry";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_count(), 4);
+        let lc = |o| {
+            let p = idx.line_col(text, o);
+            (p.line, p.column)
+        };
+        assert_eq!(lc(0), (1, 1));
+        assert_eq!(lc(2), (1, 3));
+        assert_eq!(lc(3), (2, 1));
+        assert_eq!(lc(6), (2, 3)); // after "cé" (é is two bytes)
+        assert_eq!(lc(8), (3, 1));
+        assert_eq!(lc(10), (4, 1));
+        assert_eq!(lc(999), (4, 2));
+    }
+
+    #[test]
+    fn span_helpers() {
+        let s = Span::new(2, 5);
+        assert_eq!(s.len(), 3);
+        assert!(!s.is_empty());
+        assert!(Span::empty(4).is_empty());
+        assert_eq!(s.to(Span::new(7, 9)), Span::new(2, 9));
+        assert_eq!(s.slice("abcdefg"), "cde");
+        assert_eq!(format!("{s:?}"), "2..5");
+    }
+}

@@ -1,0 +1,7 @@
+#![doc = include_str!("../README.md")]
+
+pub mod ascii;
+pub mod html;
+pub mod leafxml;
+pub mod microxml;
+pub mod xml10;

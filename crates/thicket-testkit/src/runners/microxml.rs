@@ -1,0 +1,8 @@
+//! Suite runners for thicket-microxml (not written yet).
+
+use crate::SuiteDef;
+
+/// The suites this dialect runs.
+pub fn suites() -> Vec<SuiteDef> {
+    Vec::new()
+}
