@@ -1,0 +1,1 @@
+//! Reader for the html5lib suite format (being written).

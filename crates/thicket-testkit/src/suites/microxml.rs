@@ -1,0 +1,1 @@
+//! Reader for the microxml suite format (being written).

@@ -1,0 +1,1 @@
+//! Reader for the xml5lib suite format (being written).
