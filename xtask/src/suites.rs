@@ -31,9 +31,15 @@ pub fn run(args: &[String]) -> Result<()> {
     for e in file.suite {
         let dir = dest.join(&e.folder);
         if !dir.exists() {
-            git(&["clone", "--quiet", &e.upstream, dir.to_str().unwrap_or_default()])?;
+            git(&["clone", "--quiet", &e.upstream, &dir.to_string_lossy()])?;
         }
-        git(&["-C", dir.to_str().unwrap_or_default(), "checkout", "--quiet", &e.commit])?;
+        git(&[
+            "-C",
+            &dir.to_string_lossy(),
+            "checkout",
+            "--quiet",
+            &e.commit,
+        ])?;
         println!("{}: {} at {}", e.folder, e.upstream, e.commit);
     }
     println!(

@@ -121,7 +121,9 @@ mod tests {
         );
         assert_eq!(
             longest_match("notin", true),
-            LongestMatch::Found { len: 3, value: "¬" }
+            LongestMatch::Found {
+                len: 3, value: "¬"
+            }
         );
     }
 

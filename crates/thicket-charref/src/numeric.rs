@@ -102,10 +102,8 @@ pub fn whatwg(code: u32) -> (char, Option<WhatwgIssue>) {
     }
     let ascii_whitespace = matches!(code, 0x09 | 0x0A | 0x0C | 0x20);
     if code == 0x0D || (is_control(code) && !ascii_whitespace) {
-        if (0x80..=0x9F).contains(&code) {
-            if let Some(c) = C1_REPLACEMENTS[(code - 0x80) as usize] {
-                return (c, Some(ControlCharacterReference));
-            }
+        if let Some(Some(c)) = C1_REPLACEMENTS.get(code.wrapping_sub(0x80) as usize) {
+            return (*c, Some(ControlCharacterReference));
         }
         return (char_of(code), Some(ControlCharacterReference));
     }
@@ -189,9 +187,18 @@ mod tests {
             whatwg(0x11_0000),
             ('\u{FFFD}', Some(CharacterReferenceOutsideUnicodeRange))
         );
-        assert_eq!(whatwg(0xD800), ('\u{FFFD}', Some(SurrogateCharacterReference)));
-        assert_eq!(whatwg(0xFFFE), ('\u{FFFE}', Some(NoncharacterCharacterReference)));
-        assert_eq!(whatwg(0x10FFFF), ('\u{10FFFF}', Some(NoncharacterCharacterReference)));
+        assert_eq!(
+            whatwg(0xD800),
+            ('\u{FFFD}', Some(SurrogateCharacterReference))
+        );
+        assert_eq!(
+            whatwg(0xFFFE),
+            ('\u{FFFE}', Some(NoncharacterCharacterReference))
+        );
+        assert_eq!(
+            whatwg(0x10FFFF),
+            ('\u{10FFFF}', Some(NoncharacterCharacterReference))
+        );
         assert_eq!(whatwg(0x0D), ('\r', Some(ControlCharacterReference)));
         assert_eq!(whatwg(0x01), ('\u{1}', Some(ControlCharacterReference)));
         assert_eq!(whatwg(0x09), ('\t', None));

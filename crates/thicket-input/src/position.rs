@@ -101,7 +101,13 @@ impl<C> Diagnostic<C> {
 
 impl<C: ErrorCode> fmt::Display for Diagnostic<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at {}: {}", self.code.as_str(), self.span, self.code.message())
+        write!(
+            f,
+            "{} at {}: {}",
+            self.code.as_str(),
+            self.span,
+            self.code.message()
+        )
     }
 }
 

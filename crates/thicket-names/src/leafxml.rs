@@ -18,7 +18,8 @@ pub fn is_name_char(c: char) -> bool {
 /// `0-9`, U+00B7, U+0300..=U+036F, U+203F and U+2040.
 #[inline]
 pub fn is_name_start_char(c: char) -> bool {
-    is_name_char(c) && !matches!(c as u32, 0x2D | 0x2E | 0x30..=0x39 | 0xB7 | 0x300..=0x36F | 0x203F | 0x2040)
+    is_name_char(c)
+        && !matches!(c as u32, 0x2D | 0x2E | 0x30..=0x39 | 0xB7 | 0x300..=0x36F | 0x203F | 0x2040)
 }
 
 /// A LeafXML name: one or more name codepoints, the first a name start codepoint. (Names may

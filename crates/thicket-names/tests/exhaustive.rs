@@ -99,7 +99,11 @@ fn microxml_matches_the_grammar() {
         assert_eq!(microxml::is_name_start_char(c), start, "{c:?}");
         let name = start || c.is_ascii_digit() || c == '-' || c == '.';
         assert_eq!(microxml::is_name_char(c), name, "{c:?}");
-        assert_eq!(microxml::is_s(c), matches!(c as u32, 0x9 | 0xA | 0xC | 0x20), "{c:?}");
+        assert_eq!(
+            microxml::is_s(c),
+            matches!(c as u32, 0x9 | 0xA | 0xC | 0x20),
+            "{c:?}"
+        );
     }
 }
 
@@ -108,7 +112,11 @@ fn html_ascii_classes() {
     for b in 0..=255u8 {
         assert_eq!(html::is_ascii_alpha(b), b.is_ascii_alphabetic(), "{b}");
         assert_eq!(html::is_ascii_digit(b), b.is_ascii_digit(), "{b}");
-        assert_eq!(html::is_ascii_alphanumeric(b), b.is_ascii_alphanumeric(), "{b}");
+        assert_eq!(
+            html::is_ascii_alphanumeric(b),
+            b.is_ascii_alphanumeric(),
+            "{b}"
+        );
         assert_eq!(html::is_ascii_hex_digit(b), b.is_ascii_hexdigit(), "{b}");
         assert_eq!(
             html::is_ascii_whitespace(b),

@@ -18,7 +18,10 @@ pub fn check_tiling(text: &str, spans: &[Span]) -> Result<(), String> {
             return Err(format!("span #{i} {s:?} ends before it starts"));
         }
         if s.end > text.len() {
-            return Err(format!("span #{i} {s:?} ends past the input ({})", text.len()));
+            return Err(format!(
+                "span #{i} {s:?} ends past the input ({})",
+                text.len()
+            ));
         }
         if !text.is_char_boundary(s.start) || !text.is_char_boundary(s.end) {
             return Err(format!("span #{i} {s:?} is not on char boundaries"));
@@ -36,13 +39,18 @@ pub fn check_ordered(text: &str, spans: &[Span]) -> Result<(), String> {
     let mut last = 0;
     for (i, s) in spans.iter().enumerate() {
         if s.end < s.start || s.end > text.len() {
-            return Err(format!("span #{i} {s:?} out of bounds (input {} bytes)", text.len()));
+            return Err(format!(
+                "span #{i} {s:?} out of bounds (input {} bytes)",
+                text.len()
+            ));
         }
         if !text.is_char_boundary(s.start) || !text.is_char_boundary(s.end) {
             return Err(format!("span #{i} {s:?} is not on char boundaries"));
         }
         if s.start < last {
-            return Err(format!("span #{i} {s:?} starts before the previous span ({last})"));
+            return Err(format!(
+                "span #{i} {s:?} starts before the previous span ({last})"
+            ));
         }
         last = s.start;
     }
