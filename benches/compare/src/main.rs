@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod others;
 mod parsers;
 
 /// What kind of corpus file a parser reads.
