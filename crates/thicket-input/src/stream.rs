@@ -43,6 +43,10 @@ pub struct StreamDecoder {
     /// Bytes fed since the start of the stream.
     fed: usize,
     had_errors: bool,
+    /// The last (up to four) bytes fed, to classify a malformed sequence found at the end.
+    tail: [u8; 4],
+    /// How many bytes of `tail` are valid (they are its last `tail_len` bytes).
+    tail_len: usize,
 }
 
 impl std::fmt::Debug for StreamDecoder {
@@ -88,6 +92,8 @@ impl StreamDecoder {
             decoder: new_decoder(encoding, bom),
             fed: 0,
             had_errors: false,
+            tail: [0; 4],
+            tail_len: 0,
         }
     }
 
@@ -111,6 +117,7 @@ impl StreamDecoder {
         self.decoder = new_decoder(self.initial, self.bom);
         self.fed = 0;
         self.had_errors = false;
+        self.tail_len = 0;
     }
 
     /// Decodes `bytes`, appending the text to `out`. Malformed sequences become U+FFFD. Bytes of
@@ -126,6 +133,7 @@ impl StreamDecoder {
         self.run(&[], out, true);
         self.decoder = new_decoder(self.initial, self.bom);
         self.fed = 0;
+        self.tail_len = 0;
     }
 
     fn run(&mut self, bytes: &[u8], out: &mut String, last: bool) {
@@ -146,6 +154,7 @@ impl StreamDecoder {
             }
         }
         self.fed += bytes.len();
+        self.remember_tail(bytes);
     }
 
     /// Decodes `bytes` like [`feed`](StreamDecoder::feed) but stops at the first malformed
@@ -193,7 +202,16 @@ impl StreamDecoder {
             }
         }
         self.fed += bytes.len();
+        self.remember_tail(bytes);
         Ok(())
+    }
+
+    /// Keeps the last four bytes of the stream in `tail`.
+    fn remember_tail(&mut self, bytes: &[u8]) {
+        let n = bytes.len().min(4);
+        self.tail.rotate_left(n);
+        self.tail[4 - n..].copy_from_slice(&bytes[bytes.len() - n..]);
+        self.tail_len = (self.tail_len + n).min(4);
     }
 
     /// The kind of a malformed sequence at `offset`, found while feeding (`last` false) or at the
@@ -202,7 +220,15 @@ impl StreamDecoder {
     fn strict_error(&self, offset: usize, last: bool) -> DecodeError {
         let encoding = self.decoder.encoding();
         let kind = if encoding == UTF_8 {
-            if last {
+            // Only the end of the stream can cut a sequence short. There the malformed bytes are
+            // the last ones fed; they may also be bytes a BOM sniff held back, such as a lone
+            // `FE`, which are invalid rather than truncated.
+            let len = self.fed - offset;
+            let truncated = last
+                && len <= self.tail_len
+                && std::str::from_utf8(&self.tail[4 - len..])
+                    .is_err_and(|e| e.error_len().is_none());
+            if truncated {
                 DecodeErrorKind::TruncatedUtf8
             } else {
                 DecodeErrorKind::InvalidUtf8
