@@ -1,0 +1,141 @@
+//! Tokens, in the standard's vocabulary. Strings are `Cow`: borrowed from the tokenizer's input
+//! buffer unless a reference, a replacement, lowercasing or newline normalization changed them.
+
+use std::borrow::Cow;
+
+use thicket_input::Span;
+
+/// One attribute of a tag, in source order (duplicates are dropped and reported).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attribute<'a> {
+    /// The name, lowercased.
+    pub name: Cow<'a, str>,
+    /// The value with character references resolved (empty when there is no value).
+    pub value: Cow<'a, str>,
+    /// From the first character of the name to the end of the value (closing quote included).
+    pub span: Span,
+}
+
+/// A start or end tag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag<'a> {
+    /// The tag name, lowercased.
+    pub name: Cow<'a, str>,
+    /// The attributes in source order, without duplicates. End tags keep theirs too (the standard
+    /// reports `end-tag-with-attributes` and a tree builder ignores them).
+    pub attributes: Vec<Attribute<'a>>,
+    /// True for `<br/>`.
+    pub self_closing: bool,
+    /// From `<` to `>` inclusive.
+    pub span: Span,
+}
+
+/// A DOCTYPE token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Doctype<'a> {
+    /// The name, lowercased; `None` when missing.
+    pub name: Option<Cow<'a, str>>,
+    /// The public identifier; `None` when missing (not the same as empty).
+    pub public_id: Option<Cow<'a, str>>,
+    /// The system identifier; `None` when missing.
+    pub system_id: Option<Cow<'a, str>>,
+    /// The standard's force-quirks flag.
+    pub force_quirks: bool,
+    /// From `<!` to `>` inclusive (or to the end of the input).
+    pub span: Span,
+}
+
+/// A token. Every token has a span; the spans of all tokens, in order, tile the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// `<!DOCTYPE ...>`.
+    Doctype(Doctype<'a>),
+    /// A start tag.
+    StartTag(Tag<'a>),
+    /// An end tag.
+    EndTag(Tag<'a>),
+    /// A comment (also a bogus comment such as `<?x>` or `</1>`).
+    Comment {
+        /// The comment text.
+        data: Cow<'a, str>,
+        /// From `<` to `>` inclusive (or to the end of the input).
+        span: Span,
+    },
+    /// A run of character tokens. Runs are coalesced, but a run may be split where a chunk fed
+    /// to [`crate::Tokenizer::feed`] ended (the text before it was certain and was returned).
+    Text {
+        /// The characters, with newlines normalized and references resolved.
+        text: Cow<'a, str>,
+        /// The source they came from (a CDATA section's `<![CDATA[` and `]]>` included).
+        span: Span,
+    },
+    /// Input the standard drops without a token: `</>`, a tag cut off by the end of the input,
+    /// an empty CDATA section. A tree builder ignores it; it keeps the spans lossless.
+    Discarded {
+        /// The dropped source.
+        span: Span,
+    },
+    /// The end of the input (an empty span at the end).
+    Eof {
+        /// Empty, at the end of the input.
+        span: Span,
+    },
+}
+
+impl Token<'_> {
+    /// The source this token came from.
+    pub fn span(&self) -> Span {
+        match self {
+            Token::Doctype(d) => d.span,
+            Token::StartTag(t) | Token::EndTag(t) => t.span,
+            Token::Comment { span, .. }
+            | Token::Text { span, .. }
+            | Token::Discarded { span }
+            | Token::Eof { span } => *span,
+        }
+    }
+
+    /// A copy that owns its strings.
+    pub fn into_owned(self) -> Token<'static> {
+        fn own(c: Cow<'_, str>) -> Cow<'static, str> {
+            Cow::Owned(c.into_owned())
+        }
+        fn own_tag(t: Tag<'_>) -> Tag<'static> {
+            Tag {
+                name: own(t.name),
+                attributes: t
+                    .attributes
+                    .into_iter()
+                    .map(|a| Attribute {
+                        name: own(a.name),
+                        value: own(a.value),
+                        span: a.span,
+                    })
+                    .collect(),
+                self_closing: t.self_closing,
+                span: t.span,
+            }
+        }
+        match self {
+            Token::Doctype(d) => Token::Doctype(Doctype {
+                name: d.name.map(own),
+                public_id: d.public_id.map(own),
+                system_id: d.system_id.map(own),
+                force_quirks: d.force_quirks,
+                span: d.span,
+            }),
+            Token::StartTag(t) => Token::StartTag(own_tag(t)),
+            Token::EndTag(t) => Token::EndTag(own_tag(t)),
+            Token::Comment { data, span } => Token::Comment {
+                data: own(data),
+                span,
+            },
+            Token::Text { text, span } => Token::Text {
+                text: own(text),
+                span,
+            },
+            Token::Discarded { span } => Token::Discarded { span },
+            Token::Eof { span } => Token::Eof { span },
+        }
+    }
+}

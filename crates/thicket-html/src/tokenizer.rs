@@ -1,0 +1,2565 @@
+//! The tokenizer: input buffer, preprocessing, the state machine (one method per state) and the
+//! token queue.
+
+use std::collections::{HashSet, VecDeque};
+
+use thicket_charref::LongestMatch;
+use thicket_charref::numeric::{self, WhatwgIssue};
+use thicket_input::{Diagnostic, Span};
+
+use crate::error::ErrorCode;
+use crate::sbuf::SBuf;
+use crate::state::State;
+use crate::token::{Attribute, Doctype, Tag, Token};
+
+/// Options for [`Tokenizer::with_options`].
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The state to start in (a tree builder's fragment case, or html5lib's `initialStates`).
+    /// `None` means the data state.
+    pub initial_state: Option<State>,
+    /// The "last start tag" for the appropriate-end-tag check before any start tag is seen
+    /// (html5lib's `lastStartTag`, or a fragment's context element).
+    pub last_start_tag: Option<String>,
+    /// For use without a tree builder: after a start tag `title` or `textarea` switch to RCDATA,
+    /// after `style`, `xmp`, `iframe`, `noembed`, `noframes` to RAWTEXT, after `script` to script
+    /// data, after `plaintext` to PLAINTEXT, as the streaming design notes do.
+    pub switch_by_tag_name: bool,
+    /// With `switch_by_tag_name`: `noscript` switches to RAWTEXT as well (scripting enabled).
+    pub scripting: bool,
+    /// Whether `<![CDATA[` opens a CDATA section (the adjusted current node is not in the HTML
+    /// namespace). A tree builder updates it with [`Tokenizer::set_cdata_allowed`].
+    pub cdata_allowed: bool,
+}
+
+/// What a state method tells the loop.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    /// Keep going.
+    Go,
+    /// The input ran out before the standard could decide; wait for more.
+    Wait,
+}
+
+/// The next input character after preprocessing.
+#[derive(Clone, Copy)]
+enum Next {
+    Char(char),
+    Eof,
+    Wait,
+}
+
+#[derive(Default)]
+struct AttrBuild {
+    name: SBuf,
+    value: SBuf,
+    start: usize,
+    end: usize,
+}
+
+#[derive(Default)]
+struct TagBuild {
+    end_tag: bool,
+    name: SBuf,
+    attrs: Vec<AttrBuild>,
+    self_closing: bool,
+}
+
+#[derive(Default)]
+struct DoctypeBuild {
+    name: Option<SBuf>,
+    public_id: Option<SBuf>,
+    system_id: Option<SBuf>,
+    force_quirks: bool,
+}
+
+/// A finished token waiting to be returned, its strings still as [`SBuf`]s.
+enum Pending {
+    Text(SBuf, Span),
+    Discarded(Span),
+    Eof(Span),
+    Tag(TagBuild, Span),
+    Comment(SBuf, Span),
+    Doctype(DoctypeBuild, Span),
+}
+
+impl Pending {
+    fn span(&self) -> Span {
+        match self {
+            Pending::Text(_, s)
+            | Pending::Discarded(s)
+            | Pending::Eof(s)
+            | Pending::Tag(_, s)
+            | Pending::Comment(_, s)
+            | Pending::Doctype(_, s) => *s,
+        }
+    }
+
+    fn materialize(self, buf: &str, base: usize) -> Token<'_> {
+        match self {
+            Pending::Text(t, span) => Token::Text {
+                text: t.into_cow(buf, base),
+                span,
+            },
+            Pending::Discarded(span) => Token::Discarded { span },
+            Pending::Eof(span) => Token::Eof { span },
+            Pending::Comment(d, span) => Token::Comment {
+                data: d.into_cow(buf, base),
+                span,
+            },
+            Pending::Doctype(d, span) => Token::Doctype(Doctype {
+                name: d.name.map(|s| s.into_cow(buf, base)),
+                public_id: d.public_id.map(|s| s.into_cow(buf, base)),
+                system_id: d.system_id.map(|s| s.into_cow(buf, base)),
+                force_quirks: d.force_quirks,
+                span,
+            }),
+            Pending::Tag(t, span) => {
+                let tag = Tag {
+                    name: t.name.into_cow(buf, base),
+                    attributes: t
+                        .attrs
+                        .into_iter()
+                        .map(|a| Attribute {
+                            name: a.name.into_cow(buf, base),
+                            value: a.value.into_cow(buf, base),
+                            span: Span::new(a.start, a.end),
+                        })
+                        .collect(),
+                    self_closing: t.self_closing,
+                    span,
+                };
+                if t.end_tag {
+                    Token::EndTag(tag)
+                } else {
+                    Token::StartTag(tag)
+                }
+            }
+        }
+    }
+}
+
+/// Builds a 256-entry byte class table.
+const fn table(bytes: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
+        i += 1;
+    }
+    t
+}
+
+/// Bytes that may need an input-stream check: ASCII controls other than whitespace (CR and NULL
+/// are always stop bytes), DEL, and every non-ASCII byte.
+const ODD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0C) || b >= 0x7F;
+        b += 1;
+    }
+    t
+};
+
+const DATA_STOPS: [bool; 256] = table(b"<&\0\r");
+const RAWTEXT_STOPS: [bool; 256] = table(b"<\0\r");
+const PLAINTEXT_STOPS: [bool; 256] = table(b"\0\r");
+const DQ_STOPS: [bool; 256] = table(b"\"&\0\r");
+const SQ_STOPS: [bool; 256] = table(b"'&\0\r");
+const UNQUOTED_STOPS: [bool; 256] = table(b"\t\n\x0C &>\0\r\"'<=`");
+const NAME_STOPS: [bool; 256] = table(b"\t\n\x0C />\0\r\"'<=ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+const COMMENT_STOPS: [bool; 256] = table(b"<-\0\r");
+const BOGUS_STOPS: [bool; 256] = table(b">\0\r");
+const CDATA_STOPS: [bool; 256] = table(b"]\0\r");
+const DOCTYPE_DQ_STOPS: [bool; 256] = table(b"\">\0\r");
+const DOCTYPE_SQ_STOPS: [bool; 256] = table(b"'>\0\r");
+
+/// Names above this many attributes are checked for duplicates with a hash set.
+const LINEAR_DUPLICATE_LIMIT: usize = 16;
+
+/// Reports the input-stream error of `c` at `at`, if it has one.
+#[cold]
+fn check_input_char(diagnostics: &mut Vec<Diagnostic<ErrorCode>>, c: char, at: usize, w: usize) {
+    let code = c as u32;
+    let span = Span::new(at, at + w);
+    if numeric::is_control(code) && !matches!(c, '\t' | '\n' | '\x0C' | '\r' | '\0' | ' ') {
+        diagnostics.push(Diagnostic::new(
+            ErrorCode::ControlCharacterInInputStream,
+            span,
+        ));
+    } else if numeric::is_noncharacter(code) {
+        diagnostics.push(Diagnostic::new(ErrorCode::NoncharacterInInputStream, span));
+    }
+}
+
+#[inline]
+fn is_ws(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\x0C' | ' ')
+}
+
+/// The WHATWG HTML tokenizer, streaming.
+///
+/// Feed text with [`feed`](Self::feed) (any number of times), call [`finish`](Self::finish) at the
+/// end, and pull tokens with [`next_token`](Self::next_token) between feeds. A token is returned
+/// as soon as the standard makes it certain. Tokens borrow from the tokenizer's buffer, so each one
+/// must be dropped (or made owned with [`Token::into_owned`]) before the next call.
+pub struct Tokenizer {
+    /// Unconsumed input (and the part of the current token already read); `buf[0]` is at
+    /// absolute offset `base`.
+    buf: String,
+    base: usize,
+    /// Absolute offset of the next input character.
+    pos: usize,
+    /// Width in bytes of the character last read at `pos` by [`Tokenizer::cur`].
+    cw: usize,
+    /// Input-stream errors have been reported for every character before this offset.
+    checked: usize,
+    finished: bool,
+    done: bool,
+    state: State,
+    return_state: State,
+    options: Options,
+    last_start_tag: String,
+
+    /// Where the current markup (`<`, `&`) started.
+    token_start: usize,
+    /// End of the last queued token: everything before it has been handed out.
+    last_end: usize,
+
+    text: SBuf,
+    text_span: Option<(usize, usize)>,
+    tag: TagBuild,
+    attr: Option<AttrBuild>,
+    attr_duplicate: bool,
+    attr_names: Option<HashSet<String>>,
+    comment: SBuf,
+    doctype: DoctypeBuild,
+    temp: String,
+    charref_start: usize,
+    charref_code: u32,
+
+    queue: VecDeque<Pending>,
+    diagnostics: Vec<Diagnostic<ErrorCode>>,
+}
+
+impl Default for Tokenizer {
+    fn default() -> Self {
+        Tokenizer::new()
+    }
+}
+
+impl Tokenizer {
+    /// A tokenizer in the data state with default options.
+    pub fn new() -> Tokenizer {
+        Tokenizer::with_options(Options::default())
+    }
+
+    /// A tokenizer with `options`.
+    pub fn with_options(options: Options) -> Tokenizer {
+        let state = options.initial_state.unwrap_or(State::Data);
+        let last_start_tag = options.last_start_tag.clone().unwrap_or_default();
+        Tokenizer {
+            buf: String::new(),
+            base: 0,
+            pos: 0,
+            cw: 0,
+            checked: 0,
+            finished: false,
+            done: false,
+            state,
+            return_state: State::Data,
+            options,
+            last_start_tag,
+            token_start: 0,
+            last_end: 0,
+            text: SBuf::Empty,
+            text_span: None,
+            tag: TagBuild::default(),
+            attr: None,
+            attr_duplicate: false,
+            attr_names: None,
+            comment: SBuf::Empty,
+            doctype: DoctypeBuild::default(),
+            temp: String::new(),
+            charref_start: 0,
+            charref_code: 0,
+            queue: VecDeque::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Appends a chunk of input. Chunks may end anywhere (inside a tag, a reference, a CR LF).
+    /// Feeding after [`finish`](Self::finish) is ignored.
+    pub fn feed(&mut self, chunk: &str) {
+        if self.finished {
+            return;
+        }
+        self.compact();
+        self.buf.push_str(chunk);
+    }
+
+    /// Marks the end of the input; the remaining tokens and the end-of-file token follow.
+    pub fn finish(&mut self) {
+        self.finished = true;
+    }
+
+    /// The next token, or `None` when more input is needed (or the end-of-file token has been
+    /// returned).
+    pub fn next_token(&mut self) -> Option<Token<'_>> {
+        if self.queue.is_empty() {
+            self.run();
+        }
+        let p = self.queue.pop_front()?;
+        Some(p.materialize(&self.buf, self.base))
+    }
+
+    /// Switches the state between tokens (a tree builder after `<title>`, `<script>`...).
+    pub fn set_state(&mut self, state: State) {
+        self.state = state;
+    }
+
+    /// The current state.
+    pub fn state(&self) -> State {
+        self.state
+    }
+
+    /// Sets the "last start tag" used by the appropriate-end-tag check.
+    pub fn set_last_start_tag(&mut self, name: Option<&str>) {
+        self.last_start_tag.clear();
+        if let Some(n) = name {
+            self.last_start_tag.push_str(n);
+        }
+    }
+
+    /// Says whether `<![CDATA[` opens a CDATA section: true when the adjusted current node is not
+    /// in the HTML namespace.
+    pub fn set_cdata_allowed(&mut self, allowed: bool) {
+        self.options.cdata_allowed = allowed;
+    }
+
+    /// The parse errors so far, in the order the standard reports them.
+    pub fn diagnostics(&self) -> &[Diagnostic<ErrorCode>] {
+        &self.diagnostics
+    }
+
+    /// Takes the parse errors so far.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic<ErrorCode>> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    /// Drops the consumed prefix of the buffer when it is large, so that memory stays
+    /// proportional to the unconsumed input (amortized linear time).
+    fn compact(&mut self) {
+        let keep = self.queue.front().map_or(self.last_end, |p| p.span().start);
+        let drop = keep.saturating_sub(self.base);
+        if drop >= 4096 && drop * 2 >= self.buf.len() {
+            self.buf.drain(..drop);
+            self.base += drop;
+        }
+    }
+
+    fn run(&mut self) {
+        while self.queue.is_empty() && !self.done {
+            if self.step() == Flow::Wait {
+                self.flush_text();
+                return;
+            }
+        }
+    }
+
+    fn step(&mut self) -> Flow {
+        match self.state {
+            State::Data => self.data_state(),
+            State::Rcdata => self.rcdata_state(),
+            State::Rawtext => self.rawtext_state(),
+            State::ScriptData => self.script_data_state(),
+            State::Plaintext => self.plaintext_state(),
+            State::TagOpen => self.tag_open_state(),
+            State::EndTagOpen => self.end_tag_open_state(),
+            State::TagName => self.tag_name_state(),
+            State::RcdataLessThanSign => self.rcdata_less_than_sign_state(),
+            State::RcdataEndTagOpen => self.rcdata_end_tag_open_state(),
+            State::RcdataEndTagName => self.rcdata_end_tag_name_state(),
+            State::RawtextLessThanSign => self.rawtext_less_than_sign_state(),
+            State::RawtextEndTagOpen => self.rawtext_end_tag_open_state(),
+            State::RawtextEndTagName => self.rawtext_end_tag_name_state(),
+            State::ScriptDataLessThanSign => self.script_data_less_than_sign_state(),
+            State::ScriptDataEndTagOpen => self.script_data_end_tag_open_state(),
+            State::ScriptDataEndTagName => self.script_data_end_tag_name_state(),
+            State::ScriptDataEscapeStart => self.script_data_escape_start_state(),
+            State::ScriptDataEscapeStartDash => self.script_data_escape_start_dash_state(),
+            State::ScriptDataEscaped => self.script_data_escaped_state(),
+            State::ScriptDataEscapedDash => self.script_data_escaped_dash_state(),
+            State::ScriptDataEscapedDashDash => self.script_data_escaped_dash_dash_state(),
+            State::ScriptDataEscapedLessThanSign => self.script_data_escaped_less_than_sign_state(),
+            State::ScriptDataEscapedEndTagOpen => self.script_data_escaped_end_tag_open_state(),
+            State::ScriptDataEscapedEndTagName => self.script_data_escaped_end_tag_name_state(),
+            State::ScriptDataDoubleEscapeStart => self.script_data_double_escape_start_state(),
+            State::ScriptDataDoubleEscaped => self.script_data_double_escaped_state(),
+            State::ScriptDataDoubleEscapedDash => self.script_data_double_escaped_dash_state(),
+            State::ScriptDataDoubleEscapedDashDash => {
+                self.script_data_double_escaped_dash_dash_state()
+            }
+            State::ScriptDataDoubleEscapedLessThanSign => {
+                self.script_data_double_escaped_less_than_sign_state()
+            }
+            State::ScriptDataDoubleEscapeEnd => self.script_data_double_escape_end_state(),
+            State::BeforeAttributeName => self.before_attribute_name_state(),
+            State::AttributeName => self.attribute_name_state(),
+            State::AfterAttributeName => self.after_attribute_name_state(),
+            State::BeforeAttributeValue => self.before_attribute_value_state(),
+            State::AttributeValueDoubleQuoted => self.attribute_value_quoted_state(b'"'),
+            State::AttributeValueSingleQuoted => self.attribute_value_quoted_state(b'\''),
+            State::AttributeValueUnquoted => self.attribute_value_unquoted_state(),
+            State::AfterAttributeValueQuoted => self.after_attribute_value_quoted_state(),
+            State::SelfClosingStartTag => self.self_closing_start_tag_state(),
+            State::BogusComment => self.bogus_comment_state(),
+            State::MarkupDeclarationOpen => self.markup_declaration_open_state(),
+            State::CommentStart => self.comment_start_state(),
+            State::CommentStartDash => self.comment_start_dash_state(),
+            State::Comment => self.comment_state(),
+            State::CommentLessThanSign => self.comment_less_than_sign_state(),
+            State::CommentLessThanSignBang => self.comment_less_than_sign_bang_state(),
+            State::CommentLessThanSignBangDash => self.comment_less_than_sign_bang_dash_state(),
+            State::CommentLessThanSignBangDashDash => {
+                self.comment_less_than_sign_bang_dash_dash_state()
+            }
+            State::CommentEndDash => self.comment_end_dash_state(),
+            State::CommentEnd => self.comment_end_state(),
+            State::CommentEndBang => self.comment_end_bang_state(),
+            State::Doctype => self.doctype_state(),
+            State::BeforeDoctypeName => self.before_doctype_name_state(),
+            State::DoctypeName => self.doctype_name_state(),
+            State::AfterDoctypeName => self.after_doctype_name_state(),
+            State::AfterDoctypePublicKeyword => self.after_doctype_public_keyword_state(),
+            State::BeforeDoctypePublicIdentifier => self.before_doctype_public_identifier_state(),
+            State::DoctypePublicIdentifierDoubleQuoted => {
+                self.doctype_public_identifier_quoted_state(b'"')
+            }
+            State::DoctypePublicIdentifierSingleQuoted => {
+                self.doctype_public_identifier_quoted_state(b'\'')
+            }
+            State::AfterDoctypePublicIdentifier => self.after_doctype_public_identifier_state(),
+            State::BetweenDoctypePublicAndSystemIdentifiers => {
+                self.between_doctype_public_and_system_identifiers_state()
+            }
+            State::AfterDoctypeSystemKeyword => self.after_doctype_system_keyword_state(),
+            State::BeforeDoctypeSystemIdentifier => self.before_doctype_system_identifier_state(),
+            State::DoctypeSystemIdentifierDoubleQuoted => {
+                self.doctype_system_identifier_quoted_state(b'"')
+            }
+            State::DoctypeSystemIdentifierSingleQuoted => {
+                self.doctype_system_identifier_quoted_state(b'\'')
+            }
+            State::AfterDoctypeSystemIdentifier => self.after_doctype_system_identifier_state(),
+            State::BogusDoctype => self.bogus_doctype_state(),
+            State::CdataSection => self.cdata_section_state(),
+            State::CdataSectionBracket => self.cdata_section_bracket_state(),
+            State::CdataSectionEnd => self.cdata_section_end_state(),
+            State::CharacterReference => self.character_reference_state(),
+            State::NamedCharacterReference => self.named_character_reference_state(),
+            State::AmbiguousAmpersand => self.ambiguous_ampersand_state(),
+            State::NumericCharacterReference => self.numeric_character_reference_state(),
+            State::HexadecimalCharacterReferenceStart => {
+                self.hexadecimal_character_reference_start_state()
+            }
+            State::DecimalCharacterReferenceStart => self.decimal_character_reference_start_state(),
+            State::HexadecimalCharacterReference => self.hexadecimal_character_reference_state(),
+            State::DecimalCharacterReference => self.decimal_character_reference_state(),
+            State::NumericCharacterReferenceEnd => self.numeric_character_reference_end_state(),
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Input: preprocessing and the input-stream errors.
+
+    /// The next input character (CR LF and CR read as LF) without consuming it. Reports the
+    /// input-stream errors of a character the first time it is read.
+    #[inline]
+    fn cur(&mut self) -> Next {
+        let i = self.pos - self.base;
+        let bytes = self.buf.as_bytes();
+        let Some(&b) = bytes.get(i) else {
+            self.cw = 0;
+            return if self.finished { Next::Eof } else { Next::Wait };
+        };
+        let (c, w) = if b < 0x80 {
+            if b == b'\r' {
+                match bytes.get(i + 1) {
+                    Some(b'\n') => ('\n', 2),
+                    Some(_) => ('\n', 1),
+                    None if self.finished => ('\n', 1),
+                    None => {
+                        self.cw = 0;
+                        return Next::Wait;
+                    }
+                }
+            } else {
+                (b as char, 1)
+            }
+        } else {
+            let c = self.buf[i..].chars().next().unwrap_or('\u{FFFD}');
+            (c, c.len_utf8())
+        };
+        self.cw = w;
+        if self.pos >= self.checked {
+            self.checked = self.pos + w;
+            if ODD[b as usize] {
+                self.check_input_char(c, self.pos, w);
+            }
+        }
+        Next::Char(c)
+    }
+
+    /// Consumes the character last read by [`Tokenizer::cur`].
+    #[inline]
+    fn consume(&mut self) {
+        self.pos += self.cw;
+    }
+
+    fn check_input_char(&mut self, c: char, at: usize, w: usize) {
+        check_input_char(&mut self.diagnostics, c, at, w);
+    }
+
+    /// Skips from `pos` over bytes that are not in `stops`, reporting input-stream errors, and
+    /// returns the absolute offset where the run ends (`pos` is not moved).
+    #[inline]
+    fn scan(&mut self, stops: &[bool; 256]) -> usize {
+        let bytes = self.buf.as_bytes();
+        let mut i = self.pos - self.base;
+        while let Some(&b) = bytes.get(i) {
+            if stops[b as usize] {
+                break;
+            }
+            if ODD[b as usize] {
+                let at = self.base + i;
+                let w = if b < 0x80 {
+                    1
+                } else {
+                    self.buf[i..].chars().next().map_or(1, char::len_utf8)
+                };
+                if at >= self.checked {
+                    let c = self.buf[i..].chars().next().unwrap_or('\u{FFFD}');
+                    let code = c as u32;
+                    if numeric::is_control(code) || numeric::is_noncharacter(code) {
+                        check_input_char(&mut self.diagnostics, c, at, w);
+                    }
+                }
+                i += w;
+                continue;
+            }
+            i += 1;
+        }
+        let end = self.base + i;
+        if end > self.checked {
+            self.checked = end;
+        }
+        end
+    }
+
+    /// Whether the input at `pos` starts with `lit` (ASCII; `ci`: ASCII case-insensitively).
+    /// `None` when the input ends first and more may come.
+    fn lookahead(&self, lit: &[u8], ci: bool) -> Option<bool> {
+        let bytes = &self.buf.as_bytes()[self.pos - self.base..];
+        for (k, &l) in lit.iter().enumerate() {
+            match bytes.get(k) {
+                None => return if self.finished { Some(false) } else { None },
+                Some(&b) => {
+                    let eq = if ci {
+                        b.eq_ignore_ascii_case(&l)
+                    } else {
+                        b == l
+                    };
+                    if !eq {
+                        return Some(false);
+                    }
+                }
+            }
+        }
+        Some(true)
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Output: errors, text, tokens.
+
+    /// Reports `code` at the current input character (an empty span at the end of the input or
+    /// where no character was read).
+    #[cold]
+    fn error(&mut self, code: ErrorCode) {
+        let span = Span::new(self.pos, self.pos + self.cw);
+        self.diagnostics.push(Diagnostic::new(code, span));
+    }
+
+    #[cold]
+    fn error_at(&mut self, code: ErrorCode, span: Span) {
+        self.diagnostics.push(Diagnostic::new(code, span));
+    }
+
+    /// Emits the input `start..end` unchanged as character tokens.
+    #[inline]
+    fn emit_raw(&mut self, start: usize, end: usize) {
+        self.text_join(start);
+        self.text.push_raw(&self.buf, self.base, start, end);
+        self.text_extend(start, end);
+    }
+
+    /// Emits `s`, which replaces the input `start..end`, as character tokens.
+    fn emit_str(&mut self, s: &str, start: usize, end: usize) {
+        self.text_join(start);
+        self.text.push_str(&self.buf, self.base, s);
+        self.text_extend(start, end);
+    }
+
+    /// Emits the current input character and consumes it.
+    #[inline]
+    fn emit_current(&mut self) {
+        let (start, end) = (self.pos, self.pos + self.cw);
+        if self.buf.as_bytes()[start - self.base] == b'\r' {
+            self.emit_str("\n", start, end);
+        } else {
+            self.emit_raw(start, end);
+        }
+        self.pos = end;
+    }
+
+    /// Emits U+FFFD for the current input character (a NULL) and consumes it.
+    fn emit_replacement(&mut self) {
+        let (start, end) = (self.pos, self.pos + self.cw);
+        self.emit_str("\u{FFFD}", start, end);
+        self.pos = end;
+    }
+
+    /// Starts a new text token if the pending one does not end at `start`.
+    #[inline]
+    fn text_join(&mut self, start: usize) {
+        if let Some((_, e)) = self.text_span
+            && e != start
+        {
+            self.flush_text();
+        }
+    }
+
+    /// Extends the pending text's span to cover `start..end`.
+    #[inline]
+    fn text_extend(&mut self, start: usize, end: usize) {
+        self.text_span = Some((self.text_span.map_or(start, |(s, _)| s), end));
+    }
+
+    /// Queues the pending text, if any.
+    fn flush_text(&mut self) {
+        if let Some((s, e)) = self.text_span.take() {
+            let text = std::mem::take(&mut self.text);
+            let span = Span::new(s, e);
+            let p = if text.is_empty() {
+                Pending::Discarded(span)
+            } else {
+                Pending::Text(text, span)
+            };
+            self.last_end = e;
+            self.queue.push_back(p);
+        }
+    }
+
+    /// Queues a token (after the pending text).
+    fn push_token(&mut self, p: Pending) {
+        self.flush_text();
+        self.last_end = p.span().end;
+        self.queue.push_back(p);
+    }
+
+    fn emit_eof(&mut self) -> Flow {
+        self.push_token(Pending::Eof(Span::empty(self.pos)));
+        self.done = true;
+        Flow::Go
+    }
+
+    /// `eof-in-tag`: the tag is dropped; its source is reported as discarded.
+    fn eof_in_tag(&mut self) -> Flow {
+        self.error(ErrorCode::EofInTag);
+        self.tag = TagBuild::default();
+        self.attr = None;
+        self.push_token(Pending::Discarded(Span::new(self.token_start, self.pos)));
+        self.emit_eof()
+    }
+
+    fn new_tag(&mut self, end_tag: bool) {
+        self.tag = TagBuild {
+            end_tag,
+            ..TagBuild::default()
+        };
+        self.attr = None;
+        self.attr_names = None;
+    }
+
+    /// Appends the current input character to the tag name (lowercased) and consumes it.
+    fn append_tag_name(&mut self, c: char) {
+        if c.is_ascii_uppercase() {
+            self.tag
+                .name
+                .push_char(&self.buf, self.base, c.to_ascii_lowercase());
+        } else {
+            self.tag
+                .name
+                .push_raw(&self.buf, self.base, self.pos, self.pos + self.cw);
+        }
+        self.consume();
+    }
+
+    /// Emits the current tag; the `>` has been consumed.
+    fn emit_tag(&mut self) {
+        self.finish_attribute();
+        let gt = Span::new(self.pos - 1, self.pos);
+        let tag = std::mem::take(&mut self.tag);
+        if tag.end_tag {
+            if !tag.attrs.is_empty() {
+                self.error_at(ErrorCode::EndTagWithAttributes, gt);
+            }
+            if tag.self_closing {
+                self.error_at(ErrorCode::EndTagWithTrailingSolidus, gt);
+            }
+        } else {
+            let name = tag.name.as_str(&self.buf, self.base);
+            self.last_start_tag.clear();
+            self.last_start_tag.push_str(name);
+            if self.options.switch_by_tag_name {
+                self.state = match name {
+                    "title" | "textarea" => State::Rcdata,
+                    "style" | "xmp" | "iframe" | "noembed" | "noframes" => State::Rawtext,
+                    "noscript" if self.options.scripting => State::Rawtext,
+                    "script" => State::ScriptData,
+                    "plaintext" => State::Plaintext,
+                    _ => self.state,
+                };
+            }
+        }
+        self.push_token(Pending::Tag(tag, Span::new(self.token_start, self.pos)));
+    }
+
+    /// Whether the current end tag is an appropriate end tag token.
+    fn appropriate_end_tag(&self) -> bool {
+        !self.last_start_tag.is_empty()
+            && self.tag.name.as_str(&self.buf, self.base) == self.last_start_tag
+    }
+
+    fn start_attribute(&mut self) {
+        self.finish_attribute();
+        self.attr = Some(AttrBuild {
+            start: self.pos,
+            end: self.pos,
+            ..AttrBuild::default()
+        });
+        self.attr_duplicate = false;
+    }
+
+    fn finish_attribute(&mut self) {
+        if let Some(a) = self.attr.take()
+            && !self.attr_duplicate
+        {
+            self.tag.attrs.push(a);
+        }
+        self.attr_duplicate = false;
+    }
+
+    /// Leaving the attribute name state: drops the attribute if its name is already on the tag.
+    /// Linear for small tags, a hash set for large ones, so a tag with many attributes stays
+    /// linear overall.
+    fn check_duplicate_attribute(&mut self) {
+        let Some(a) = &self.attr else { return };
+        let name = a.name.as_str(&self.buf, self.base);
+        let duplicate = if self.tag.attrs.len() < LINEAR_DUPLICATE_LIMIT {
+            self.tag
+                .attrs
+                .iter()
+                .any(|x| x.name.as_str(&self.buf, self.base) == name)
+        } else {
+            let set = self.attr_names.get_or_insert_with(|| {
+                self.tag
+                    .attrs
+                    .iter()
+                    .map(|x| x.name.as_str(&self.buf, self.base).to_owned())
+                    .collect()
+            });
+            !set.insert(name.to_owned())
+        };
+        if duplicate {
+            self.attr_duplicate = true;
+            self.error(ErrorCode::DuplicateAttribute);
+        }
+    }
+
+    fn attr_push_current(&mut self, name: bool) {
+        let (start, end) = (self.pos, self.pos + self.cw);
+        if let Some(a) = self.attr.as_mut() {
+            let target = if name { &mut a.name } else { &mut a.value };
+            if self.buf.as_bytes()[start - self.base] == b'\r' {
+                target.push_char(&self.buf, self.base, '\n');
+            } else {
+                target.push_raw(&self.buf, self.base, start, end);
+            }
+            a.end = end;
+        }
+        self.pos = end;
+    }
+
+    fn attr_push_char(&mut self, name: bool, c: char) {
+        let end = self.pos + self.cw;
+        if let Some(a) = self.attr.as_mut() {
+            let target = if name { &mut a.name } else { &mut a.value };
+            target.push_char(&self.buf, self.base, c);
+            a.end = end;
+        }
+        self.pos = end;
+    }
+
+    fn comment_push_current(&mut self) {
+        let (start, end) = (self.pos, self.pos + self.cw);
+        if self.buf.as_bytes()[start - self.base] == b'\r' {
+            self.comment.push_char(&self.buf, self.base, '\n');
+        } else {
+            self.comment.push_raw(&self.buf, self.base, start, end);
+        }
+        self.pos = end;
+    }
+
+    /// Appends the `n` bytes before `pos` (dashes, `!`: ASCII) to the comment.
+    fn comment_push_before(&mut self, n: usize) {
+        self.comment
+            .push_raw(&self.buf, self.base, self.pos - n, self.pos);
+    }
+
+    fn emit_comment(&mut self) {
+        let data = std::mem::take(&mut self.comment);
+        self.push_token(Pending::Comment(
+            data,
+            Span::new(self.token_start, self.pos),
+        ));
+    }
+
+    fn emit_doctype(&mut self) {
+        let d = std::mem::take(&mut self.doctype);
+        self.push_token(Pending::Doctype(d, Span::new(self.token_start, self.pos)));
+    }
+
+    fn eof_in_doctype(&mut self) -> Flow {
+        self.error(ErrorCode::EofInDoctype);
+        self.doctype.force_quirks = true;
+        self.emit_doctype();
+        self.emit_eof()
+    }
+
+    fn eof_in_comment(&mut self) -> Flow {
+        self.error(ErrorCode::EofInComment);
+        self.emit_comment();
+        self.emit_eof()
+    }
+
+    /// Appends the current character (or `replacement`) to a DOCTYPE string and consumes it.
+    fn doctype_push(&mut self, which: u8, replacement: Option<char>) {
+        let (start, end) = (self.pos, self.pos + self.cw);
+        let cr = self.buf.as_bytes()[start - self.base] == b'\r';
+        let target = match which {
+            0 => self.doctype.name.get_or_insert_with(SBuf::default),
+            1 => self.doctype.public_id.get_or_insert_with(SBuf::default),
+            _ => self.doctype.system_id.get_or_insert_with(SBuf::default),
+        };
+        match replacement {
+            Some(c) => target.push_char(&self.buf, self.base, c),
+            None if cr => target.push_char(&self.buf, self.base, '\n'),
+            None => target.push_raw(&self.buf, self.base, start, end),
+        }
+        self.pos = end;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // 12.2.5.1 - 12.2.5.5: the text states.
+
+    fn data_state(&mut self) -> Flow {
+        let end = self.scan(&DATA_STOPS);
+        if end > self.pos {
+            self.emit_raw(self.pos, end);
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('&') => {
+                self.return_state = State::Data;
+                self.charref_start = self.pos;
+                self.consume();
+                self.state = State::CharacterReference;
+            }
+            Next::Char('<') => {
+                self.token_start = self.pos;
+                self.consume();
+                self.state = State::TagOpen;
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.emit_current();
+            }
+            Next::Eof => return self.emit_eof(),
+            Next::Char(_) => self.emit_current(),
+        }
+        Flow::Go
+    }
+
+    fn rcdata_state(&mut self) -> Flow {
+        let end = self.scan(&DATA_STOPS);
+        if end > self.pos {
+            self.emit_raw(self.pos, end);
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('&') => {
+                self.return_state = State::Rcdata;
+                self.charref_start = self.pos;
+                self.consume();
+                self.state = State::CharacterReference;
+            }
+            Next::Char('<') => {
+                self.token_start = self.pos;
+                self.consume();
+                self.state = State::RcdataLessThanSign;
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.emit_replacement();
+            }
+            Next::Eof => return self.emit_eof(),
+            Next::Char(_) => self.emit_current(),
+        }
+        Flow::Go
+    }
+
+    /// RAWTEXT and script data differ only in the state `<` leads to.
+    fn rawtext_like(&mut self, less_than: State) -> Flow {
+        let end = self.scan(&RAWTEXT_STOPS);
+        if end > self.pos {
+            self.emit_raw(self.pos, end);
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('<') => {
+                self.token_start = self.pos;
+                self.consume();
+                self.state = less_than;
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.emit_replacement();
+            }
+            Next::Eof => return self.emit_eof(),
+            Next::Char(_) => self.emit_current(),
+        }
+        Flow::Go
+    }
+
+    fn rawtext_state(&mut self) -> Flow {
+        self.rawtext_like(State::RawtextLessThanSign)
+    }
+
+    fn script_data_state(&mut self) -> Flow {
+        self.rawtext_like(State::ScriptDataLessThanSign)
+    }
+
+    fn plaintext_state(&mut self) -> Flow {
+        let end = self.scan(&PLAINTEXT_STOPS);
+        if end > self.pos {
+            self.emit_raw(self.pos, end);
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.emit_replacement();
+            }
+            Next::Eof => return self.emit_eof(),
+            Next::Char(_) => self.emit_current(),
+        }
+        Flow::Go
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // 12.2.5.6 - 12.2.5.8: tags.
+
+    fn tag_open_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('!') => {
+                self.consume();
+                self.state = State::MarkupDeclarationOpen;
+            }
+            Next::Char('/') => {
+                self.consume();
+                self.state = State::EndTagOpen;
+            }
+            Next::Char(c) if c.is_ascii_alphabetic() => {
+                self.new_tag(false);
+                self.state = State::TagName;
+            }
+            Next::Char('?') => {
+                self.error(ErrorCode::UnexpectedQuestionMarkInsteadOfTagName);
+                self.comment = SBuf::Empty;
+                self.state = State::BogusComment;
+            }
+            Next::Eof => {
+                self.error(ErrorCode::EofBeforeTagName);
+                self.emit_raw(self.token_start, self.pos);
+                return self.emit_eof();
+            }
+            Next::Char(_) => {
+                self.error(ErrorCode::InvalidFirstCharacterOfTagName);
+                self.emit_raw(self.token_start, self.pos);
+                self.state = State::Data;
+            }
+        }
+        Flow::Go
+    }
+
+    fn end_tag_open_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if c.is_ascii_alphabetic() => {
+                self.new_tag(true);
+                self.state = State::TagName;
+            }
+            Next::Char('>') => {
+                self.error(ErrorCode::MissingEndTagName);
+                self.consume();
+                self.push_token(Pending::Discarded(Span::new(self.token_start, self.pos)));
+                self.state = State::Data;
+            }
+            Next::Eof => {
+                self.error(ErrorCode::EofBeforeTagName);
+                self.emit_raw(self.token_start, self.pos);
+                return self.emit_eof();
+            }
+            Next::Char(_) => {
+                self.error(ErrorCode::InvalidFirstCharacterOfTagName);
+                self.comment = SBuf::Empty;
+                self.state = State::BogusComment;
+            }
+        }
+        Flow::Go
+    }
+
+    fn tag_name_state(&mut self) -> Flow {
+        let end = self.scan(&NAME_STOPS);
+        if end > self.pos {
+            self.tag.name.push_raw(&self.buf, self.base, self.pos, end);
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => {
+                self.consume();
+                self.state = State::BeforeAttributeName;
+            }
+            Next::Char('/') => {
+                self.consume();
+                self.state = State::SelfClosingStartTag;
+            }
+            Next::Char('>') => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_tag();
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.tag.name.push_char(&self.buf, self.base, '\u{FFFD}');
+                self.consume();
+            }
+            Next::Eof => return self.eof_in_tag(),
+            Next::Char(c) => self.append_tag_name(c),
+        }
+        Flow::Go
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // 12.2.5.9 - 12.2.5.17: end tags in RCDATA, RAWTEXT and script data.
+
+    /// The "less-than sign" states of RCDATA and RAWTEXT.
+    fn text_less_than_sign(&mut self, end_tag_open: State, text: State) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('/') => {
+                self.temp.clear();
+                self.consume();
+                self.state = end_tag_open;
+            }
+            Next::Char(_) | Next::Eof => {
+                self.emit_raw(self.token_start, self.token_start + 1);
+                self.state = text;
+            }
+        }
+        Flow::Go
+    }
+
+    /// The "end tag open" states: a letter starts an end tag, anything else is text.
+    fn text_end_tag_open(&mut self, end_tag_name: State, text: State) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if c.is_ascii_alphabetic() => {
+                self.new_tag(true);
+                self.state = end_tag_name;
+            }
+            Next::Char(_) | Next::Eof => {
+                self.emit_raw(self.token_start, self.pos);
+                self.state = text;
+            }
+        }
+        Flow::Go
+    }
+
+    /// The "end tag name" states: only an appropriate end tag ends the text.
+    fn text_end_tag_name(&mut self, text: State) -> Flow {
+        let next = self.cur();
+        match next {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) && self.appropriate_end_tag() => {
+                self.consume();
+                self.state = State::BeforeAttributeName;
+            }
+            Next::Char('/') if self.appropriate_end_tag() => {
+                self.consume();
+                self.state = State::SelfClosingStartTag;
+            }
+            Next::Char('>') if self.appropriate_end_tag() => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_tag();
+            }
+            Next::Char(c) if c.is_ascii_alphabetic() => self.append_tag_name(c),
+            Next::Char(_) | Next::Eof => {
+                self.tag = TagBuild::default();
+                self.emit_raw(self.token_start, self.pos);
+                self.state = text;
+            }
+        }
+        Flow::Go
+    }
+
+    fn rcdata_less_than_sign_state(&mut self) -> Flow {
+        self.text_less_than_sign(State::RcdataEndTagOpen, State::Rcdata)
+    }
+
+    fn rcdata_end_tag_open_state(&mut self) -> Flow {
+        self.text_end_tag_open(State::RcdataEndTagName, State::Rcdata)
+    }
+
+    fn rcdata_end_tag_name_state(&mut self) -> Flow {
+        self.text_end_tag_name(State::Rcdata)
+    }
+
+    fn rawtext_less_than_sign_state(&mut self) -> Flow {
+        self.text_less_than_sign(State::RawtextEndTagOpen, State::Rawtext)
+    }
+
+    fn rawtext_end_tag_open_state(&mut self) -> Flow {
+        self.text_end_tag_open(State::RawtextEndTagName, State::Rawtext)
+    }
+
+    fn rawtext_end_tag_name_state(&mut self) -> Flow {
+        self.text_end_tag_name(State::Rawtext)
+    }
+
+    fn script_data_less_than_sign_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('/') => {
+                self.temp.clear();
+                self.consume();
+                self.state = State::ScriptDataEndTagOpen;
+            }
+            Next::Char('!') => {
+                self.consume();
+                self.emit_raw(self.token_start, self.pos);
+                self.state = State::ScriptDataEscapeStart;
+            }
+            Next::Char(_) | Next::Eof => {
+                self.emit_raw(self.token_start, self.token_start + 1);
+                self.state = State::ScriptData;
+            }
+        }
+        Flow::Go
+    }
+
+    fn script_data_end_tag_open_state(&mut self) -> Flow {
+        self.text_end_tag_open(State::ScriptDataEndTagName, State::ScriptData)
+    }
+
+    fn script_data_end_tag_name_state(&mut self) -> Flow {
+        self.text_end_tag_name(State::ScriptData)
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // 12.2.5.18 - 12.2.5.31: script data escapes.
+
+    fn script_data_escape_start_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('-') => {
+                self.emit_current();
+                self.state = State::ScriptDataEscapeStartDash;
+            }
+            Next::Char(_) | Next::Eof => self.state = State::ScriptData,
+        }
+        Flow::Go
+    }
+
+    fn script_data_escape_start_dash_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('-') => {
+                self.emit_current();
+                self.state = State::ScriptDataEscapedDashDash;
+            }
+            Next::Char(_) | Next::Eof => self.state = State::ScriptData,
+        }
+        Flow::Go
+    }
+
+    /// The escaped and double-escaped states share their shape; `double` picks the targets.
+    fn escaped_text(&mut self, double: bool) -> Flow {
+        let (dash, less_than) = if double {
+            (
+                State::ScriptDataDoubleEscapedDash,
+                State::ScriptDataDoubleEscapedLessThanSign,
+            )
+        } else {
+            (
+                State::ScriptDataEscapedDash,
+                State::ScriptDataEscapedLessThanSign,
+            )
+        };
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('-') => {
+                self.emit_current();
+                self.state = dash;
+            }
+            Next::Char('<') => {
+                self.token_start = self.pos;
+                if double {
+                    self.emit_current();
+                } else {
+                    self.consume();
+                }
+                self.state = less_than;
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.emit_replacement();
+            }
+            Next::Eof => {
+                self.error(ErrorCode::EofInScriptHtmlCommentLikeText);
+                return self.emit_eof();
+            }
+            Next::Char(_) => {
+                let end = self.scan(&COMMENT_STOPS);
+                if end > self.pos {
+                    self.emit_raw(self.pos, end);
+                    self.pos = end;
+                } else {
+                    self.emit_current();
+                }
+            }
+        }
+        Flow::Go
+    }
+
+    fn escaped_dash(&mut self, double: bool, dash_dash: bool) -> Flow {
+        let (escaped, less_than, next_dash) = if double {
+            (
+                State::ScriptDataDoubleEscaped,
+                State::ScriptDataDoubleEscapedLessThanSign,
+                State::ScriptDataDoubleEscapedDashDash,
+            )
+        } else {
+            (
+                State::ScriptDataEscaped,
+                State::ScriptDataEscapedLessThanSign,
+                State::ScriptDataEscapedDashDash,
+            )
+        };
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('-') => {
+                self.emit_current();
+                self.state = next_dash;
+            }
+            Next::Char('<') => {
+                self.token_start = self.pos;
+                if double {
+                    self.emit_current();
+                } else {
+                    self.consume();
+                }
+                self.state = less_than;
+            }
+            Next::Char('>') if dash_dash => {
+                self.emit_current();
+                self.state = State::ScriptData;
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.emit_replacement();
+                self.state = escaped;
+            }
+            Next::Eof => {
+                self.error(ErrorCode::EofInScriptHtmlCommentLikeText);
+                return self.emit_eof();
+            }
+            Next::Char(_) => {
+                self.emit_current();
+                self.state = escaped;
+            }
+        }
+        Flow::Go
+    }
+
+    fn script_data_escaped_state(&mut self) -> Flow {
+        self.escaped_text(false)
+    }
+
+    fn script_data_escaped_dash_state(&mut self) -> Flow {
+        self.escaped_dash(false, false)
+    }
+
+    fn script_data_escaped_dash_dash_state(&mut self) -> Flow {
+        self.escaped_dash(false, true)
+    }
+
+    fn script_data_escaped_less_than_sign_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('/') => {
+                self.temp.clear();
+                self.consume();
+                self.state = State::ScriptDataEscapedEndTagOpen;
+            }
+            Next::Char(c) if c.is_ascii_alphabetic() => {
+                self.temp.clear();
+                self.emit_raw(self.token_start, self.pos);
+                self.state = State::ScriptDataDoubleEscapeStart;
+            }
+            Next::Char(_) | Next::Eof => {
+                self.emit_raw(self.token_start, self.pos);
+                self.state = State::ScriptDataEscaped;
+            }
+        }
+        Flow::Go
+    }
+
+    fn script_data_escaped_end_tag_open_state(&mut self) -> Flow {
+        self.text_end_tag_open(State::ScriptDataEscapedEndTagName, State::ScriptDataEscaped)
+    }
+
+    fn script_data_escaped_end_tag_name_state(&mut self) -> Flow {
+        self.text_end_tag_name(State::ScriptDataEscaped)
+    }
+
+    /// The double escape start and end states: a `script` name between `<` (or `</`) and a
+    /// delimiter toggles between escaped and double escaped.
+    fn double_escape_toggle(&mut self, on_match: State, otherwise: State) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) || c == '/' || c == '>' => {
+                self.state = if self.temp == "script" {
+                    on_match
+                } else {
+                    otherwise
+                };
+                self.emit_current();
+            }
+            Next::Char(c) if c.is_ascii_alphabetic() => {
+                if self.temp.len() <= 6 {
+                    self.temp.push(c.to_ascii_lowercase());
+                }
+                self.emit_current();
+            }
+            Next::Char(_) | Next::Eof => self.state = otherwise,
+        }
+        Flow::Go
+    }
+
+    fn script_data_double_escape_start_state(&mut self) -> Flow {
+        self.double_escape_toggle(State::ScriptDataDoubleEscaped, State::ScriptDataEscaped)
+    }
+
+    fn script_data_double_escaped_state(&mut self) -> Flow {
+        self.escaped_text(true)
+    }
+
+    fn script_data_double_escaped_dash_state(&mut self) -> Flow {
+        self.escaped_dash(true, false)
+    }
+
+    fn script_data_double_escaped_dash_dash_state(&mut self) -> Flow {
+        self.escaped_dash(true, true)
+    }
+
+    fn script_data_double_escaped_less_than_sign_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('/') => {
+                self.temp.clear();
+                self.emit_current();
+                self.state = State::ScriptDataDoubleEscapeEnd;
+            }
+            Next::Char(_) | Next::Eof => self.state = State::ScriptDataDoubleEscaped,
+        }
+        Flow::Go
+    }
+
+    fn script_data_double_escape_end_state(&mut self) -> Flow {
+        self.double_escape_toggle(State::ScriptDataEscaped, State::ScriptDataDoubleEscaped)
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // 12.2.5.32 - 12.2.5.40: attributes.
+
+    fn before_attribute_name_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => self.consume(),
+            Next::Char('/' | '>') | Next::Eof => self.state = State::AfterAttributeName,
+            Next::Char('=') => {
+                self.error(ErrorCode::UnexpectedEqualsSignBeforeAttributeName);
+                self.start_attribute();
+                self.attr_push_current(true);
+                self.state = State::AttributeName;
+            }
+            Next::Char(_) => {
+                self.start_attribute();
+                self.state = State::AttributeName;
+            }
+        }
+        Flow::Go
+    }
+
+    fn attribute_name_state(&mut self) -> Flow {
+        let end = self.scan(&NAME_STOPS);
+        if end > self.pos {
+            if let Some(a) = self.attr.as_mut() {
+                a.name.push_raw(&self.buf, self.base, self.pos, end);
+                a.end = end;
+            }
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) || c == '/' || c == '>' => {
+                self.check_duplicate_attribute();
+                self.state = State::AfterAttributeName;
+            }
+            Next::Eof => {
+                self.check_duplicate_attribute();
+                self.state = State::AfterAttributeName;
+            }
+            Next::Char('=') => {
+                self.check_duplicate_attribute();
+                self.consume();
+                self.state = State::BeforeAttributeValue;
+            }
+            Next::Char(c) if c.is_ascii_uppercase() => {
+                self.attr_push_char(true, c.to_ascii_lowercase())
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.attr_push_char(true, '\u{FFFD}');
+            }
+            Next::Char(c) => {
+                if matches!(c, '"' | '\'' | '<') {
+                    self.error(ErrorCode::UnexpectedCharacterInAttributeName);
+                }
+                self.attr_push_current(true);
+            }
+        }
+        Flow::Go
+    }
+
+    fn after_attribute_name_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => self.consume(),
+            Next::Char('/') => {
+                self.consume();
+                self.state = State::SelfClosingStartTag;
+            }
+            Next::Char('=') => {
+                self.consume();
+                self.state = State::BeforeAttributeValue;
+            }
+            Next::Char('>') => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_tag();
+            }
+            Next::Eof => return self.eof_in_tag(),
+            Next::Char(_) => {
+                self.start_attribute();
+                self.state = State::AttributeName;
+            }
+        }
+        Flow::Go
+    }
+
+    fn before_attribute_value_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => self.consume(),
+            Next::Char('"') => {
+                self.consume();
+                self.state = State::AttributeValueDoubleQuoted;
+            }
+            Next::Char('\'') => {
+                self.consume();
+                self.state = State::AttributeValueSingleQuoted;
+            }
+            Next::Char('>') => {
+                self.error(ErrorCode::MissingAttributeValue);
+                self.consume();
+                self.state = State::Data;
+                self.emit_tag();
+            }
+            Next::Char(_) | Next::Eof => self.state = State::AttributeValueUnquoted,
+        }
+        Flow::Go
+    }
+
+    /// The double- and single-quoted attribute value states.
+    fn attribute_value_quoted_state(&mut self, quote: u8) -> Flow {
+        let stops = if quote == b'"' { &DQ_STOPS } else { &SQ_STOPS };
+        let end = self.scan(stops);
+        if end > self.pos {
+            if let Some(a) = self.attr.as_mut() {
+                a.value.push_raw(&self.buf, self.base, self.pos, end);
+                a.end = end;
+            }
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if c as u32 == quote as u32 => {
+                self.consume();
+                if let Some(a) = self.attr.as_mut() {
+                    a.end = self.pos;
+                }
+                self.state = State::AfterAttributeValueQuoted;
+            }
+            Next::Char('&') => {
+                self.return_state = self.state;
+                self.charref_start = self.pos;
+                self.consume();
+                self.state = State::CharacterReference;
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.attr_push_char(false, '\u{FFFD}');
+            }
+            Next::Eof => return self.eof_in_tag(),
+            Next::Char(_) => self.attr_push_current(false),
+        }
+        Flow::Go
+    }
+
+    fn attribute_value_unquoted_state(&mut self) -> Flow {
+        let end = self.scan(&UNQUOTED_STOPS);
+        if end > self.pos {
+            if let Some(a) = self.attr.as_mut() {
+                a.value.push_raw(&self.buf, self.base, self.pos, end);
+                a.end = end;
+            }
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => {
+                self.consume();
+                self.state = State::BeforeAttributeName;
+            }
+            Next::Char('&') => {
+                self.return_state = State::AttributeValueUnquoted;
+                self.charref_start = self.pos;
+                self.consume();
+                self.state = State::CharacterReference;
+            }
+            Next::Char('>') => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_tag();
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.attr_push_char(false, '\u{FFFD}');
+            }
+            Next::Eof => return self.eof_in_tag(),
+            Next::Char(c) => {
+                if matches!(c, '"' | '\'' | '<' | '=' | '`') {
+                    self.error(ErrorCode::UnexpectedCharacterInUnquotedAttributeValue);
+                }
+                self.attr_push_current(false);
+            }
+        }
+        Flow::Go
+    }
+
+    fn after_attribute_value_quoted_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => {
+                self.consume();
+                self.state = State::BeforeAttributeName;
+            }
+            Next::Char('/') => {
+                self.consume();
+                self.state = State::SelfClosingStartTag;
+            }
+            Next::Char('>') => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_tag();
+            }
+            Next::Eof => return self.eof_in_tag(),
+            Next::Char(_) => {
+                self.error(ErrorCode::MissingWhitespaceBetweenAttributes);
+                self.state = State::BeforeAttributeName;
+            }
+        }
+        Flow::Go
+    }
+
+    fn self_closing_start_tag_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('>') => {
+                self.tag.self_closing = true;
+                self.consume();
+                self.state = State::Data;
+                self.emit_tag();
+            }
+            Next::Eof => return self.eof_in_tag(),
+            Next::Char(_) => {
+                self.error(ErrorCode::UnexpectedSolidusInTag);
+                self.state = State::BeforeAttributeName;
+            }
+        }
+        Flow::Go
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // 12.2.5.41 - 12.2.5.52: comments.
+
+    fn bogus_comment_state(&mut self) -> Flow {
+        let end = self.scan(&BOGUS_STOPS);
+        if end > self.pos {
+            self.comment.push_raw(&self.buf, self.base, self.pos, end);
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('>') => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_comment();
+            }
+            Next::Eof => {
+                self.emit_comment();
+                return self.emit_eof();
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.comment.push_char(&self.buf, self.base, '\u{FFFD}');
+                self.consume();
+            }
+            Next::Char(_) => self.comment_push_current(),
+        }
+        Flow::Go
+    }
+
+    fn markup_declaration_open_state(&mut self) -> Flow {
+        let dashes = self.lookahead(b"--", false);
+        let doctype = self.lookahead(b"DOCTYPE", true);
+        let cdata = self.lookahead(b"[CDATA[", false);
+        if dashes == Some(true) {
+            self.pos += 2;
+            self.comment = SBuf::Empty;
+            self.state = State::CommentStart;
+        } else if doctype == Some(true) {
+            self.pos += 7;
+            self.state = State::Doctype;
+        } else if cdata == Some(true) {
+            if self.options.cdata_allowed {
+                self.pos += 7;
+                self.text_join(self.token_start);
+                self.text_extend(self.token_start, self.pos);
+                self.state = State::CdataSection;
+            } else {
+                // html5lib-tests put the error at the last `[` of `[CDATA[`.
+                self.error_at(
+                    ErrorCode::CdataInHtmlContent,
+                    Span::new(self.pos + 6, self.pos + 7),
+                );
+                self.comment = SBuf::Empty;
+                self.comment
+                    .push_raw(&self.buf, self.base, self.pos, self.pos + 7);
+                self.pos += 7;
+                self.state = State::BogusComment;
+            }
+        } else if dashes.is_none() || doctype.is_none() || cdata.is_none() {
+            return Flow::Wait;
+        } else {
+            // Read the character for the error's position (and its input-stream errors).
+            if let Next::Wait = self.cur() {
+                return Flow::Wait;
+            }
+            self.error(ErrorCode::IncorrectlyOpenedComment);
+            self.comment = SBuf::Empty;
+            self.state = State::BogusComment;
+        }
+        Flow::Go
+    }
+
+    fn comment_start_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('-') => {
+                self.consume();
+                self.state = State::CommentStartDash;
+            }
+            Next::Char('>') => {
+                self.error(ErrorCode::AbruptClosingOfEmptyComment);
+                self.consume();
+                self.state = State::Data;
+                self.emit_comment();
+            }
+            Next::Char(_) | Next::Eof => self.state = State::Comment,
+        }
+        Flow::Go
+    }
+
+    fn comment_start_dash_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('-') => {
+                self.consume();
+                self.state = State::CommentEnd;
+            }
+            Next::Char('>') => {
+                self.error(ErrorCode::AbruptClosingOfEmptyComment);
+                self.consume();
+                self.state = State::Data;
+                self.emit_comment();
+            }
+            Next::Eof => return self.eof_in_comment(),
+            Next::Char(_) => {
+                self.comment_push_before(1);
+                self.state = State::Comment;
+            }
+        }
+        Flow::Go
+    }
+
+    fn comment_state(&mut self) -> Flow {
+        let end = self.scan(&COMMENT_STOPS);
+        if end > self.pos {
+            self.comment.push_raw(&self.buf, self.base, self.pos, end);
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('<') => {
+                self.comment_push_current();
+                self.state = State::CommentLessThanSign;
+            }
+            Next::Char('-') => {
+                self.consume();
+                self.state = State::CommentEndDash;
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.comment.push_char(&self.buf, self.base, '\u{FFFD}');
+                self.consume();
+            }
+            Next::Eof => return self.eof_in_comment(),
+            Next::Char(_) => self.comment_push_current(),
+        }
+        Flow::Go
+    }
+
+    fn comment_less_than_sign_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('!') => {
+                self.comment_push_current();
+                self.state = State::CommentLessThanSignBang;
+            }
+            Next::Char('<') => self.comment_push_current(),
+            Next::Char(_) | Next::Eof => self.state = State::Comment,
+        }
+        Flow::Go
+    }
+
+    fn comment_less_than_sign_bang_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('-') => {
+                self.consume();
+                self.state = State::CommentLessThanSignBangDash;
+            }
+            Next::Char(_) | Next::Eof => self.state = State::Comment,
+        }
+        Flow::Go
+    }
+
+    fn comment_less_than_sign_bang_dash_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('-') => {
+                self.consume();
+                self.state = State::CommentLessThanSignBangDashDash;
+            }
+            Next::Char(_) | Next::Eof => self.state = State::CommentEndDash,
+        }
+        Flow::Go
+    }
+
+    fn comment_less_than_sign_bang_dash_dash_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('>') | Next::Eof => self.state = State::CommentEnd,
+            Next::Char(_) => {
+                self.error(ErrorCode::NestedComment);
+                self.state = State::CommentEnd;
+            }
+        }
+        Flow::Go
+    }
+
+    fn comment_end_dash_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('-') => {
+                self.consume();
+                self.state = State::CommentEnd;
+            }
+            Next::Eof => return self.eof_in_comment(),
+            Next::Char(_) => {
+                self.comment_push_before(1);
+                self.state = State::Comment;
+            }
+        }
+        Flow::Go
+    }
+
+    fn comment_end_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('>') => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_comment();
+            }
+            Next::Char('!') => {
+                self.consume();
+                self.state = State::CommentEndBang;
+            }
+            Next::Char('-') => {
+                self.comment
+                    .push_raw(&self.buf, self.base, self.pos - 2, self.pos - 1);
+                self.consume();
+            }
+            Next::Eof => return self.eof_in_comment(),
+            Next::Char(_) => {
+                self.comment_push_before(2);
+                self.state = State::Comment;
+            }
+        }
+        Flow::Go
+    }
+
+    fn comment_end_bang_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('-') => {
+                self.comment_push_before(3);
+                self.consume();
+                self.state = State::CommentEndDash;
+            }
+            Next::Char('>') => {
+                self.error(ErrorCode::IncorrectlyClosedComment);
+                self.consume();
+                self.state = State::Data;
+                self.emit_comment();
+            }
+            Next::Eof => return self.eof_in_comment(),
+            Next::Char(_) => {
+                self.comment_push_before(3);
+                self.state = State::Comment;
+            }
+        }
+        Flow::Go
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // 12.2.5.53 - 12.2.5.68: DOCTYPE.
+
+    fn doctype_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => {
+                self.consume();
+                self.state = State::BeforeDoctypeName;
+            }
+            Next::Char('>') => self.state = State::BeforeDoctypeName,
+            Next::Eof => {
+                self.doctype = DoctypeBuild::default();
+                return self.eof_in_doctype();
+            }
+            Next::Char(_) => {
+                self.error(ErrorCode::MissingWhitespaceBeforeDoctypeName);
+                self.state = State::BeforeDoctypeName;
+            }
+        }
+        Flow::Go
+    }
+
+    fn before_doctype_name_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => self.consume(),
+            Next::Char(c) if c.is_ascii_uppercase() => {
+                self.doctype = DoctypeBuild::default();
+                self.doctype_push(0, Some(c.to_ascii_lowercase()));
+                self.state = State::DoctypeName;
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.doctype = DoctypeBuild::default();
+                self.doctype_push(0, Some('\u{FFFD}'));
+                self.state = State::DoctypeName;
+            }
+            Next::Char('>') => {
+                self.error(ErrorCode::MissingDoctypeName);
+                self.doctype = DoctypeBuild {
+                    force_quirks: true,
+                    ..DoctypeBuild::default()
+                };
+                self.consume();
+                self.state = State::Data;
+                self.emit_doctype();
+            }
+            Next::Eof => {
+                self.doctype = DoctypeBuild::default();
+                return self.eof_in_doctype();
+            }
+            Next::Char(_) => {
+                self.doctype = DoctypeBuild::default();
+                self.doctype_push(0, None);
+                self.state = State::DoctypeName;
+            }
+        }
+        Flow::Go
+    }
+
+    fn doctype_name_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => {
+                self.consume();
+                self.state = State::AfterDoctypeName;
+            }
+            Next::Char('>') => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_doctype();
+            }
+            Next::Char(c) if c.is_ascii_uppercase() => {
+                self.doctype_push(0, Some(c.to_ascii_lowercase()))
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.doctype_push(0, Some('\u{FFFD}'));
+            }
+            Next::Eof => return self.eof_in_doctype(),
+            Next::Char(_) => self.doctype_push(0, None),
+        }
+        Flow::Go
+    }
+
+    fn after_doctype_name_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => self.consume(),
+            Next::Char('>') => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_doctype();
+            }
+            Next::Eof => return self.eof_in_doctype(),
+            Next::Char(_) => {
+                let public = self.lookahead(b"PUBLIC", true);
+                let system = self.lookahead(b"SYSTEM", true);
+                if public == Some(true) {
+                    self.pos += 6;
+                    self.state = State::AfterDoctypePublicKeyword;
+                } else if system == Some(true) {
+                    self.pos += 6;
+                    self.state = State::AfterDoctypeSystemKeyword;
+                } else if public.is_none() || system.is_none() {
+                    return Flow::Wait;
+                } else {
+                    self.error(ErrorCode::InvalidCharacterSequenceAfterDoctypeName);
+                    self.doctype.force_quirks = true;
+                    self.state = State::BogusDoctype;
+                }
+            }
+        }
+        Flow::Go
+    }
+
+    /// The "after DOCTYPE public/system keyword" states.
+    fn after_doctype_keyword(&mut self, system: bool) -> Flow {
+        let (before, dq, sq) = if system {
+            (
+                State::BeforeDoctypeSystemIdentifier,
+                State::DoctypeSystemIdentifierDoubleQuoted,
+                State::DoctypeSystemIdentifierSingleQuoted,
+            )
+        } else {
+            (
+                State::BeforeDoctypePublicIdentifier,
+                State::DoctypePublicIdentifierDoubleQuoted,
+                State::DoctypePublicIdentifierSingleQuoted,
+            )
+        };
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => {
+                self.consume();
+                self.state = before;
+            }
+            Next::Char(q @ ('"' | '\'')) => {
+                self.error(if system {
+                    ErrorCode::MissingWhitespaceAfterDoctypeSystemKeyword
+                } else {
+                    ErrorCode::MissingWhitespaceAfterDoctypePublicKeyword
+                });
+                self.start_identifier(system);
+                self.consume();
+                self.state = if q == '"' { dq } else { sq };
+            }
+            Next::Char('>') => {
+                self.error(if system {
+                    ErrorCode::MissingDoctypeSystemIdentifier
+                } else {
+                    ErrorCode::MissingDoctypePublicIdentifier
+                });
+                self.doctype.force_quirks = true;
+                self.consume();
+                self.state = State::Data;
+                self.emit_doctype();
+            }
+            Next::Eof => return self.eof_in_doctype(),
+            Next::Char(_) => {
+                self.error(if system {
+                    ErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier
+                } else {
+                    ErrorCode::MissingQuoteBeforeDoctypePublicIdentifier
+                });
+                self.doctype.force_quirks = true;
+                self.state = State::BogusDoctype;
+            }
+        }
+        Flow::Go
+    }
+
+    fn start_identifier(&mut self, system: bool) {
+        if system {
+            self.doctype.system_id = Some(SBuf::Empty);
+        } else {
+            self.doctype.public_id = Some(SBuf::Empty);
+        }
+    }
+
+    /// The "before DOCTYPE public/system identifier" states.
+    fn before_doctype_identifier(&mut self, system: bool) -> Flow {
+        let (dq, sq) = if system {
+            (
+                State::DoctypeSystemIdentifierDoubleQuoted,
+                State::DoctypeSystemIdentifierSingleQuoted,
+            )
+        } else {
+            (
+                State::DoctypePublicIdentifierDoubleQuoted,
+                State::DoctypePublicIdentifierSingleQuoted,
+            )
+        };
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => self.consume(),
+            Next::Char(q @ ('"' | '\'')) => {
+                self.start_identifier(system);
+                self.consume();
+                self.state = if q == '"' { dq } else { sq };
+            }
+            Next::Char('>') => {
+                self.error(if system {
+                    ErrorCode::MissingDoctypeSystemIdentifier
+                } else {
+                    ErrorCode::MissingDoctypePublicIdentifier
+                });
+                self.doctype.force_quirks = true;
+                self.consume();
+                self.state = State::Data;
+                self.emit_doctype();
+            }
+            Next::Eof => return self.eof_in_doctype(),
+            Next::Char(_) => {
+                self.error(if system {
+                    ErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier
+                } else {
+                    ErrorCode::MissingQuoteBeforeDoctypePublicIdentifier
+                });
+                self.doctype.force_quirks = true;
+                self.state = State::BogusDoctype;
+            }
+        }
+        Flow::Go
+    }
+
+    /// The four quoted identifier states.
+    fn doctype_identifier_quoted(&mut self, system: bool, quote: u8) -> Flow {
+        let stops = if quote == b'"' {
+            &DOCTYPE_DQ_STOPS
+        } else {
+            &DOCTYPE_SQ_STOPS
+        };
+        let which = if system { 2 } else { 1 };
+        let end = self.scan(stops);
+        if end > self.pos {
+            let target = if system {
+                self.doctype.system_id.get_or_insert_with(SBuf::default)
+            } else {
+                self.doctype.public_id.get_or_insert_with(SBuf::default)
+            };
+            target.push_raw(&self.buf, self.base, self.pos, end);
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if c as u32 == quote as u32 => {
+                self.consume();
+                self.state = if system {
+                    State::AfterDoctypeSystemIdentifier
+                } else {
+                    State::AfterDoctypePublicIdentifier
+                };
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.doctype_push(which, Some('\u{FFFD}'));
+            }
+            Next::Char('>') => {
+                self.error(if system {
+                    ErrorCode::AbruptDoctypeSystemIdentifier
+                } else {
+                    ErrorCode::AbruptDoctypePublicIdentifier
+                });
+                self.doctype.force_quirks = true;
+                self.consume();
+                self.state = State::Data;
+                self.emit_doctype();
+            }
+            Next::Eof => return self.eof_in_doctype(),
+            Next::Char(_) => self.doctype_push(which, None),
+        }
+        Flow::Go
+    }
+
+    fn after_doctype_public_keyword_state(&mut self) -> Flow {
+        self.after_doctype_keyword(false)
+    }
+
+    fn before_doctype_public_identifier_state(&mut self) -> Flow {
+        self.before_doctype_identifier(false)
+    }
+
+    fn doctype_public_identifier_quoted_state(&mut self, quote: u8) -> Flow {
+        self.doctype_identifier_quoted(false, quote)
+    }
+
+    /// The "after DOCTYPE public identifier" and "between DOCTYPE public and system
+    /// identifiers" states differ only in the error for a quote.
+    fn after_public_identifier(&mut self, between: bool) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => {
+                self.consume();
+                self.state = State::BetweenDoctypePublicAndSystemIdentifiers;
+            }
+            Next::Char('>') => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_doctype();
+            }
+            Next::Char(q @ ('"' | '\'')) => {
+                if !between {
+                    self.error(
+                        ErrorCode::MissingWhitespaceBetweenDoctypePublicAndSystemIdentifiers,
+                    );
+                }
+                self.start_identifier(true);
+                self.consume();
+                self.state = if q == '"' {
+                    State::DoctypeSystemIdentifierDoubleQuoted
+                } else {
+                    State::DoctypeSystemIdentifierSingleQuoted
+                };
+            }
+            Next::Eof => return self.eof_in_doctype(),
+            Next::Char(_) => {
+                self.error(ErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier);
+                self.doctype.force_quirks = true;
+                self.state = State::BogusDoctype;
+            }
+        }
+        Flow::Go
+    }
+
+    fn after_doctype_public_identifier_state(&mut self) -> Flow {
+        self.after_public_identifier(false)
+    }
+
+    fn between_doctype_public_and_system_identifiers_state(&mut self) -> Flow {
+        self.after_public_identifier(true)
+    }
+
+    fn after_doctype_system_keyword_state(&mut self) -> Flow {
+        self.after_doctype_keyword(true)
+    }
+
+    fn before_doctype_system_identifier_state(&mut self) -> Flow {
+        self.before_doctype_identifier(true)
+    }
+
+    fn doctype_system_identifier_quoted_state(&mut self, quote: u8) -> Flow {
+        self.doctype_identifier_quoted(true, quote)
+    }
+
+    fn after_doctype_system_identifier_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if is_ws(c) => self.consume(),
+            Next::Char('>') => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_doctype();
+            }
+            Next::Eof => return self.eof_in_doctype(),
+            Next::Char(_) => {
+                self.error(ErrorCode::UnexpectedCharacterAfterDoctypeSystemIdentifier);
+                self.state = State::BogusDoctype;
+            }
+        }
+        Flow::Go
+    }
+
+    fn bogus_doctype_state(&mut self) -> Flow {
+        let end = self.scan(&BOGUS_STOPS);
+        self.pos = end;
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('>') => {
+                self.consume();
+                self.state = State::Data;
+                self.emit_doctype();
+            }
+            Next::Char('\0') => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.consume();
+            }
+            Next::Eof => {
+                self.emit_doctype();
+                return self.emit_eof();
+            }
+            Next::Char(_) => self.consume(),
+        }
+        Flow::Go
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // 12.2.5.69 - 12.2.5.71: CDATA sections.
+
+    fn cdata_section_state(&mut self) -> Flow {
+        let end = self.scan(&CDATA_STOPS);
+        if end > self.pos {
+            self.emit_raw(self.pos, end);
+            self.pos = end;
+        }
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(']') => {
+                self.consume();
+                self.state = State::CdataSectionBracket;
+            }
+            Next::Eof => {
+                self.error(ErrorCode::EofInCdata);
+                return self.emit_eof();
+            }
+            Next::Char(_) => self.emit_current(),
+        }
+        Flow::Go
+    }
+
+    fn cdata_section_bracket_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(']') => {
+                self.consume();
+                self.state = State::CdataSectionEnd;
+            }
+            Next::Char(_) | Next::Eof => {
+                self.emit_raw(self.pos - 1, self.pos);
+                self.state = State::CdataSection;
+            }
+        }
+        Flow::Go
+    }
+
+    fn cdata_section_end_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(']') => {
+                self.emit_raw(self.pos - 2, self.pos - 1);
+                self.consume();
+            }
+            Next::Char('>') => {
+                self.consume();
+                // `]]>` belongs to the text's span but not to its characters.
+                self.text_join(self.pos - 3);
+                self.text_extend(self.pos - 3, self.pos);
+                self.state = State::Data;
+            }
+            Next::Char(_) | Next::Eof => {
+                self.emit_raw(self.pos - 2, self.pos);
+                self.state = State::CdataSection;
+            }
+        }
+        Flow::Go
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // 12.2.5.72 - 12.2.5.80: character references.
+
+    fn in_attribute(&self) -> bool {
+        matches!(
+            self.return_state,
+            State::AttributeValueDoubleQuoted
+                | State::AttributeValueSingleQuoted
+                | State::AttributeValueUnquoted
+        )
+    }
+
+    /// "Flush code points consumed as a character reference": the input `start..end` unchanged.
+    fn flush_reference_raw(&mut self, start: usize, end: usize) {
+        if self.in_attribute() {
+            if let Some(a) = self.attr.as_mut() {
+                a.value.push_raw(&self.buf, self.base, start, end);
+                a.end = end;
+            }
+        } else {
+            self.emit_raw(start, end);
+        }
+    }
+
+    /// Flushes the resolved reference `s`, which replaces the input `start..end`.
+    fn flush_reference(&mut self, s: &str, start: usize, end: usize) {
+        if self.in_attribute() {
+            if let Some(a) = self.attr.as_mut() {
+                a.value.push_str(&self.buf, self.base, s);
+                a.end = end;
+            }
+        } else {
+            self.emit_str(s, start, end);
+        }
+    }
+
+    fn character_reference_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if c.is_ascii_alphanumeric() => {
+                self.state = State::NamedCharacterReference;
+            }
+            Next::Char('#') => {
+                self.consume();
+                self.state = State::NumericCharacterReference;
+            }
+            Next::Char(_) | Next::Eof => {
+                self.flush_reference_raw(self.charref_start, self.pos);
+                self.state = self.return_state;
+            }
+        }
+        Flow::Go
+    }
+
+    fn named_character_reference_state(&mut self) -> Flow {
+        let rest = &self.buf[self.pos - self.base..];
+        match thicket_charref::longest_match(rest, self.finished) {
+            LongestMatch::NeedMore => Flow::Wait,
+            LongestMatch::None => {
+                self.flush_reference_raw(self.charref_start, self.pos);
+                self.state = State::AmbiguousAmpersand;
+                Flow::Go
+            }
+            LongestMatch::Found { len, value } => {
+                let semicolon = rest.as_bytes()[len - 1] == b';';
+                let end = self.pos + len;
+                if self.in_attribute() && !semicolon {
+                    match rest.as_bytes().get(len) {
+                        None if !self.finished => return Flow::Wait,
+                        Some(&b) if b == b'=' || b.is_ascii_alphanumeric() => {
+                            self.flush_reference_raw(self.charref_start, end);
+                            self.pos = end;
+                            self.state = self.return_state;
+                            return Flow::Go;
+                        }
+                        _ => {}
+                    }
+                }
+                self.pos = end;
+                if !semicolon {
+                    // The error points at the character after the name.
+                    let w = self.buf[end - self.base..]
+                        .chars()
+                        .next()
+                        .map_or(0, char::len_utf8);
+                    self.error_at(
+                        ErrorCode::MissingSemicolonAfterCharacterReference,
+                        Span::new(end, end + w),
+                    );
+                }
+                self.flush_reference(value, self.charref_start, end);
+                self.state = self.return_state;
+                Flow::Go
+            }
+        }
+    }
+
+    fn ambiguous_ampersand_state(&mut self) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if c.is_ascii_alphanumeric() => {
+                if self.in_attribute() {
+                    self.attr_push_current(false);
+                } else {
+                    self.emit_current();
+                }
+            }
+            Next::Char(';') => {
+                self.error(ErrorCode::UnknownNamedCharacterReference);
+                self.state = self.return_state;
+            }
+            Next::Char(_) | Next::Eof => self.state = self.return_state,
+        }
+        Flow::Go
+    }
+
+    fn numeric_character_reference_state(&mut self) -> Flow {
+        self.charref_code = 0;
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char('x' | 'X') => {
+                self.consume();
+                self.state = State::HexadecimalCharacterReferenceStart;
+            }
+            Next::Char(_) | Next::Eof => self.state = State::DecimalCharacterReferenceStart,
+        }
+        Flow::Go
+    }
+
+    fn numeric_start(&mut self, hex: bool) -> Flow {
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(c) if (hex && c.is_ascii_hexdigit()) || (!hex && c.is_ascii_digit()) => {
+                self.state = if hex {
+                    State::HexadecimalCharacterReference
+                } else {
+                    State::DecimalCharacterReference
+                };
+            }
+            Next::Char(_) | Next::Eof => {
+                self.error(ErrorCode::AbsenceOfDigitsInNumericCharacterReference);
+                self.flush_reference_raw(self.charref_start, self.pos);
+                self.state = self.return_state;
+            }
+        }
+        Flow::Go
+    }
+
+    fn hexadecimal_character_reference_start_state(&mut self) -> Flow {
+        self.numeric_start(true)
+    }
+
+    fn decimal_character_reference_start_state(&mut self) -> Flow {
+        self.numeric_start(false)
+    }
+
+    fn numeric_digits(&mut self, radix: u32) -> Flow {
+        // Digits are ASCII: take the whole run at once.
+        let bytes = self.buf.as_bytes();
+        let mut i = self.pos - self.base;
+        while let Some(d) = bytes.get(i).and_then(|&b| (b as char).to_digit(radix)) {
+            self.charref_code = numeric::accumulate(self.charref_code, radix, d);
+            i += 1;
+        }
+        self.pos = self.base + i;
+        match self.cur() {
+            Next::Wait => return Flow::Wait,
+            Next::Char(';') => {
+                self.consume();
+                self.state = State::NumericCharacterReferenceEnd;
+            }
+            Next::Char(_) | Next::Eof => {
+                self.error(ErrorCode::MissingSemicolonAfterCharacterReference);
+                self.state = State::NumericCharacterReferenceEnd;
+            }
+        }
+        Flow::Go
+    }
+
+    fn hexadecimal_character_reference_state(&mut self) -> Flow {
+        self.numeric_digits(16)
+    }
+
+    fn decimal_character_reference_state(&mut self) -> Flow {
+        self.numeric_digits(10)
+    }
+
+    fn numeric_character_reference_end_state(&mut self) -> Flow {
+        let (c, issue) = numeric::whatwg(self.charref_code);
+        if let Some(issue) = issue {
+            let code = match issue {
+                WhatwgIssue::NullCharacterReference => ErrorCode::NullCharacterReference,
+                WhatwgIssue::CharacterReferenceOutsideUnicodeRange => {
+                    ErrorCode::CharacterReferenceOutsideUnicodeRange
+                }
+                WhatwgIssue::SurrogateCharacterReference => ErrorCode::SurrogateCharacterReference,
+                WhatwgIssue::NoncharacterCharacterReference => {
+                    ErrorCode::NoncharacterCharacterReference
+                }
+                WhatwgIssue::ControlCharacterReference => ErrorCode::ControlCharacterReference,
+            };
+            self.error_at(code, Span::empty(self.pos));
+        }
+        let mut tmp = [0u8; 4];
+        let s: &str = c.encode_utf8(&mut tmp);
+        self.flush_reference(s, self.charref_start, self.pos);
+        self.state = self.return_state;
+        Flow::Go
+    }
+}
