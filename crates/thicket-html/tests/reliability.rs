@@ -1,0 +1,117 @@
+//! No panic, hang or super-linear time on hostile inputs.
+
+use std::time::{Duration, Instant};
+
+use thicket_html::{Token, Tokenizer};
+
+/// Tokenizes `input` in chunks of `chunk` bytes (at char boundaries) and returns (token count,
+/// error count, elapsed time), checking that the spans tile the input.
+fn run(input: &str, chunk: usize) -> (usize, usize, Duration) {
+    let start = Instant::now();
+    let mut tok = Tokenizer::new();
+    let mut count = 0;
+    let mut at = 0;
+    let mut pull = |tok: &mut Tokenizer, at: &mut usize| {
+        while let Some(t) = tok.next_token() {
+            let s = t.span();
+            assert_eq!(s.start, *at, "spans must tile the input");
+            *at = s.end;
+            count += 1;
+            if let Token::Eof { .. } = t {
+                break;
+            }
+        }
+    };
+    let mut i = 0;
+    while i < input.len() {
+        let mut j = (i + chunk).min(input.len());
+        while !input.is_char_boundary(j) {
+            j += 1;
+        }
+        tok.feed(&input[i..j]);
+        pull(&mut tok, &mut at);
+        i = j;
+    }
+    tok.finish();
+    pull(&mut tok, &mut at);
+    assert_eq!(at, input.len());
+    (count, tok.diagnostics().len(), start.elapsed())
+}
+
+/// Generous: debug builds are slow, but quadratic behaviour on these sizes would take minutes.
+const LIMIT: Duration = Duration::from_secs(20);
+
+#[test]
+fn a_megabyte_of_less_than_signs() {
+    let input = "<".repeat(1 << 20);
+    let (_, errors, t) = run(&input, usize::MAX);
+    assert_eq!(errors, 1 << 20);
+    assert!(t < LIMIT, "{t:?}");
+    let (_, _, t) = run(&input[..100_000], 7);
+    assert!(t < LIMIT, "{t:?}");
+}
+
+#[test]
+fn an_unclosed_ten_megabyte_comment() {
+    let input = format!("<!--{}", "a-b<c".repeat(2 << 20));
+    let (count, errors, t) = run(&input, 64 * 1024);
+    assert_eq!((count, errors), (2, 1));
+    assert!(t < LIMIT, "{t:?}");
+}
+
+#[test]
+fn a_hundred_thousand_attributes() {
+    let mut input = String::from("<a");
+    for i in 0..100_000 {
+        input.push_str(&format!(" a{i}=v"));
+    }
+    for _ in 0..100_000 {
+        input.push_str(" a7=v");
+    }
+    input.push('>');
+    let mut tok = Tokenizer::new();
+    let start = Instant::now();
+    tok.feed(&input);
+    tok.finish();
+    let Some(Token::StartTag(tag)) = tok.next_token() else {
+        panic!("expected a start tag")
+    };
+    assert_eq!(tag.attributes.len(), 100_000);
+    drop(tag);
+    assert_eq!(tok.diagnostics().len(), 100_000);
+    assert!(start.elapsed() < LIMIT, "{:?}", start.elapsed());
+}
+
+#[test]
+fn a_megabyte_named_reference_look_alike() {
+    let input = format!("&{}", "a".repeat(1 << 20));
+    let (_, _, t) = run(&input, usize::MAX);
+    assert!(t < LIMIT, "{t:?}");
+    let input = format!("<p title='&{}'>", "a".repeat(1 << 20));
+    let (_, _, t) = run(&input, 1000);
+    assert!(t < LIMIT, "{t:?}");
+    let input = format!("&#x{};", "0".repeat(1 << 20));
+    let (_, errors, t) = run(&input, 1);
+    assert_eq!(errors, 1);
+    assert!(t < LIMIT, "{t:?}");
+}
+
+#[test]
+fn arbitrary_bytes_never_panic() {
+    // A deterministic pseudo-random walk over the characters that matter to the machine.
+    let alphabet: Vec<char> = "<>/!?-=&#;xX0aA'\"\r\n\t \0[]CDATAscript\u{b}\u{fffe}é😀"
+        .chars()
+        .collect();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..300 {
+        let mut s = String::new();
+        for _ in 0..200 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            s.push(alphabet[(seed % alphabet.len() as u64) as usize]);
+        }
+        run(&s, usize::MAX);
+        run(&s, 3);
+    }
+}
