@@ -1,1 +1,89 @@
 #![doc = include_str!("../README.md")]
+
+mod error;
+mod lexer;
+mod options;
+mod serialize;
+mod token;
+mod tree;
+pub mod validity;
+
+pub use error::{Diagnostic, ErrorCode};
+pub use lexer::{Mode, Tokenizer};
+pub use options::{NamedReferences, Options};
+pub use serialize::{SerializeError, to_string, write};
+pub use token::Token;
+pub use tree::{Attribute, DOC_WRAPPER, Element, Node, Parsed, Parser, TreeBuilder};
+
+/// Parses `text` with the spec's behaviour ([`Options::default`]).
+pub fn parse(text: &str) -> Parsed {
+    parse_with(text, Options::default())
+}
+
+/// Parses `text` with `options`.
+pub fn parse_with(text: &str, options: Options) -> Parsed {
+    let mut p = Parser::new(options);
+    p.feed(text);
+    p.finish()
+}
+
+/// The tree in the suites' JSON form, `["name", {"attr": "value"}, [children]]`, with attributes
+/// in order. Written without recursion.
+pub fn to_json(root: &Element) -> String {
+    enum Step<'a> {
+        Open(&'a Element),
+        Text(&'a str),
+        Raw(&'static str),
+    }
+    let mut out = String::new();
+    let mut stack = vec![Step::Open(root)];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Raw(s) => out.push_str(s),
+            Step::Text(t) => json_string(&mut out, t),
+            Step::Open(e) => {
+                out.push('[');
+                json_string(&mut out, &e.name);
+                out.push_str(",{");
+                for (i, a) in e.attributes.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    json_string(&mut out, &a.name);
+                    out.push(':');
+                    json_string(&mut out, &a.value);
+                }
+                out.push_str("},[");
+                stack.push(Step::Raw("]]"));
+                for (i, c) in e.children.iter().enumerate().rev() {
+                    stack.push(match c {
+                        Node::Element(e) => Step::Open(e),
+                        Node::Text(t) => Step::Text(t),
+                    });
+                    if i > 0 {
+                        stack.push(Step::Raw(","));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn json_string(out: &mut String, s: &str) {
+    use std::fmt::Write as _;
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || (0x7F..=0x9F).contains(&(c as u32)) => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}

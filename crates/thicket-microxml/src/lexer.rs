@@ -1,0 +1,1317 @@
+//! Tokenization: lexical tokens recognised per mode, mapped to abstract tokens.
+//!
+//! Each recognizer looks at the unconsumed input (bytes: every significant character is ASCII, and
+//! every byte of a non-ASCII character is a `NAME_CHAR`) and answers [`Scan::Match`] with a
+//! length, [`Scan::No`], or [`Scan::More`] when only more input can decide. The longest-match rule
+//! is applied by trying the longer tokens first; `DATA_CHAR` (and `EMPTY`) are the fallbacks.
+//!
+//! The spec's preprocessing is done on the fly so that spans stay offsets into the input as given:
+//! a leading BOM is skipped, a CR counts as `S` wherever `S` is recognised (a CR LF pair is then
+//! two `S`, which no mode distinguishes from one), and text copies CR as LF and drop the LF of CR
+//! LF.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use memchr::{memchr, memchr2, memmem};
+use thicket_input::Span;
+
+use crate::error::{Diagnostic, ErrorCode};
+use crate::options::{NamedReferences, Options};
+use crate::token::Token;
+use crate::validity;
+
+/// The tokenization modes of the spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Content.
+    Main,
+    /// Inside a start-tag, between attributes.
+    Tag,
+    /// After `=`, before the value.
+    StartAttributeValue,
+    /// An unquoted attribute value.
+    UnquoteAttributeValue,
+    /// A value in `'`.
+    SingleQuoteAttributeValue,
+    /// A value in `"`.
+    DoubleQuoteAttributeValue,
+    /// After `<![CDATA[`.
+    CData,
+    /// After `<!DOCTYPE`.
+    Doctype,
+    /// Inside the internal subset `[...]`.
+    Subset,
+}
+
+/// What a recognizer found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scan {
+    /// The token matches, this many bytes long (trailing context excluded).
+    Match(usize),
+    /// The token does not match here.
+    No,
+    /// The input ends before the answer is known.
+    More,
+}
+
+/// Whether a mode method made progress or needs more input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Progress,
+    More,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Open,
+    Attr,
+    Close,
+    EmptyClose,
+    End,
+    Data,
+    CharRef,
+}
+
+#[derive(Debug)]
+enum Text {
+    None,
+    /// Absolute byte range of the input, unchanged.
+    Src(usize, usize),
+    Owned(String),
+    Static(&'static str),
+}
+
+#[derive(Debug)]
+struct Raw {
+    kind: Kind,
+    text: Text,
+    span: Span,
+}
+
+/// Caches the position of the next occurrence of a needle, so that repeated look-ahead (the
+/// end of a comment, the closing quote of an attribute value) stays linear.
+#[derive(Debug, Default)]
+struct Finder {
+    valid: bool,
+    from: usize,
+    found: Option<usize>,
+    scanned: usize,
+}
+
+impl Finder {
+    /// The absolute position of the first `needle` at or after absolute `from`, or `None` when
+    /// the buffered input holds none.
+    fn find(&mut self, buf: &[u8], base: usize, from: usize, needle: &[u8]) -> Option<usize> {
+        let end = base + buf.len();
+        if from > end {
+            return None;
+        }
+        if self.valid && self.from <= from {
+            match self.found {
+                Some(f) if f >= from => return Some(f),
+                Some(_) => {}
+                None => {
+                    let start = self
+                        .scanned
+                        .saturating_sub(needle.len().saturating_sub(1))
+                        .max(from);
+                    self.found = memmem::find(&buf[start - base..], needle).map(|i| start + i);
+                    self.scanned = end;
+                    return self.found;
+                }
+            }
+        }
+        self.valid = true;
+        self.from = from;
+        self.found = memmem::find(&buf[from - base..], needle).map(|i| from + i);
+        self.scanned = end;
+        self.found
+    }
+}
+
+#[derive(Debug)]
+struct Pending {
+    text: Text,
+    start: usize,
+    end: usize,
+}
+
+/// The streaming tokenizer: `feed` chunks, pull [`Token`]s with [`Tokenizer::next_token`],
+/// `finish`, pull the rest. The tokens do not depend on how the input was split.
+#[derive(Debug)]
+pub struct Tokenizer {
+    opts: Options,
+    buf: String,
+    /// Absolute offset of `buf[0]`.
+    base: usize,
+    /// Index into `buf` of the current input.
+    pos: usize,
+    mode: Mode,
+    finished: bool,
+    done: bool,
+    bom_checked: bool,
+    cr_before_buf: bool,
+    queue: VecDeque<Raw>,
+    pending: Option<Pending>,
+    diagnostics: Vec<Diagnostic>,
+    /// Absolute end of a `TAG_CONTEXT` already matched: a name before it is a boolean attribute.
+    ctx_until: usize,
+    /// The last token was a closing quote, so an attribute name here lacks whitespace.
+    after_quote: bool,
+    single: Finder,
+    double: Finder,
+    comment: Finder,
+    pi: Finder,
+}
+
+impl Default for Tokenizer {
+    fn default() -> Self {
+        Tokenizer::new(Options::default())
+    }
+}
+
+#[inline]
+fn is_s(b: u8) -> bool {
+    // S ::= #x9 | #xA | #xC | #x20, with CR standing for the LF it normalizes to.
+    matches!(b, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r')
+}
+
+#[inline]
+fn is_name_start(b: u8) -> bool {
+    b >= 0x80 || b.is_ascii_alphabetic() || matches!(b, b'_' | b':' | b'$')
+}
+
+#[inline]
+fn is_name_char(b: u8) -> bool {
+    is_name_start(b) || b.is_ascii_digit() || matches!(b, b'-' | b'.')
+}
+
+/// Length of the run of `S` at the start of `b`.
+fn s_run(b: &[u8]) -> usize {
+    b.iter().take_while(|&&c| is_s(c)).count()
+}
+
+/// Length of the `NAME` at the start of `b` (0 when there is none).
+fn name_len(b: &[u8]) -> usize {
+    match b.first() {
+        Some(&c) if is_name_start(c) => 1 + b[1..].iter().take_while(|&&c| is_name_char(c)).count(),
+        _ => 0,
+    }
+}
+
+/// Matches the literal `lit` (ASCII case-insensitively when `ci`) at the start of `b`.
+fn literal(b: &[u8], lit: &[u8], ci: bool, eof: bool) -> Scan {
+    let n = b.len().min(lit.len());
+    let same = if ci {
+        b[..n].eq_ignore_ascii_case(&lit[..n])
+    } else {
+        b[..n] == lit[..n]
+    };
+    if !same {
+        Scan::No
+    } else if n == lit.len() {
+        Scan::Match(n)
+    } else if eof {
+        Scan::No
+    } else {
+        Scan::More
+    }
+}
+
+#[inline]
+fn need(eof: bool) -> Scan {
+    if eof { Scan::No } else { Scan::More }
+}
+
+/// `TAG_CONTEXT ::= (S+ NAME)* S* (START_TAG_CLOSE | EMPTY_ELEMENT_TAG_CLOSE | S NAME S* "=")`,
+/// as trailing context. Without boolean attributes the `(S+ NAME)*` part is absent, which makes
+/// `START_TAG_OPEN / TAG_CONTEXT` exactly the start of the spec's `SIMPLE_START_TAG`,
+/// `SIMPLE_EMPTY_ELEMENT_TAG` and `START_TAG_ATTRIBUTE`. The match length is where the context
+/// ends (after `>`, `/>` or `=`).
+fn tag_context(b: &[u8], eof: bool, booleans: bool) -> Scan {
+    let mut i = 0;
+    loop {
+        let s = s_run(&b[i..]);
+        let j = i + s;
+        let Some(&c) = b.get(j) else {
+            return need(eof);
+        };
+        if c == b'>' {
+            return Scan::Match(j + 1);
+        }
+        if c == b'/' {
+            return match b.get(j + 1) {
+                None => need(eof),
+                Some(b'>') => Scan::Match(j + 2),
+                Some(_) => Scan::No,
+            };
+        }
+        if s == 0 || !is_name_start(c) {
+            return Scan::No;
+        }
+        let k = j + name_len(&b[j..]);
+        if k == b.len() {
+            return need(eof);
+        }
+        let t = s_run(&b[k..]);
+        match b.get(k + t) {
+            None => return need(eof),
+            Some(b'=') => return Scan::Match(k + t + 1),
+            Some(_) if booleans => i = k,
+            Some(_) => return Scan::No,
+        }
+    }
+}
+
+/// `END_TAG ::= "</" (NAME) S* ">"`: the length and the name length.
+fn end_tag(b: &[u8], eof: bool) -> (Scan, usize) {
+    let n = name_len(&b[2..]);
+    if n == 0 {
+        return (if b.len() == 2 { need(eof) } else { Scan::No }, 0);
+    }
+    let k = 2 + n;
+    let t = s_run(&b[k..]);
+    match b.get(k + t) {
+        None => (need(eof), n),
+        Some(b'>') => (Scan::Match(k + t + 1), n),
+        Some(_) => (Scan::No, n),
+    }
+}
+
+/// What a character reference stands for.
+enum RefValue {
+    Char(char),
+    Str(&'static str),
+    /// The lexical token matched but its characters stay as they are.
+    Literal(ErrorCode),
+}
+
+impl Tokenizer {
+    /// A tokenizer with `options`.
+    pub fn new(options: Options) -> Tokenizer {
+        Tokenizer {
+            opts: options,
+            buf: String::new(),
+            base: 0,
+            pos: 0,
+            mode: Mode::Main,
+            finished: false,
+            done: false,
+            bom_checked: false,
+            cr_before_buf: false,
+            queue: VecDeque::new(),
+            pending: None,
+            diagnostics: Vec::new(),
+            ctx_until: 0,
+            after_quote: false,
+            single: Finder::default(),
+            double: Finder::default(),
+            comment: Finder::default(),
+            pi: Finder::default(),
+        }
+    }
+
+    /// The options in use.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The current tokenization mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Appends a chunk of input. Call [`Tokenizer::next_token`] until it returns `None` between
+    /// feeds (or not: tokens are kept until pulled).
+    pub fn feed(&mut self, chunk: &str) {
+        if self.finished || chunk.is_empty() {
+            return;
+        }
+        self.compact();
+        let offset = self.base + self.buf.len();
+        self.scan_characters(chunk, offset);
+        self.buf.push_str(chunk);
+        if !self.bom_checked {
+            self.bom_checked = true;
+            if self.base == 0 && self.buf.starts_with('\u{FEFF}') {
+                self.pos = '\u{FEFF}'.len_utf8();
+            }
+        }
+    }
+
+    /// Marks the end of the input.
+    pub fn finish(&mut self) {
+        self.finished = true;
+    }
+
+    /// The diagnostics found so far (in the order found, not sorted).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Takes the diagnostics found so far.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    /// Tokenizes the whole of `text`.
+    pub fn tokenize(text: &str, options: Options) -> (Vec<Token<'static>>, Vec<Diagnostic>) {
+        let mut t = Tokenizer::new(options);
+        t.feed(text);
+        t.finish();
+        let mut out = Vec::new();
+        while let Some(tok) = t.next_token() {
+            out.push(tok.into_owned());
+        }
+        (out, t.take_diagnostics())
+    }
+
+    /// The next abstract token, or `None` when more input is needed (or, after
+    /// [`Tokenizer::finish`], at the end).
+    pub fn next_token(&mut self) -> Option<Token<'_>> {
+        loop {
+            if let Some(raw) = self.queue.pop_front() {
+                return Some(self.materialize(raw));
+            }
+            if self.done {
+                return None;
+            }
+            if self.pos == self.buf.len() {
+                if !self.finished {
+                    return None;
+                }
+                self.end_of_input();
+                continue;
+            }
+            if self.step() == Step::More {
+                return None;
+            }
+        }
+    }
+
+    fn materialize(&self, raw: Raw) -> Token<'_> {
+        let text = match raw.text {
+            Text::None => Cow::Borrowed(""),
+            Text::Src(a, b) => Cow::Borrowed(&self.buf[a - self.base..b - self.base]),
+            Text::Owned(s) => Cow::Owned(s),
+            Text::Static(s) => Cow::Borrowed(s),
+        };
+        let span = raw.span;
+        match raw.kind {
+            Kind::Open => Token::StartTagOpen { name: text, span },
+            Kind::Attr => Token::AttributeName { name: text, span },
+            Kind::Close => Token::StartTagClose { span },
+            Kind::EmptyClose => Token::EmptyElementTagClose { span },
+            Kind::End => Token::EndTag { name: text, span },
+            Kind::Data => Token::Data { text, span },
+            Kind::CharRef => Token::CharRef { text, span },
+        }
+    }
+
+    /// Drops consumed input that no queued token refers to.
+    fn compact(&mut self) {
+        let mut keep = self.pos;
+        for raw in &self.queue {
+            if let Text::Src(a, _) = raw.text {
+                keep = keep.min(a - self.base);
+            }
+        }
+        if let Some(Pending {
+            text: Text::Src(a, _),
+            ..
+        }) = &self.pending
+        {
+            keep = keep.min(a - self.base);
+        }
+        if keep == 0 || keep < self.buf.len() / 2 {
+            return;
+        }
+        self.cr_before_buf = self.buf.as_bytes()[keep - 1] == b'\r';
+        self.buf.drain(..keep);
+        self.base += keep;
+        self.pos -= keep;
+    }
+
+    /// Reports every character MicroXML forbids.
+    fn scan_characters(&mut self, chunk: &str, offset: usize) {
+        let bytes = chunk.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                if (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F {
+                    self.diag(ErrorCode::InvalidCharacter, offset + i, offset + i + 1);
+                }
+                i += 1;
+            } else {
+                let c = chunk[i..].chars().next().unwrap_or('\u{FFFD}');
+                let len = c.len_utf8();
+                if validity::is_forbidden_char(c) {
+                    self.invalid_char(offset + i, offset + i + len);
+                }
+                i += len;
+            }
+        }
+    }
+
+    #[cold]
+    fn invalid_char(&mut self, start: usize, end: usize) {
+        self.diag(ErrorCode::InvalidCharacter, start, end);
+    }
+
+    #[cold]
+    fn diag(&mut self, code: ErrorCode, start: usize, end: usize) {
+        self.diagnostics
+            .push(Diagnostic::new(code, Span::new(start, end)));
+    }
+
+    #[inline]
+    fn abs(&self, i: usize) -> usize {
+        self.base + i
+    }
+
+    #[inline]
+    fn eof(&self) -> bool {
+        self.finished
+    }
+
+    // ----- emitting -----
+
+    fn flush(&mut self) {
+        if let Some(p) = self.pending.take() {
+            self.queue.push_back(Raw {
+                kind: Kind::Data,
+                text: p.text,
+                span: Span::new(p.start, p.end),
+            });
+        }
+    }
+
+    fn emit(&mut self, kind: Kind, text: Text, span: Span) {
+        self.flush();
+        self.queue.push_back(Raw { kind, text, span });
+    }
+
+    /// Appends the input bytes `start..end` (indices into `buf`) as DataChar tokens.
+    fn data(&mut self, start: usize, end: usize) {
+        if start == end {
+            return;
+        }
+        let (a, b) = (self.abs(start), self.abs(end));
+        let bytes = &self.buf.as_bytes()[start..end];
+        let prev_cr = if start == 0 {
+            self.cr_before_buf
+        } else {
+            self.buf.as_bytes()[start - 1] == b'\r'
+        };
+        let plain = memchr(b'\r', bytes).is_none() && !(prev_cr && bytes[0] == b'\n');
+        match &mut self.pending {
+            None if plain => {
+                self.pending = Some(Pending {
+                    text: Text::Src(a, b),
+                    start: a,
+                    end: b,
+                });
+            }
+            Some(Pending {
+                text: Text::Src(_, e),
+                end,
+                ..
+            }) if plain && *e == a => {
+                *e = b;
+                *end = b;
+            }
+            _ => {
+                let mut tmp = String::with_capacity(end - start);
+                let mut prev = prev_cr;
+                for c in self.buf[start..end].chars() {
+                    match c {
+                        '\r' => tmp.push('\n'),
+                        '\n' if prev => {}
+                        c => tmp.push(c),
+                    }
+                    prev = c == '\r';
+                }
+                self.pending_string(a).push_str(&tmp);
+                self.set_pending_end(b);
+            }
+        }
+    }
+
+    /// Turns the pending data into an owned string (starting it at `start` if there is none) and
+    /// returns it for appending.
+    fn pending_string(&mut self, start: usize) -> &mut String {
+        let p = self.pending.get_or_insert(Pending {
+            text: Text::Owned(String::new()),
+            start,
+            end: start,
+        });
+        let owned = match std::mem::replace(&mut p.text, Text::None) {
+            Text::Src(a, b) => self.buf[a - self.base..b - self.base].to_owned(),
+            Text::Owned(s) => s,
+            Text::Static(s) => s.to_owned(),
+            Text::None => String::new(),
+        };
+        p.text = Text::Owned(owned);
+        match &mut p.text {
+            Text::Owned(s) => s,
+            _ => unreachable!("just set"),
+        }
+    }
+
+    /// A character reference that stands for `value`, covering `start..end` (indices into buf).
+    fn reference_value(&mut self, value: RefValue, start: usize, end: usize) {
+        let (a, b) = (self.abs(start), self.abs(end));
+        let text = match value {
+            RefValue::Literal(code) => {
+                self.diag(code, a, b);
+                return self.data(start, end);
+            }
+            RefValue::Char(c) => {
+                let mut tmp = [0u8; 4];
+                let s: &str = c.encode_utf8(&mut tmp);
+                if self.opts.reference_tokens {
+                    self.emit(Kind::CharRef, Text::Owned(s.to_owned()), Span::new(a, b));
+                    return;
+                }
+                let p = self.pending_string(a);
+                p.push(c);
+                return self.set_pending_end(b);
+            }
+            RefValue::Str(s) => s,
+        };
+        if self.opts.reference_tokens {
+            self.emit(Kind::CharRef, Text::Static(text), Span::new(a, b));
+        } else {
+            self.pending_string(a).push_str(text);
+            self.set_pending_end(b);
+        }
+    }
+
+    fn set_pending_end(&mut self, end: usize) {
+        if let Some(p) = &mut self.pending {
+            p.end = end;
+        }
+    }
+
+    /// One `DATA_CHAR` that MicroXML would have wanted escaped.
+    #[cold]
+    fn unescaped(&mut self, code: ErrorCode) {
+        let (a, b) = (self.abs(self.pos), self.abs(self.pos + 1));
+        self.diag(code, a, b);
+        self.data(self.pos, self.pos + 1);
+        self.pos += 1;
+    }
+
+    // ----- driving -----
+
+    fn step(&mut self) -> Step {
+        match self.mode {
+            Mode::Main => self.main(),
+            Mode::Tag => self.tag(),
+            Mode::StartAttributeValue => self.start_attribute_value(),
+            Mode::UnquoteAttributeValue => self.unquote_attribute_value(),
+            Mode::SingleQuoteAttributeValue => self.quoted_attribute_value(b'\''),
+            Mode::DoubleQuoteAttributeValue => self.quoted_attribute_value(b'"'),
+            Mode::CData => self.cdata(),
+            Mode::Doctype => self.doctype(),
+            Mode::Subset => self.subset(),
+        }
+    }
+
+    /// The end of the input: in the tag modes a `StartTagClose` is emitted.
+    fn end_of_input(&mut self) {
+        let end = self.abs(self.pos);
+        match self.mode {
+            Mode::Tag | Mode::StartAttributeValue | Mode::UnquoteAttributeValue => {
+                self.diag(ErrorCode::UnclosedStartTag, end, end);
+                self.emit(Kind::Close, Text::None, Span::empty(end));
+            }
+            Mode::SingleQuoteAttributeValue | Mode::DoubleQuoteAttributeValue => {
+                self.diag(ErrorCode::UnclosedAttributeValue, end, end);
+                self.emit(Kind::Close, Text::None, Span::empty(end));
+            }
+            Mode::Main | Mode::CData | Mode::Doctype | Mode::Subset => {}
+        }
+        self.mode = Mode::Main;
+        self.flush();
+        self.done = true;
+    }
+
+    fn rest(&self) -> &[u8] {
+        &self.buf.as_bytes()[self.pos..]
+    }
+
+    /// Main mode.
+    fn main(&mut self) -> Step {
+        let b = self.rest();
+        match b[0] {
+            b'<' => self.main_markup(),
+            b'&' => self.char_ref(),
+            _ => {
+                // DATA_CHAR: every character other than `<` and `&` is one on its own.
+                let n = memchr2(b'<', b'&', b).unwrap_or(b.len());
+                let start = self.pos;
+                if memchr(b'>', &b[..n]).is_some() {
+                    self.report_greater_than(start, start + n);
+                }
+                self.data(start, start + n);
+                self.pos += n;
+                Step::Progress
+            }
+        }
+    }
+
+    #[cold]
+    fn report_greater_than(&mut self, start: usize, end: usize) {
+        let hits: Vec<usize> = memchr::memchr_iter(b'>', &self.buf.as_bytes()[start..end])
+            .map(|i| start + i)
+            .collect();
+        for i in hits {
+            self.diag(
+                ErrorCode::UnescapedGreaterThan,
+                self.abs(i),
+                self.abs(i + 1),
+            );
+        }
+    }
+
+    /// Main mode at `<`: START_TAG_OPEN (SIMPLE_START_TAG, SIMPLE_EMPTY_ELEMENT_TAG,
+    /// START_TAG_ATTRIBUTE), END_TAG, COMMENT, PI, CDATA_OPEN, DOCTYPE_OPEN, or DATA_CHAR.
+    fn main_markup(&mut self) -> Step {
+        let eof = self.eof();
+        let b = self.rest();
+        let Some(&second) = b.get(1) else {
+            if !eof {
+                return Step::More;
+            }
+            self.unescaped(ErrorCode::UnescapedLessThan);
+            return Step::Progress;
+        };
+        let scan = match second {
+            b'/' => self.end_tag(),
+            b'!' => self.bang(),
+            b'?' => self.pi(),
+            c if is_name_start(c) => self.start_tag_open(),
+            _ => Scan::No,
+        };
+        match scan {
+            Scan::Match(_) => Step::Progress,
+            Scan::More => Step::More,
+            Scan::No => {
+                self.unescaped(ErrorCode::UnescapedLessThan);
+                Step::Progress
+            }
+        }
+    }
+
+    /// `START_TAG_OPEN ::= "<" (NAME)` with its tag context.
+    fn start_tag_open(&mut self) -> Scan {
+        let b = self.rest();
+        let n = name_len(&b[1..]);
+        let scan = tag_context(&b[1 + n..], self.eof(), self.opts.boolean_attributes);
+        if let Scan::Match(m) = scan {
+            let (a, name_end) = (self.abs(self.pos), self.abs(self.pos + 1 + n));
+            self.check_name(a + 1, name_end);
+            self.emit(
+                Kind::Open,
+                Text::Src(a + 1, name_end),
+                Span::new(a, name_end),
+            );
+            self.ctx_until = name_end + m;
+            self.pos += 1 + n;
+            self.after_quote = false;
+            self.mode = Mode::Tag;
+        }
+        scan
+    }
+
+    /// `END_TAG ::= "</" (NAME) S* ">"`.
+    fn end_tag(&mut self) -> Scan {
+        let (scan, n) = end_tag(self.rest(), self.eof());
+        if let Scan::Match(len) = scan {
+            let a = self.abs(self.pos);
+            self.check_name(a + 2, a + 2 + n);
+            self.emit(
+                Kind::End,
+                Text::Src(a + 2, a + 2 + n),
+                Span::new(a, a + len),
+            );
+            self.pos += len;
+        }
+        scan
+    }
+
+    /// `<!`: COMMENT, CDATA_OPEN or DOCTYPE_OPEN.
+    fn bang(&mut self) -> Scan {
+        let eof = self.eof();
+        match self.comment() {
+            Scan::No => {}
+            other => return other,
+        }
+        let a = self.abs(self.pos);
+        match literal(self.rest(), b"<![CDATA[", false, eof) {
+            Scan::Match(n) => {
+                self.diag(ErrorCode::CdataSection, a, a + n);
+                self.pos += n;
+                self.mode = Mode::CData;
+                return Scan::Match(n);
+            }
+            Scan::More => return Scan::More,
+            Scan::No => {}
+        }
+        match literal(self.rest(), b"<!DOCTYPE", true, eof) {
+            Scan::Match(n) => {
+                self.diag(ErrorCode::Doctype, a, a + n);
+                self.pos += n;
+                self.mode = Mode::Doctype;
+                Scan::Match(n)
+            }
+            other => other,
+        }
+    }
+
+    /// The length of `COMMENT` here, without consuming it.
+    fn comment_len(&mut self) -> Scan {
+        let eof = self.eof();
+        match literal(self.rest(), b"<!--", false, eof) {
+            Scan::Match(_) => {}
+            other => return other,
+        }
+        let from = self.abs(self.pos + 4);
+        match self
+            .comment
+            .find(self.buf.as_bytes(), self.base, from, b"-->")
+        {
+            Some(f) => Scan::Match(f + 3 - self.abs(self.pos)),
+            None => need(eof),
+        }
+    }
+
+    /// `COMMENT ::= "<!--" (CHAR* - (CHAR* "-->" CHAR*)) "-->"`: nothing is emitted.
+    fn comment(&mut self) -> Scan {
+        let scan = self.comment_len();
+        if let Scan::Match(n) = scan {
+            self.consume_comment(n);
+        }
+        scan
+    }
+
+    fn consume_comment(&mut self, n: usize) {
+        let content = &self.buf.as_bytes()[self.pos + 4..self.pos + n - 3];
+        if memmem::find(content, b"--").is_some() || content.last() == Some(&b'-') {
+            let a = self.abs(self.pos);
+            self.diag(ErrorCode::DoubleHyphenInComment, a, a + n);
+        }
+        self.pos += n;
+    }
+
+    /// `PI ::= "<?" (CHAR* - (CHAR* "?>" CHAR*)) "?>"`: nothing is emitted.
+    fn pi(&mut self) -> Scan {
+        let from = self.abs(self.pos + 2);
+        match self.pi.find(self.buf.as_bytes(), self.base, from, b"?>") {
+            Some(f) => {
+                let a = self.abs(self.pos);
+                let n = f + 2 - a;
+                self.diag(ErrorCode::ProcessingInstruction, a, a + n);
+                self.pos += n;
+                Scan::Match(n)
+            }
+            None => need(self.eof()),
+        }
+    }
+
+    /// `NAMED_CHAR_REF` and `NUMERIC_CHAR_REF` (with the decimal form when enabled), else
+    /// `&` as DATA_CHAR.
+    fn char_ref(&mut self) -> Step {
+        let eof = self.eof();
+        let b = self.rest();
+        let mut decimal = false;
+        let (scan, value) = if b.get(1) == Some(&b'#') {
+            let hex = b.get(2) == Some(&b'x');
+            decimal = !hex;
+            let (digits_at, radix) = if hex { (3, 16) } else { (2, 10) };
+            if !hex && !self.opts.decimal_references {
+                (if b.len() == 2 { need(eof) } else { Scan::No }, None)
+            } else {
+                let d = b[digits_at.min(b.len())..]
+                    .iter()
+                    .take_while(|&&c| {
+                        if hex {
+                            c.is_ascii_hexdigit()
+                        } else {
+                            c.is_ascii_digit()
+                        }
+                    })
+                    .count();
+                let end = digits_at + d;
+                if end >= b.len() {
+                    (need(eof), None)
+                } else if d == 0 || b[end] != b';' {
+                    (Scan::No, None)
+                } else {
+                    let mut code = 0u32;
+                    for &c in &b[digits_at..end] {
+                        let v = (c as char).to_digit(radix).unwrap_or(0);
+                        code = thicket_charref::numeric::accumulate(code, radix, v);
+                    }
+                    (Scan::Match(end + 1), Some(numeric_value(code)))
+                }
+            }
+        } else {
+            let n = name_len(&b[1..]);
+            if n == 0 {
+                (if b.len() == 1 { need(eof) } else { Scan::No }, None)
+            } else if 1 + n == b.len() {
+                (need(eof), None)
+            } else if b[1 + n] != b';' {
+                (Scan::No, None)
+            } else {
+                let name = &self.buf[self.pos + 1..self.pos + 1 + n];
+                (Scan::Match(n + 2), Some(self.named_value(name)))
+            }
+        };
+        match (scan, value) {
+            (Scan::Match(n), Some(value)) => {
+                let (a, e) = (self.abs(self.pos), self.abs(self.pos + n));
+                if decimal {
+                    self.diag(ErrorCode::DecimalCharacterReference, a, e);
+                }
+                if let RefValue::Char(c) = value
+                    && !validity::is_referable(c)
+                {
+                    self.diag(ErrorCode::InvalidReferencedCharacter, a, e);
+                }
+                self.reference_value(value, self.pos, self.pos + n);
+                self.pos += n;
+                Step::Progress
+            }
+            (Scan::More, _) => Step::More,
+            _ => {
+                self.unescaped(ErrorCode::UnescapedAmpersand);
+                Step::Progress
+            }
+        }
+    }
+
+    fn named_value(&self, name: &str) -> RefValue {
+        if let Some(c) = thicket_charref::xml_predefined(name) {
+            return RefValue::Char(c);
+        }
+        if self.opts.named_references == NamedReferences::Html5 {
+            let key = format!("{name};");
+            if let Some(value) = thicket_charref::named(&key).and_then(|e| e.value) {
+                return RefValue::Str(value);
+            }
+        }
+        RefValue::Literal(ErrorCode::UnknownNamedReference)
+    }
+
+    /// A name MicroXML does not allow (recovery NAMEs are wider).
+    fn check_name(&mut self, start: usize, end: usize) {
+        let name = &self.buf[start - self.base..end - self.base];
+        if !validity::is_name(name) {
+            self.diag(ErrorCode::InvalidName, start, end);
+        }
+    }
+
+    /// Tag mode: ATTRIBUTE_NAME_EQUALS, BOOLEAN_ATTRIBUTE, START_TAG_CLOSE,
+    /// EMPTY_ELEMENT_TAG_CLOSE, S, EMPTY.
+    fn tag(&mut self) -> Step {
+        // S: do nothing. Skipping the whole run first is equivalent: ATTRIBUTE_NAME_EQUALS and
+        // BOOLEAN_ATTRIBUTE start with S*, so they match after the run iff they match before it.
+        let s = s_run(self.rest());
+        if s > 0 {
+            self.pos += s;
+            self.after_quote = false;
+            return Step::Progress;
+        }
+        let eof = self.eof();
+        let b = self.rest();
+        match b[0] {
+            b'>' => {
+                self.start_tag_close(1);
+                return Step::Progress;
+            }
+            b'/' => match b.get(1) {
+                None if !eof => return Step::More,
+                Some(b'>') => {
+                    self.start_tag_close(2);
+                    return Step::Progress;
+                }
+                _ => {}
+            },
+            c if is_name_start(c) => {
+                let n = name_len(b);
+                if n == b.len() && !eof {
+                    return Step::More;
+                }
+                let t = s_run(&b[n..]);
+                match b.get(n + t) {
+                    None if !eof => return Step::More,
+                    Some(b'=') => {
+                        self.attribute_name(n, n + t + 1);
+                        self.mode = Mode::StartAttributeValue;
+                        return Step::Progress;
+                    }
+                    _ if self.opts.boolean_attributes => {
+                        let ctx = if self.abs(self.pos) < self.ctx_until {
+                            Scan::Match(0)
+                        } else {
+                            tag_context(&b[n..], eof, true)
+                        };
+                        match ctx {
+                            Scan::More => return Step::More,
+                            Scan::Match(m) => {
+                                let end = self.abs(self.pos + n + m);
+                                self.ctx_until = self.ctx_until.max(end);
+                                let a = self.abs(self.pos);
+                                self.diag(ErrorCode::MissingAttributeValue, a, a + n);
+                                self.attribute_name(n, n);
+                                return Step::Progress;
+                            }
+                            Scan::No => {}
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        // EMPTY: emit a StartTagClose and change to Main mode.
+        let a = self.abs(self.pos);
+        self.diag(ErrorCode::UnclosedStartTag, a, a);
+        self.emit(Kind::Close, Text::None, Span::empty(a));
+        self.mode = Mode::Main;
+        Step::Progress
+    }
+
+    /// Emits an AttributeName for the name of length `n` and consumes `len` bytes.
+    fn attribute_name(&mut self, n: usize, len: usize) {
+        let a = self.abs(self.pos);
+        if self.after_quote {
+            self.diag(ErrorCode::MissingWhitespaceBeforeAttribute, a, a + n);
+        }
+        self.check_name(a, a + n);
+        if &self.buf[self.pos..self.pos + n] == "xmlns" {
+            self.diag(ErrorCode::XmlnsAttribute, a, a + n);
+        }
+        self.emit(
+            Kind::Attr,
+            Text::Src(a, a + n),
+            Span::new(a, a + len.max(n)),
+        );
+        self.pos += len;
+        self.after_quote = false;
+    }
+
+    /// START_TAG_CLOSE (`len` 1) or EMPTY_ELEMENT_TAG_CLOSE (`len` 2): default handling.
+    fn start_tag_close(&mut self, len: usize) {
+        let a = self.abs(self.pos);
+        let kind = if len == 1 {
+            Kind::Close
+        } else {
+            Kind::EmptyClose
+        };
+        self.emit(kind, Text::None, Span::new(a, a + len));
+        self.pos += len;
+        self.mode = Mode::Main;
+    }
+
+    /// StartAttributeValue mode: S, SINGLE_QUOTE, DOUBLE_QUOTE, START_TAG_CLOSE,
+    /// EMPTY_ELEMENT_TAG_CLOSE, EMPTY.
+    fn start_attribute_value(&mut self) -> Step {
+        let s = s_run(self.rest());
+        if s > 0 {
+            self.pos += s;
+            return Step::Progress;
+        }
+        let eof = self.eof();
+        let b = self.rest();
+        let a = self.abs(self.pos);
+        match b[0] {
+            b'\'' => {
+                self.pos += 1;
+                self.mode = Mode::SingleQuoteAttributeValue;
+            }
+            b'"' => {
+                self.pos += 1;
+                self.mode = Mode::DoubleQuoteAttributeValue;
+            }
+            b'>' => {
+                self.diag(ErrorCode::MissingAttributeValue, a, a);
+                self.start_tag_close(1);
+            }
+            b'/' if b.len() == 1 && !eof => return Step::More,
+            b'/' if b.get(1) == Some(&b'>') => {
+                self.diag(ErrorCode::MissingAttributeValue, a, a);
+                self.start_tag_close(2);
+            }
+            _ => {
+                self.diag(ErrorCode::UnquotedAttributeValue, a, a + 1);
+                self.mode = Mode::UnquoteAttributeValue;
+            }
+        }
+        Step::Progress
+    }
+
+    /// UnquoteAttributeValue mode: DATA_CHAR, NAMED_CHAR_REF, NUMERIC_CHAR_REF, START_TAG_CLOSE,
+    /// EMPTY_ELEMENT_TAG_CLOSE, S.
+    fn unquote_attribute_value(&mut self) -> Step {
+        let eof = self.eof();
+        let b = self.rest();
+        match b[0] {
+            c if is_s(c) => {
+                self.pos += 1;
+                self.after_quote = false;
+                self.mode = Mode::Tag;
+            }
+            b'>' => self.start_tag_close(1),
+            b'/' if b.len() == 1 && !eof => return Step::More,
+            b'/' if b.get(1) == Some(&b'>') => self.start_tag_close(2),
+            b'&' => return self.char_ref(),
+            b'<' => self.unescaped(ErrorCode::UnescapedLessThan),
+            _ => {
+                let n = 1 + b[1..]
+                    .iter()
+                    .take_while(|&&c| !is_s(c) && !matches!(c, b'>' | b'/' | b'&' | b'<'))
+                    .count();
+                self.data(self.pos, self.pos + n);
+                self.pos += n;
+            }
+        }
+        Step::Progress
+    }
+
+    /// SingleQuote- and DoubleQuoteAttributeValue modes: DATA_CHAR (ATTRIBUTE_VALUE_CHAR and
+    /// ANGLE_SINGLE / ANGLE_DOUBLE with the upstream angle rule), NAMED_CHAR_REF,
+    /// NUMERIC_CHAR_REF, the quote, and EMPTY with the upstream rule.
+    fn quoted_attribute_value(&mut self, quote: u8) -> Step {
+        let b = self.rest();
+        match b[0] {
+            c if c == quote => {
+                self.pos += 1;
+                self.mode = Mode::Tag;
+                self.after_quote = true;
+            }
+            b'&' => return self.char_ref(),
+            c @ (b'<' | b'>') => {
+                let code = if c == b'<' {
+                    ErrorCode::UnescapedLessThan
+                } else {
+                    ErrorCode::UnescapedGreaterThan
+                };
+                if !self.opts.angle_brackets_end_quoted_values {
+                    self.unescaped(code);
+                    return Step::Progress;
+                }
+                match self.angle(quote) {
+                    Scan::More => return Step::More,
+                    Scan::Match(_) => self.unescaped(code),
+                    Scan::No => {
+                        // EMPTY: change to Tag mode.
+                        let a = self.abs(self.pos);
+                        self.diag(ErrorCode::UnclosedAttributeValue, a, a);
+                        self.after_quote = false;
+                        self.mode = Mode::Tag;
+                    }
+                }
+            }
+            _ => {
+                let n = 1 + b[1..]
+                    .iter()
+                    .take_while(|&&c| c != quote && !matches!(c, b'&' | b'<' | b'>'))
+                    .count();
+                self.data(self.pos, self.pos + n);
+                self.pos += n;
+            }
+        }
+        Step::Progress
+    }
+
+    /// `ANGLE_SINGLE ::= ([<>]) / (CHAR - "'")* "'" (S | ">" | "/>")` and `ANGLE_DOUBLE`, the
+    /// same with `"` (the upstream text has `"'"` there too, a copy-paste slip).
+    fn angle(&mut self, quote: u8) -> Scan {
+        let eof = self.eof();
+        let from = self.abs(self.pos + 1);
+        let finder = if quote == b'\'' {
+            &mut self.single
+        } else {
+            &mut self.double
+        };
+        let Some(q) = finder.find(self.buf.as_bytes(), self.base, from, &[quote]) else {
+            return need(eof);
+        };
+        let after = &self.buf.as_bytes()[q + 1 - self.base..];
+        match after.first() {
+            None => need(eof),
+            Some(&c) if is_s(c) || c == b'>' => Scan::Match(1),
+            Some(b'/') => match after.get(1) {
+                None => need(eof),
+                Some(b'>') => Scan::Match(1),
+                Some(_) => Scan::No,
+            },
+            Some(_) => Scan::No,
+        }
+    }
+
+    /// CData mode: DATA_CHAR, CDATA_CLOSE.
+    fn cdata(&mut self) -> Step {
+        let eof = self.eof();
+        let b = self.rest();
+        match literal(b, b"]]>", false, eof) {
+            Scan::Match(n) => {
+                self.pos += n;
+                self.mode = Mode::Main;
+                return Step::Progress;
+            }
+            Scan::More => return Step::More,
+            Scan::No => {}
+        }
+        let n = 1 + memchr(b']', &b[1..]).unwrap_or(b.len() - 1);
+        self.data(self.pos, self.pos + n);
+        self.pos += n;
+        Step::Progress
+    }
+
+    /// `LITERAL ::= '"' (CHAR - '"')* '"' | "'" (CHAR - "'")* "'"`.
+    fn literal_len(&mut self) -> Scan {
+        let quote = self.rest()[0];
+        let from = self.abs(self.pos + 1);
+        let finder = if quote == b'\'' {
+            &mut self.single
+        } else {
+            &mut self.double
+        };
+        match finder.find(self.buf.as_bytes(), self.base, from, &[quote]) {
+            Some(q) => Scan::Match(q + 1 - self.abs(self.pos)),
+            None => need(self.eof()),
+        }
+    }
+
+    /// Doctype mode: DECL_CHAR, LITERAL, START_TAG_CLOSE, SUBSET_OPEN, EMPTY.
+    fn doctype(&mut self) -> Step {
+        let b = self.rest();
+        match b[0] {
+            b'>' => {
+                self.pos += 1;
+                self.mode = Mode::Main;
+            }
+            b'[' => {
+                self.pos += 1;
+                self.mode = Mode::Subset;
+            }
+            b'"' | b'\'' => match self.literal_len() {
+                Scan::Match(n) => self.pos += n,
+                Scan::More => return Step::More,
+                Scan::No => self.mode = Mode::Main,
+            },
+            b'<' | b']' => self.mode = Mode::Main,
+            _ => {
+                let n = b
+                    .iter()
+                    .take_while(|&&c| !matches!(c, b'[' | b']' | b'<' | b'>' | b'"' | b'\''))
+                    .count();
+                self.pos += n;
+            }
+        }
+        Step::Progress
+    }
+
+    /// `DECL ::= "<!" (DECL_CHAR | LITERAL)* ">"`, the length, without consuming.
+    fn decl_len(&mut self) -> Scan {
+        let eof = self.eof();
+        let start = self.pos;
+        let mut i = 2;
+        loop {
+            let b = &self.buf.as_bytes()[start..];
+            match b.get(i) {
+                None => return need(eof),
+                Some(b'>') => return Scan::Match(i + 1),
+                Some(&q @ (b'"' | b'\'')) => {
+                    let from = self.abs(start + i + 1);
+                    let finder = if q == b'\'' {
+                        &mut self.single
+                    } else {
+                        &mut self.double
+                    };
+                    match finder.find(self.buf.as_bytes(), self.base, from, &[q]) {
+                        Some(e) => i = e + 1 - self.abs(start),
+                        None => return need(eof),
+                    }
+                }
+                Some(b'[' | b']' | b'<') => return Scan::No,
+                Some(_) => i += 1,
+            }
+        }
+    }
+
+    /// Subset mode: COMMENT, PI, DECL, S, SUBSET_CLOSE, EMPTY.
+    fn subset(&mut self) -> Step {
+        let eof = self.eof();
+        let b = self.rest();
+        let s = s_run(b);
+        if s > 0 {
+            self.pos += s;
+            return Step::Progress;
+        }
+        match b[0] {
+            b']' => {
+                let t = s_run(&b[1..]);
+                match b.get(1 + t) {
+                    None if !eof => return Step::More,
+                    Some(b'>') => {
+                        self.pos += 2 + t;
+                        self.mode = Mode::Main;
+                        return Step::Progress;
+                    }
+                    _ => {}
+                }
+            }
+            b'<' => match b.get(1) {
+                None if !eof => return Step::More,
+                Some(b'?') => match self.pi() {
+                    Scan::Match(_) => return Step::Progress,
+                    Scan::More => return Step::More,
+                    Scan::No => {}
+                },
+                Some(b'!') => {
+                    let comment = self.comment_len();
+                    let decl = self.decl_len();
+                    match (comment, decl) {
+                        (Scan::More, _) | (_, Scan::More) => return Step::More,
+                        (Scan::Match(c), Scan::Match(d)) if c >= d => {
+                            self.consume_comment(c);
+                            return Step::Progress;
+                        }
+                        (Scan::Match(c), Scan::No) => {
+                            self.consume_comment(c);
+                            return Step::Progress;
+                        }
+                        (_, Scan::Match(d)) => {
+                            self.pos += d;
+                            return Step::Progress;
+                        }
+                        (Scan::No, Scan::No) => {}
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+        // EMPTY: change to Main mode.
+        self.mode = Mode::Main;
+        Step::Progress
+    }
+}
+
+/// NUMERIC_CHAR_REF: a character when the number is at most #x10FFFF, else the characters of the
+/// reference. Surrogate numbers stay literal too (a Rust `char` cannot hold them).
+fn numeric_value(code: u32) -> RefValue {
+    match thicket_charref::numeric::microxml(code) {
+        Some(c) => RefValue::Char(c),
+        None if code > 0x10_FFFF => RefValue::Literal(ErrorCode::ReferenceOutOfRange),
+        None => RefValue::Literal(ErrorCode::InvalidReferencedCharacter),
+    }
+}

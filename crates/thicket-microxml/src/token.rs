@@ -1,0 +1,103 @@
+//! The abstract tokens of the spec, as delivered by [`crate::Tokenizer`].
+
+use std::borrow::Cow;
+
+use thicket_input::Span;
+
+/// One abstract token. Runs of the spec's `DataChar` tokens are delivered as one [`Token::Data`]
+/// holding the same characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// `StartTagOpen`: the element name. The span covers `<` and the name.
+    StartTagOpen {
+        /// The element name.
+        name: Cow<'a, str>,
+        /// `<name`.
+        span: Span,
+    },
+    /// `AttributeName`: the span covers the name (and `=` when there is one).
+    AttributeName {
+        /// The attribute name.
+        name: Cow<'a, str>,
+        /// The name, through `=` when present.
+        span: Span,
+    },
+    /// `StartTagClose`: `>`, or an empty span where the tag was closed by recovery.
+    StartTagClose {
+        /// `>` or empty.
+        span: Span,
+    },
+    /// `EmptyElementTagClose`: `/>`.
+    EmptyElementTagClose {
+        /// `/>`.
+        span: Span,
+    },
+    /// `EndTag`: the span covers `</name S* >`.
+    EndTag {
+        /// The element name.
+        name: Cow<'a, str>,
+        /// `</name>`.
+        span: Span,
+    },
+    /// A run of `DataChar` tokens: text, or part of an attribute value when it follows an
+    /// `AttributeName`. The span runs from the first character to the end of the last (it may
+    /// cover comments or CDATA delimiters in between).
+    Data {
+        /// The characters, newline-normalized, references replaced.
+        text: Cow<'a, str>,
+        /// Where they came from.
+        span: Span,
+    },
+    /// A character reference, only with [`crate::Options::reference_tokens`]; otherwise
+    /// references are part of `Data`.
+    CharRef {
+        /// What the reference stands for (one character, or two for a few HTML5 names).
+        text: Cow<'a, str>,
+        /// `&...;`.
+        span: Span,
+    },
+}
+
+impl Token<'_> {
+    /// The token's span.
+    pub fn span(&self) -> Span {
+        match self {
+            Token::StartTagOpen { span, .. }
+            | Token::AttributeName { span, .. }
+            | Token::StartTagClose { span }
+            | Token::EmptyElementTagClose { span }
+            | Token::EndTag { span, .. }
+            | Token::Data { span, .. }
+            | Token::CharRef { span, .. } => *span,
+        }
+    }
+
+    /// The same token, owning its strings.
+    pub fn into_owned(self) -> Token<'static> {
+        let own = |c: Cow<'_, str>| Cow::Owned(c.into_owned());
+        match self {
+            Token::StartTagOpen { name, span } => Token::StartTagOpen {
+                name: own(name),
+                span,
+            },
+            Token::AttributeName { name, span } => Token::AttributeName {
+                name: own(name),
+                span,
+            },
+            Token::StartTagClose { span } => Token::StartTagClose { span },
+            Token::EmptyElementTagClose { span } => Token::EmptyElementTagClose { span },
+            Token::EndTag { name, span } => Token::EndTag {
+                name: own(name),
+                span,
+            },
+            Token::Data { text, span } => Token::Data {
+                text: own(text),
+                span,
+            },
+            Token::CharRef { text, span } => Token::CharRef {
+                text: own(text),
+                span,
+            },
+        }
+    }
+}
