@@ -1,0 +1,263 @@
+//! "Text algorithms": line break normalization, Unicode normalization, entity escaping and
+//! whitespace compression.
+
+use std::borrow::Cow;
+
+use thicket_charref::numeric;
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+
+use crate::error::ErrorCode;
+
+/// An escape error: the code, the byte offset of the `&` in the input, and the escape's value
+/// where it has one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EscapeError {
+    pub code: ErrorCode,
+    pub offset: usize,
+    pub value: Option<u32>,
+}
+
+/// Entity escaping: appends `src` to `out` with every escape replaced by its codepoint.
+///
+/// "All entity escapes begin with U+0026 (`&`) and run up to and including the next U+003B (`;`)."
+pub(crate) fn unescape_into(src: &str, out: &mut String) -> Result<(), EscapeError> {
+    let bytes = src.as_bytes();
+    let mut at = 0;
+    while let Some(rel) = memchr::memchr(b'&', &bytes[at..]) {
+        let amp = at + rel;
+        out.push_str(&src[at..amp]);
+        let Some(semi) = memchr::memchr(b';', &bytes[amp..]) else {
+            return Err(escape_error(ErrorCode::UnterminatedEscape, amp, None));
+        };
+        let body = &src[amp + 1..amp + semi];
+        out.push(decode_escape(body).map_err(|(code, value)| escape_error(code, amp, value))?);
+        at = amp + semi + 1;
+    }
+    out.push_str(&src[at..]);
+    Ok(())
+}
+
+/// Entity escaping with the unchanged input borrowed.
+pub(crate) fn unescape(src: &str) -> Result<Cow<'_, str>, EscapeError> {
+    if memchr::memchr(b'&', src.as_bytes()).is_none() {
+        return Ok(Cow::Borrowed(src));
+    }
+    let mut out = String::with_capacity(src.len());
+    unescape_into(src, &mut out)?;
+    Ok(Cow::Owned(out))
+}
+
+#[cold]
+fn escape_error(code: ErrorCode, offset: usize, value: Option<u32>) -> EscapeError {
+    EscapeError {
+        code,
+        offset,
+        value,
+    }
+}
+
+/// The codepoint an escape body (between `&` and `;`) stands for.
+fn decode_escape(body: &str) -> Result<char, (ErrorCode, Option<u32>)> {
+    match body {
+        "amp" => return Ok('&'),
+        "lt" => return Ok('<'),
+        "gt" => return Ok('>'),
+        "apos" => return Ok('\''),
+        "quot" => return Ok('"'),
+        _ => {}
+    }
+    let Some(num) = body.strip_prefix('#') else {
+        return Err((ErrorCode::UnknownEscape, None));
+    };
+    let (digits, radix) = if let Some(hex) = num.strip_prefix('x') {
+        (hex, 16)
+    } else if num.starts_with('X') {
+        return Err((ErrorCode::UppercaseHexMarker, None));
+    } else {
+        (num, 10)
+    };
+    if digits.is_empty() {
+        return Err((ErrorCode::MalformedNumericEscape, None));
+    }
+    let mut value = 0u32;
+    for c in digits.chars() {
+        let Some(d) = c.to_digit(radix) else {
+            return Err((ErrorCode::MalformedNumericEscape, None));
+        };
+        value = numeric::accumulate(value, radix, d);
+    }
+    numeric::leafxml(value).ok_or((ErrorCode::EscapeOutsideCharset, Some(value)))
+}
+
+/// True when `s` may hold a line break other than a lone LF (CR, NEL or LS).
+#[inline]
+fn may_need_line_breaks(s: &str) -> bool {
+    // NEL is C2 85, LS is E2 80 A8 in UTF-8.
+    memchr::memchr3(b'\r', 0xC2, 0xE2, s.as_bytes()).is_some()
+        && s.contains(['\r', '\u{85}', '\u{2028}'])
+}
+
+/// Line break normalization: CR LF, CR NEL, NEL, LS and CR become LF (longest match first).
+pub(crate) fn normalize_line_breaks(s: &str) -> Cow<'_, str> {
+    if !may_need_line_breaks(s) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => {
+                if matches!(chars.peek(), Some('\n' | '\u{85}')) {
+                    chars.next();
+                }
+                out.push('\n');
+            }
+            '\u{85}' | '\u{2028}' => out.push('\n'),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Maps a byte offset into `normalize_line_breaks(orig)` back to the offset in `orig` (error
+/// positions only).
+#[cold]
+pub(crate) fn map_back_line_breaks(orig: &str, target: usize) -> usize {
+    let mut out = 0;
+    let mut iter = orig.char_indices().peekable();
+    while let Some((i, c)) = iter.next() {
+        if out >= target {
+            return i;
+        }
+        match c {
+            '\r' => {
+                if matches!(iter.peek(), Some((_, '\n' | '\u{85}'))) {
+                    iter.next();
+                }
+                out += 1;
+            }
+            '\u{85}' | '\u{2028}' => out += 1,
+            c => out += c.len_utf8(),
+        }
+    }
+    orig.len()
+}
+
+/// Whitespace compression: runs of HT, LF, CR and SP become one SP; leading and trailing SP
+/// are dropped.
+pub(crate) fn compress_whitespace(s: &str) -> Cow<'_, str> {
+    if is_compressed(s) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(['\t', '\n', '\r', ' ']).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    Cow::Owned(out)
+}
+
+/// True when whitespace compression leaves `s` unchanged.
+pub(crate) fn is_compressed(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.first() == Some(&b' ') || b.last() == Some(&b' ') {
+        return false;
+    }
+    let mut prev_space = false;
+    for &x in b {
+        match x {
+            b'\t' | b'\n' | b'\r' => return false,
+            b' ' if prev_space => return false,
+            b' ' => prev_space = true,
+            _ => prev_space = false,
+        }
+    }
+    true
+}
+
+/// True when `s` is in NFC, with a quick check first so ASCII and most text is not copied.
+pub(crate) fn is_nfc(s: &str) -> bool {
+    if s.is_ascii() {
+        return true;
+    }
+    match is_nfc_quick(s.chars()) {
+        IsNormalized::Yes => true,
+        IsNormalized::No => false,
+        IsNormalized::Maybe => s.chars().eq(s.nfc()),
+    }
+}
+
+/// Unicode normalization to NFC; borrowed when `s` is already normalized.
+pub(crate) fn nfc(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(s.nfc().collect())
+}
+
+/// Applies a borrowed-or-owned transformation to a `Cow`, keeping ownership where possible.
+pub(crate) fn chain<'a>(s: Cow<'a, str>, f: impl FnOnce(&str) -> Cow<'_, str>) -> Cow<'a, str> {
+    match s {
+        Cow::Borrowed(b) => f(b),
+        Cow::Owned(o) => match f(&o) {
+            Cow::Borrowed(_) => Cow::Owned(o),
+            Cow::Owned(n) => Cow::Owned(n),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes() {
+        assert_eq!(unescape("a&lt;b&#60;&#x3c;&#x3C;").unwrap(), "a<b<<<");
+        assert_eq!(unescape("&X;").unwrap_err().code, ErrorCode::UnknownEscape);
+        assert_eq!(
+            unescape("x &amp").unwrap_err(),
+            EscapeError {
+                code: ErrorCode::UnterminatedEscape,
+                offset: 2,
+                value: None
+            }
+        );
+        assert_eq!(
+            unescape("&#X3c;").unwrap_err().code,
+            ErrorCode::UppercaseHexMarker
+        );
+        assert_eq!(unescape("&#x84;").unwrap_err().value, Some(0x84));
+        assert_eq!(
+            unescape("&#99999999999999999999;").unwrap_err().code,
+            ErrorCode::EscapeOutsideCharset
+        );
+    }
+
+    #[test]
+    fn line_breaks() {
+        assert_eq!(
+            normalize_line_breaks("a\r\nb\r\u{85}c\u{85}d\u{2028}e\rf\n"),
+            "a\nb\nc\nd\ne\nf\n"
+        );
+        assert!(matches!(normalize_line_breaks("plain é"), Cow::Borrowed(_)));
+        let orig = "a\r\nb\u{2028}c";
+        assert_eq!(map_back_line_breaks(orig, 2), 3);
+        assert_eq!(map_back_line_breaks(orig, 4), 7);
+    }
+
+    #[test]
+    fn compression() {
+        assert_eq!(compress_whitespace("  a \t\r\n b  "), "a b");
+        assert!(matches!(compress_whitespace("a b"), Cow::Borrowed(_)));
+        assert_eq!(compress_whitespace("   "), "");
+    }
+
+    #[test]
+    fn normalization() {
+        assert_eq!(nfc("e\u{301}"), "\u{e9}");
+        assert!(matches!(nfc("\u{e9}t\u{e9}"), Cow::Borrowed(_)));
+        assert!(!is_nfc("e\u{301}"));
+    }
+}

@@ -1,0 +1,166 @@
+//! A tree built from the events. Building, comparing and dropping never recurse, so nesting
+//! depth is limited by memory only.
+
+use std::io::Read;
+
+use crate::error::Error;
+use crate::event::{EventKind, ExternalAttributes};
+use crate::reader::{Limits, Reader};
+
+/// A child of an element.
+#[derive(Debug, Clone)]
+pub enum Node {
+    /// A child element.
+    Element(Element),
+    /// Content text (one content assembly).
+    Text(String),
+}
+
+/// An element: the data of its `Start` event and its children.
+#[derive(Debug, Clone, Default)]
+pub struct Element {
+    /// The tag namespace, `None` for no namespace.
+    pub namespace: Option<String>,
+    /// The local name.
+    pub local_name: String,
+    /// The local attribute map, in document order.
+    pub attributes: Vec<(String, String)>,
+    /// The external attribute map (namespace -> local name -> value).
+    pub external_attributes: ExternalAttributes,
+    /// Child elements and text, in document order.
+    pub children: Vec<Node>,
+}
+
+impl Element {
+    /// An element with no namespace, attributes or children.
+    pub fn new(local_name: impl Into<String>) -> Element {
+        Element {
+            namespace: None,
+            local_name: local_name.into(),
+            attributes: Vec::new(),
+            external_attributes: ExternalAttributes::new(),
+            children: Vec::new(),
+        }
+    }
+
+    /// Decodes a whole document held in memory and returns its root element.
+    ///
+    /// ```
+    /// let root = thicket_leafxml::Element::parse(b"<a xmlns='urn:x'><b/>t</a>")?;
+    /// assert_eq!(root.namespace.as_deref(), Some("urn:x"));
+    /// assert_eq!(root.children.len(), 2);
+    /// # Ok::<(), thicket_leafxml::Error>(())
+    /// ```
+    pub fn parse(bytes: &[u8]) -> Result<Element, Error> {
+        Element::from_reader(Reader::from_bytes(bytes))
+    }
+
+    /// Decodes a whole document from a byte source with limits.
+    pub fn read(src: impl Read, limits: Limits) -> Result<Element, Error> {
+        Element::from_reader(Reader::new(src).with_limits(limits))
+    }
+
+    /// Builds the tree from a reader's events.
+    pub fn from_reader<R: Read>(mut reader: Reader<R>) -> Result<Element, Error> {
+        let mut stack: Vec<Element> = Vec::new();
+        let mut root = None;
+        while let Some(event) = reader.next_event()? {
+            match event.kind {
+                EventKind::Start {
+                    namespace,
+                    local_name,
+                    attributes,
+                    external_attributes,
+                } => stack.push(Element {
+                    namespace,
+                    local_name,
+                    attributes,
+                    external_attributes,
+                    children: Vec::new(),
+                }),
+                EventKind::Text(t) => {
+                    if let Some(top) = stack.last_mut() {
+                        top.children.push(Node::Text(t));
+                    }
+                }
+                EventKind::End { .. } => {
+                    if let Some(done) = stack.pop() {
+                        match stack.last_mut() {
+                            Some(parent) => parent.children.push(Node::Element(done)),
+                            None => root = Some(done),
+                        }
+                    }
+                }
+            }
+        }
+        // The reader ends cleanly only after the root element closed.
+        Ok(root.unwrap_or_default())
+    }
+
+    /// Iterates over the element and its descendants in document order (no recursion).
+    pub fn descendants(&self) -> impl Iterator<Item = &Element> {
+        let mut stack = vec![self];
+        std::iter::from_fn(move || {
+            let e = stack.pop()?;
+            for child in e.children.iter().rev() {
+                if let Node::Element(c) = child {
+                    stack.push(c);
+                }
+            }
+            Some(e)
+        })
+    }
+
+    fn same_head(&self, other: &Element) -> bool {
+        self.namespace == other.namespace
+            && self.local_name == other.local_name
+            && self.attributes == other.attributes
+            && self.external_attributes == other.external_attributes
+            && self.children.len() == other.children.len()
+    }
+}
+
+impl PartialEq for Element {
+    fn eq(&self, other: &Element) -> bool {
+        let mut stack = vec![(self, other)];
+        while let Some((a, b)) = stack.pop() {
+            if !a.same_head(b) {
+                return false;
+            }
+            for pair in a.children.iter().zip(&b.children) {
+                match pair {
+                    (Node::Text(x), Node::Text(y)) if x == y => {}
+                    (Node::Element(x), Node::Element(y)) => stack.push((x, y)),
+                    _ => return false,
+                }
+            }
+        }
+        true
+    }
+}
+
+impl Eq for Element {}
+
+impl PartialEq for Node {
+    fn eq(&self, other: &Node) -> bool {
+        match (self, other) {
+            (Node::Text(a), Node::Text(b)) => a == b,
+            (Node::Element(a), Node::Element(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Node {}
+
+impl Drop for Element {
+    fn drop(&mut self) {
+        // Move grandchildren out before each child drops, so dropping never recurses.
+        let mut pending = std::mem::take(&mut self.children);
+        while let Some(node) = pending.pop() {
+            if let Node::Element(mut e) = node {
+                pending.append(&mut e.children);
+            }
+        }
+    }
+}
