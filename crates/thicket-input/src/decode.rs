@@ -7,10 +7,10 @@
 
 use std::borrow::Cow;
 
-use encoding_rs::{UTF_16BE, UTF_16LE};
+use encoding_rs::{DecoderResult, Encoding, UTF_16BE, UTF_16LE};
 
 use crate::bom::{Utf, sniff_bom};
-use crate::position::ErrorCode;
+use crate::position::{ErrorCode, Span};
 
 /// What kind of malformed input strict decoding found.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, thiserror::Error)]
@@ -155,6 +155,66 @@ pub fn decode_bom_lossy(bytes: &[u8]) -> (Cow<'_, str>, Utf, bool) {
         .encoding()
         .decode_without_bom_handling(&bytes[bom_len..]);
     (text, utf, had_errors)
+}
+
+/// A malformed sequence that lossy decoding replaced with U+FFFD.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Replacement {
+    /// Byte offset of the malformed sequence in the input bytes.
+    pub byte_offset: usize,
+    /// Its length in bytes.
+    pub byte_len: usize,
+    /// Where the U+FFFD that replaced it is in the decoded text (always 3 bytes long).
+    pub span: Span,
+}
+
+/// Decodes `bytes` as `encoding` (any Encoding Standard encoding, without BOM handling) exactly
+/// like lossy decoding, and also says where each U+FFFD came from, so that a recovering parser
+/// can report malformed input with a span into the text.
+///
+/// ```
+/// use thicket_input::decode::decode_with_replacements;
+/// use thicket_input::{Encoding, Span};
+/// let utf8 = Encoding::for_label(b"utf-8").unwrap();
+/// let (text, replaced) = decode_with_replacements(b"a\xFFb\xE2\x82", utf8);
+/// assert_eq!(text, "a\u{FFFD}b\u{FFFD}");
+/// assert_eq!(replaced.len(), 2);
+/// assert_eq!((replaced[0].byte_offset, replaced[0].byte_len, replaced[0].span), (1, 1, Span::new(1, 4)));
+/// assert_eq!((replaced[1].byte_offset, replaced[1].byte_len, replaced[1].span), (3, 2, Span::new(5, 8)));
+/// ```
+pub fn decode_with_replacements(
+    bytes: &[u8],
+    encoding: &'static Encoding,
+) -> (String, Vec<Replacement>) {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let mut out = String::with_capacity(bytes.len());
+    // A small buffer between the decoder and `out`: encoding_rs touches every page of the spare
+    // capacity it is given, so handing it `out` after each error would be quadratic.
+    let mut scratch = String::with_capacity(16 * 1024);
+    let mut replaced = Vec::new();
+    let mut pos = 0;
+    loop {
+        scratch.clear();
+        let (result, read) =
+            decoder.decode_to_string_without_replacement(&bytes[pos..], &mut scratch, true);
+        pos += read;
+        out.push_str(&scratch);
+        match result {
+            DecoderResult::InputEmpty => break,
+            DecoderResult::OutputFull => {}
+            DecoderResult::Malformed(bad, extra) => {
+                let end = pos - usize::from(extra);
+                let start = end.saturating_sub(usize::from(bad));
+                replaced.push(Replacement {
+                    byte_offset: start,
+                    byte_len: end - start,
+                    span: Span::new(out.len(), out.len() + 3),
+                });
+                out.push(char::REPLACEMENT_CHARACTER);
+            }
+        }
+    }
+    (out, replaced)
 }
 
 #[cold]

@@ -47,7 +47,12 @@ pub struct StreamDecoder {
     tail: [u8; 4],
     /// How many bytes of `tail` are valid (they are its last `tail_len` bytes).
     tail_len: usize,
+    /// Output buffer of [`SCRATCH_LEN`] bytes between the decoder and the caller's `String`.
+    scratch: String,
 }
+
+/// Capacity of the buffer each decoder writes through.
+const SCRATCH_LEN: usize = 16 * 1024;
 
 impl std::fmt::Debug for StreamDecoder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -94,6 +99,7 @@ impl StreamDecoder {
             had_errors: false,
             tail: [0; 4],
             tail_len: 0,
+            scratch: String::with_capacity(SCRATCH_LEN),
         }
     }
 
@@ -139,14 +145,15 @@ impl StreamDecoder {
     fn run(&mut self, bytes: &[u8], out: &mut String, last: bool) {
         let mut pos = 0;
         loop {
-            let need = self
-                .decoder
-                .max_utf8_buffer_length(bytes.len() - pos)
-                .unwrap_or(bytes.len() - pos);
-            out.reserve(need.max(4));
+            // Decode through a small buffer: encoding_rs touches every page of the spare
+            // capacity it is given, which would make many small chunks into a large `out`
+            // quadratic.
+            self.scratch.clear();
             let (result, read, had_errors) =
-                self.decoder.decode_to_string(&bytes[pos..], out, last);
+                self.decoder
+                    .decode_to_string(&bytes[pos..], &mut self.scratch, last);
             pos += read;
+            out.push_str(&self.scratch);
             self.had_errors |= had_errors;
             match result {
                 CoderResult::InputEmpty => break,
@@ -181,15 +188,14 @@ impl StreamDecoder {
     ) -> Result<(), DecodeError> {
         let mut pos = 0;
         loop {
-            let need = self
-                .decoder
-                .max_utf8_buffer_length_without_replacement(bytes.len() - pos)
-                .unwrap_or(bytes.len() - pos);
-            out.reserve(need.max(4));
-            let (result, read) =
-                self.decoder
-                    .decode_to_string_without_replacement(&bytes[pos..], out, last);
+            self.scratch.clear();
+            let (result, read) = self.decoder.decode_to_string_without_replacement(
+                &bytes[pos..],
+                &mut self.scratch,
+                last,
+            );
             pos += read;
+            out.push_str(&self.scratch);
             match result {
                 DecoderResult::InputEmpty => break,
                 DecoderResult::OutputFull => continue,

@@ -107,6 +107,49 @@ pub fn decode<'a>(
     (text, sniffed.encoding, had_errors)
 }
 
+/// What to do when a `<meta>` met while parsing names `new` (the outcome of
+/// [`change_encoding`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EncodingChange {
+    /// Keep decoding with the current encoding and set the confidence to certain: the current
+    /// encoding is UTF-16, or the new one is the same (after the UTF-16 and x-user-defined
+    /// rewrites).
+    Keep,
+    /// Decode the document again from the start with this encoding, confidence certain.
+    Reparse(&'static Encoding),
+}
+
+/// "Changing the encoding while parsing" (§12.2.3.4), for a parser whose confidence is tentative.
+/// The optional on-the-fly switch (when the bytes decoded so far mean the same in both encodings)
+/// is not taken: the answer is then [`EncodingChange::Reparse`].
+///
+/// ```
+/// use thicket_input::whatwg::{change_encoding, EncodingChange};
+/// use thicket_input::Encoding;
+/// let latin1 = Encoding::for_label(b"latin1").unwrap();
+/// let utf16 = Encoding::for_label(b"utf-16").unwrap();
+/// let utf8 = Encoding::for_label(b"utf-8").unwrap();
+/// assert_eq!(change_encoding(latin1, utf16), EncodingChange::Reparse(utf8));
+/// assert_eq!(change_encoding(utf16, latin1), EncodingChange::Keep);
+/// assert_eq!(change_encoding(latin1, latin1), EncodingChange::Keep);
+/// ```
+pub fn change_encoding(current: &'static Encoding, new: &'static Encoding) -> EncodingChange {
+    if current == UTF_16BE || current == UTF_16LE {
+        return EncodingChange::Keep;
+    }
+    let mut new = new;
+    if new == UTF_16BE || new == UTF_16LE {
+        new = UTF_8;
+    }
+    if new == X_USER_DEFINED {
+        new = WINDOWS_1252;
+    }
+    if new == current {
+        return EncodingChange::Keep;
+    }
+    EncodingChange::Reparse(new)
+}
+
 /// "Prescan a byte stream to determine its encoding" over the first [`PRESCAN_LIMIT`] bytes of
 /// `bytes`. Returns `None` when the algorithm aborts unsuccessfully, which includes running out of
 /// bytes in the middle of a tag. UTF-16 labels give UTF-8 and x-user-defined gives windows-1252,

@@ -267,3 +267,49 @@ proptest! {
         }
     }
 }
+
+mod replacements {
+    use encoding_rs::{Encoding, GB18030, SHIFT_JIS, UTF_8, UTF_16BE, UTF_16LE};
+    use proptest::prelude::*;
+    use thicket_input::decode::decode_with_replacements;
+
+    #[test]
+    fn utf16_replacements_point_at_the_surrogate() {
+        let (text, r) = decode_with_replacements(b"a\0\x00\xD8b\0\x00\xDC", UTF_16LE);
+        assert_eq!(text, "a\u{FFFD}b\u{FFFD}");
+        let at: Vec<_> = r.iter().map(|r| (r.byte_offset, r.byte_len)).collect();
+        assert_eq!(at, [(2, 2), (6, 2)]);
+    }
+
+    fn encoding() -> impl Strategy<Value = &'static Encoding> {
+        prop_oneof![
+            Just(UTF_8),
+            Just(UTF_16LE),
+            Just(UTF_16BE),
+            Just(SHIFT_JIS),
+            Just(GB18030)
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn same_text_as_lossy_and_spans_hold_fffd(
+            bytes in prop::collection::vec(any::<u8>(), 0..40),
+            enc in encoding(),
+        ) {
+            let (text, replaced) = decode_with_replacements(&bytes, enc);
+            let (lossy, had_errors) = enc.decode_without_bom_handling(&bytes);
+            prop_assert_eq!(&text, &lossy);
+            prop_assert_eq!(had_errors, !replaced.is_empty());
+            let mut last_byte = 0;
+            let mut last_span = 0;
+            for r in &replaced {
+                prop_assert_eq!(r.span.slice(&text), "\u{FFFD}");
+                prop_assert!(r.byte_offset >= last_byte && r.span.start >= last_span);
+                prop_assert!(r.byte_len > 0 && r.byte_offset + r.byte_len <= bytes.len());
+                last_byte = r.byte_offset + r.byte_len;
+                last_span = r.span.end;
+            }
+        }
+    }
+}

@@ -382,3 +382,32 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn changing_the_encoding_while_parsing() {
+    use encoding_rs::{SHIFT_JIS, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, X_USER_DEFINED};
+    use thicket_input::whatwg::{EncodingChange, change_encoding};
+    // Step 1: UTF-16 stays.
+    assert_eq!(change_encoding(UTF_16BE, SHIFT_JIS), EncodingChange::Keep);
+    assert_eq!(change_encoding(UTF_16LE, UTF_8), EncodingChange::Keep);
+    // Steps 2 and 3: rewrites of the new encoding.
+    assert_eq!(
+        change_encoding(WINDOWS_1252, UTF_16BE),
+        EncodingChange::Reparse(UTF_8)
+    );
+    assert_eq!(change_encoding(UTF_8, UTF_16LE), EncodingChange::Keep);
+    assert_eq!(
+        change_encoding(WINDOWS_1252, X_USER_DEFINED),
+        EncodingChange::Keep
+    );
+    assert_eq!(
+        change_encoding(UTF_8, X_USER_DEFINED),
+        EncodingChange::Reparse(WINDOWS_1252)
+    );
+    // Step 4 and the last step.
+    assert_eq!(change_encoding(SHIFT_JIS, SHIFT_JIS), EncodingChange::Keep);
+    assert_eq!(
+        change_encoding(WINDOWS_1252, SHIFT_JIS),
+        EncodingChange::Reparse(SHIFT_JIS)
+    );
+}
