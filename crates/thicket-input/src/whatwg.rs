@@ -302,18 +302,26 @@ impl Prescan<'_> {
     /// The `<meta` branch, with `pos` on the space or slash after `<meta`. Returns the encoding if
     /// the prescan is to return one, `None` to go on with "next byte".
     fn meta(&mut self) -> Result<Option<&'static Encoding>, OutOfBytes> {
-        let mut attribute_list: Vec<Vec<u8>> = Vec::new();
+        // The attribute list matters only for the three names below (a repeated name is
+        // skipped), so three flags stand for it and keep the step linear in the attributes.
+        let mut seen = [false; 3];
         let mut got_pragma = false;
         let mut need_pragma: Option<bool> = None;
         let mut charset = Charset::Null;
         // Attributes:
         while let Some(attr) = self.get_attribute()? {
-            if attribute_list.contains(&attr.name) {
+            let index = match attr.name.as_slice() {
+                b"http-equiv" => 0,
+                b"content" => 1,
+                b"charset" => 2,
+                _ => continue,
+            };
+            if std::mem::replace(&mut seen[index], true) {
                 continue;
             }
-            match attr.name.as_slice() {
-                b"http-equiv" if attr.value == b"content-type" => got_pragma = true,
-                b"content" => {
+            match index {
+                0 => got_pragma |= attr.value == b"content-type",
+                1 => {
                     if let Some(encoding) = extract_meta_charset(&attr.value)
                         && charset == Charset::Null
                     {
@@ -321,16 +329,14 @@ impl Prescan<'_> {
                         need_pragma = Some(true);
                     }
                 }
-                b"charset" => {
+                _ => {
                     charset = match Encoding::for_label(&attr.value) {
                         Some(encoding) => Charset::Encoding(encoding),
                         None => Charset::Failure,
                     };
                     need_pragma = Some(false);
                 }
-                _ => {}
             }
-            attribute_list.push(attr.name);
         }
         // Processing:
         let Some(need_pragma) = need_pragma else {

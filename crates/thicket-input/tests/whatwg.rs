@@ -411,3 +411,20 @@ fn changing_the_encoding_while_parsing() {
         EncodingChange::Reparse(SHIFT_JIS)
     );
 }
+
+#[test]
+fn many_attributes_stay_linear() {
+    // 200,000 repeated attributes: a quadratic attribute list would not finish.
+    let mut doc = b"<meta".to_vec();
+    for _ in 0..200_000 {
+        doc.extend_from_slice(b" a=b");
+    }
+    doc.extend_from_slice(b" charset=koi8-r>");
+    assert_eq!(prescan_all(&doc).map(|e| e.name()), Some("KOI8-R"));
+    let mut doc = b"<meta".to_vec();
+    for _ in 0..200_000 {
+        doc.extend_from_slice(b" charset=bogus");
+    }
+    doc.extend_from_slice(b">");
+    assert_eq!(prescan_all(&doc), None);
+}
