@@ -428,3 +428,39 @@ fn many_attributes_stay_linear() {
     doc.extend_from_slice(b">");
     assert_eq!(prescan_all(&doc), None);
 }
+
+#[test]
+fn quotes_outside_values_are_name_characters() {
+    // A quote where a name starts is part of the name; the charset after it still counts.
+    assert_eq!(name(b"<meta \" charset=koi8-r>"), Some("KOI8-R"));
+    assert_eq!(name(b"<meta test\" charset=koi8-r>"), Some("KOI8-R"));
+    assert_eq!(name(b"<meta test=x\" charset=koi8-r>"), Some("KOI8-R"));
+    assert_eq!(name(b"<meta test=\"\" charset=koi8-r>"), Some("KOI8-R"));
+    // A quote that opens a value swallows everything up to the next quote of the same kind.
+    assert_eq!(name(b"<meta test=\" charset=koi8-r>\n<p>\"</p>"), None);
+    assert_eq!(name(b"<meta test='\" charset=koi8-r>\n<p>'\"</p>"), None);
+    // Likewise in another tag: the meta inside the value is never seen.
+    assert_eq!(
+        name(b"<p title=\"x>\n<meta test=x\" charset=koi8-r>\n<p>\"</p>"),
+        None
+    );
+    assert_eq!(
+        name(b"<p title=\"x>\">\n<meta charset=koi8-r>"),
+        Some("KOI8-R")
+    );
+    // An unquoted content value ends at the space, and what follows is a charset attribute.
+    assert_eq!(
+        name(b"<meta http-equiv=\"Content-Type\" content=text/html; charset=koi8-r>"),
+        Some("KOI8-R")
+    );
+    // The pragma must be exactly content-type (after lowercasing).
+    assert_eq!(
+        name(b"<meta http-equiv=\"Content-Type \" content=\"charset=koi8-r\">"),
+        None
+    );
+    // The first meta with an encoding wins.
+    assert_eq!(
+        name(b"<meta charset=\"ISO-8859-1\">\n<meta charset=\"koi8-r\">"),
+        Some("windows-1252")
+    );
+}
