@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::newline::NewlineRules;
+
 /// A half-open range of byte offsets `start..end` into the decoded (UTF-8) text.
 ///
 /// Spans always point into the text as it was decoded, before any newline normalization,
@@ -147,6 +149,44 @@ impl LineIndex {
         LineIndex { line_starts }
     }
 
+    /// Indexes `text` with the line breaks of `rules`: [`NewlineRules::CrLf`] is [`LineIndex::new`];
+    /// [`NewlineRules::LeafXml`] also ends lines at NEL (U+0085), LS (U+2028) and CR NEL (one
+    /// break), so LeafXML's line numbers agree with its line break normalization.
+    ///
+    /// ```
+    /// use thicket_input::{LineIndex, NewlineRules};
+    /// let text = "a\r\u{85}b\u{2028}c";
+    /// let index = LineIndex::with_rules(text, NewlineRules::LeafXml);
+    /// assert_eq!(index.line_count(), 3);
+    /// assert_eq!(index.line_col(text, text.len() - 1).line, 3);
+    /// ```
+    pub fn with_rules(text: &str, rules: NewlineRules) -> LineIndex {
+        if rules == NewlineRules::CrLf {
+            return LineIndex::new(text);
+        }
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            let len = match bytes[i] {
+                b'\n' => 1,
+                b'\r' if bytes.get(i + 1) == Some(&b'\n') => 2,
+                b'\r' if bytes.get(i + 1..i + 3) == Some(&[0xC2, 0x85][..]) => 3,
+                b'\r' => 1,
+                0xC2 if bytes.get(i + 1) == Some(&0x85) => 2,
+                0xE2 if bytes.get(i + 1..i + 3) == Some(&[0x80, 0xA8][..]) => 3,
+                _ => 0,
+            };
+            if len == 0 {
+                i += 1;
+            } else {
+                i += len;
+                line_starts.push(i);
+            }
+        }
+        LineIndex { line_starts }
+    }
+
     /// Number of lines (a text without line breaks has one).
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
@@ -200,6 +240,31 @@ mod tests {
         assert_eq!(lc(8), (3, 1));
         assert_eq!(lc(10), (4, 1));
         assert_eq!(lc(999), (4, 2));
+    }
+
+    #[test]
+    fn leafxml_line_breaks() {
+        let text = "a\r\u{85}b\u{85}c\u{2028}d\r\ne\rf\ng\u{2029}\u{a0}";
+        let idx = LineIndex::with_rules(text, NewlineRules::LeafXml);
+        assert_eq!(idx.line_count(), 7);
+        let line_of = |c: char| idx.line_col(text, text.find(c).unwrap());
+        for (c, line) in [
+            ('a', 1),
+            ('b', 2),
+            ('c', 3),
+            ('d', 4),
+            ('e', 5),
+            ('f', 6),
+            ('g', 7),
+        ] {
+            assert_eq!(line_of(c), LineCol { line, column: 1 }, "{c}");
+        }
+        // U+2029 is not a LeafXML line break; columns count characters.
+        assert_eq!(idx.line_col(text, text.len()).column, 4);
+        // The CrLf rules are those of `new`.
+        let crlf = LineIndex::with_rules(text, NewlineRules::CrLf);
+        assert_eq!(crlf.line_count(), LineIndex::new(text).line_count());
+        assert_eq!(crlf.line_count(), 5);
     }
 
     #[test]

@@ -151,6 +151,13 @@ proptest! {
     }
 
     #[test]
+    fn line_index_agrees_with_normalization(s in text(), rules in rules()) {
+        // Each line break becomes one LF, so the normalized text has one line per LF.
+        let lines = normalize(&s, rules).matches('\n').count() + 1;
+        prop_assert_eq!(thicket_input::LineIndex::with_rules(&s, rules).line_count(), lines);
+    }
+
+    #[test]
     fn char_by_char_matches_whole(s in text(), rules in rules()) {
         let mut n = NewlineNormalizer::new(rules);
         let mut out = String::new();
