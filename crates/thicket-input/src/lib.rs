@@ -10,7 +10,8 @@ pub mod xml;
 
 pub use bom::{Utf, sniff_bom};
 pub use decode::{
-    DecodeError, DecodeErrorKind, decode_bom_lossy, decode_leafxml, decode_lossy, decode_strict,
+    DecodeError, DecodeErrorKind, Replacement, decode_bom_lossy, decode_leafxml, decode_lossy,
+    decode_strict, decode_with_replacements,
 };
 pub use encoding_rs::Encoding;
 pub use newline::{NewlineNormalizer, NewlineRules, normalize_crlf, normalize_leafxml};
