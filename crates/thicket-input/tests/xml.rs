@@ -100,3 +100,54 @@ fn decode_uses_the_sniffed_encoding() {
     let (t, _, had_errors) = decode(b"<a>\xFF</a>");
     assert_eq!((&*t, had_errors), ("<a>\u{FFFD}</a>", true));
 }
+
+mod properties {
+    use proptest::prelude::*;
+    use thicket_input::xml::{decode, sniff};
+
+    fn declaration_like() -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec(
+            prop::sample::select(vec![
+                &b"<?xml"[..],
+                b" ",
+                b"\t",
+                b"version",
+                b"encoding",
+                b"=",
+                b"'",
+                b"\"",
+                b"utf-16",
+                b"koi8-r",
+                b"?>",
+                b">",
+                b"<",
+                b"\0",
+                b"\xFE\xFF",
+                b"\xFF\xFE",
+                b"\xEF\xBB\xBF",
+                b"\xE9",
+            ]),
+            0..16,
+        )
+        .prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn sniff_is_total_and_consistent(bytes in declaration_like()) {
+            let s = sniff(&bytes);
+            prop_assert!(s.bom_len <= bytes.len());
+            prop_assert!(s.bom_len == 0 || bytes.starts_with(
+                thicket_input::Utf::from_encoding(s.encoding).unwrap().bom()
+            ));
+            // A declared UTF-16 label never makes ASCII-compatible bytes UTF-16.
+            if s.encoding == encoding_rs::UTF_16LE || s.encoding == encoding_rs::UTF_16BE {
+                prop_assert!(s.bom_len == 2 || bytes.starts_with(b"\0<\0?") || bytes.starts_with(b"<\0?\0"));
+            }
+            let (text, encoding, _) = decode(&bytes);
+            prop_assert_eq!(encoding, s.encoding);
+            // The BOM is not text: what follows it is decoded as it is.
+            prop_assert_eq!(text, s.encoding.decode_without_bom_handling(&bytes[s.bom_len..]).0);
+        }
+    }
+}
