@@ -1,1 +1,13 @@
 #![doc = include_str!("../README.md")]
+
+mod acc;
+pub mod error;
+pub mod token;
+pub mod tokenizer;
+
+pub use error::{Diagnostic, ErrorCode};
+pub use token::{Attribute, Event, Token, TokenKind};
+pub use tokenizer::{EntityMap, Options, Profile, State, Tokenizer, events, tokenize};
+pub mod tree;
+
+pub use tree::{Document, Element, NodeData, NodeId, Parser, TreeBuilder, parse};

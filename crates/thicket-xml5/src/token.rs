@@ -1,0 +1,156 @@
+//! Tokens, in the draft's vocabulary.
+
+use std::borrow::Cow;
+
+use thicket_input::Span;
+
+use crate::error::Diagnostic;
+
+/// One attribute of a start or empty tag, in source order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attribute<'a> {
+    /// The qualified name as written (`xmlns:a`, `b:c`, `d`).
+    pub name: Cow<'a, str>,
+    /// The value with references resolved.
+    pub value: Cow<'a, str>,
+    /// From the first character of the name to the end of the value (closing quote included).
+    pub span: Span,
+}
+
+/// What a token is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenKind<'a> {
+    /// `<name attr="v">`.
+    StartTag {
+        /// The qualified name as written.
+        name: Cow<'a, str>,
+        /// Attributes in source order, duplicates dropped.
+        attributes: Vec<Attribute<'a>>,
+    },
+    /// `<name attr="v"/>`.
+    EmptyTag {
+        /// The qualified name as written.
+        name: Cow<'a, str>,
+        /// Attributes in source order, duplicates dropped.
+        attributes: Vec<Attribute<'a>>,
+    },
+    /// `</name>`.
+    EndTag {
+        /// The qualified name as written.
+        name: Cow<'a, str>,
+    },
+    /// `</>`: closes the current element.
+    ShortEndTag,
+    /// Character data (coalesced; a diagnostic ends a run so events stay in input order).
+    Text(Cow<'a, str>),
+    /// `<!--data-->`, or a bogus comment.
+    Comment(Cow<'a, str>),
+    /// `<?target data?>`.
+    Pi {
+        /// The target.
+        target: Cow<'a, str>,
+        /// The data after the whitespace that follows the target.
+        data: Cow<'a, str>,
+    },
+    /// Draft profile: `<?xml version="1.0" encoding="…" standalone="…"?>`.
+    XmlDeclaration {
+        /// `version`.
+        version: Option<Cow<'a, str>>,
+        /// `encoding`.
+        encoding: Option<Cow<'a, str>>,
+        /// `standalone`.
+        standalone: Option<Cow<'a, str>>,
+    },
+    /// `<!DOCTYPE name …>`. The draft profile skips everything after the name (public and system
+    /// identifiers stay `None`); the compatibility profile reads 2016-style identifiers.
+    Doctype {
+        /// The name, ASCII-lowercased.
+        name: Option<Cow<'a, str>>,
+        /// Compatibility profile: the `PUBLIC` identifier.
+        public_id: Option<Cow<'a, str>>,
+        /// Compatibility profile: the `SYSTEM` identifier.
+        system_id: Option<Cow<'a, str>>,
+    },
+    /// The end of the input.
+    Eof,
+}
+
+/// A token and the span of input it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// What it is.
+    pub kind: TokenKind<'a>,
+    /// Where it came from (a tag's span starts at its `<`).
+    pub span: Span,
+}
+
+impl Token<'_> {
+    /// Converts every borrowed string into an owned one.
+    pub fn into_owned(self) -> Token<'static> {
+        fn o(c: Cow<'_, str>) -> Cow<'static, str> {
+            Cow::Owned(c.into_owned())
+        }
+        fn oo(c: Option<Cow<'_, str>>) -> Option<Cow<'static, str>> {
+            c.map(o)
+        }
+        fn attrs(v: Vec<Attribute<'_>>) -> Vec<Attribute<'static>> {
+            v.into_iter()
+                .map(|a| Attribute {
+                    name: o(a.name),
+                    value: o(a.value),
+                    span: a.span,
+                })
+                .collect()
+        }
+        let kind = match self.kind {
+            TokenKind::StartTag { name, attributes } => TokenKind::StartTag {
+                name: o(name),
+                attributes: attrs(attributes),
+            },
+            TokenKind::EmptyTag { name, attributes } => TokenKind::EmptyTag {
+                name: o(name),
+                attributes: attrs(attributes),
+            },
+            TokenKind::EndTag { name } => TokenKind::EndTag { name: o(name) },
+            TokenKind::ShortEndTag => TokenKind::ShortEndTag,
+            TokenKind::Text(t) => TokenKind::Text(o(t)),
+            TokenKind::Comment(t) => TokenKind::Comment(o(t)),
+            TokenKind::Pi { target, data } => TokenKind::Pi {
+                target: o(target),
+                data: o(data),
+            },
+            TokenKind::XmlDeclaration {
+                version,
+                encoding,
+                standalone,
+            } => TokenKind::XmlDeclaration {
+                version: oo(version),
+                encoding: oo(encoding),
+                standalone: oo(standalone),
+            },
+            TokenKind::Doctype {
+                name,
+                public_id,
+                system_id,
+            } => TokenKind::Doctype {
+                name: oo(name),
+                public_id: oo(public_id),
+                system_id: oo(system_id),
+            },
+            TokenKind::Eof => TokenKind::Eof,
+        };
+        Token {
+            kind,
+            span: self.span,
+        }
+    }
+}
+
+/// What the tokenizer produces, in input order: tokens and diagnostics interleaved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// A token.
+    Token(Token<'a>),
+    /// A parse error.
+    Diagnostic(Diagnostic),
+}

@@ -1,0 +1,2142 @@
+//! The XML5 tokenizer: the draft's state machine, one method per state, with the compatibility
+//! profile's differences where the xml5lib suite encodes the 2016 draft.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+use thicket_charref::numeric;
+use thicket_input::Span;
+
+use crate::acc::Acc;
+use crate::error::{Diagnostic, ErrorCode};
+use crate::token::{Attribute, Event, Token, TokenKind};
+
+/// Which rules the tokenizer follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// The 2022 draft (the default).
+    #[default]
+    Draft,
+    /// What the xml5lib suite encodes: 2016-style DOCTYPE identifiers, `<?xml …?>` as an ordinary
+    /// processing instruction, WHATWG named and numeric references.
+    Compatibility,
+}
+
+/// A user entity map: names (without `&` and `;`) to replacement text, inserted as text.
+pub type EntityMap = HashMap<String, String>;
+
+/// Tokenizer options.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The rules to follow.
+    pub profile: Profile,
+    /// Entities of the user's own, consulted before the predefined XML and HTML names (draft
+    /// profile). Replacement text is inserted as text and never parsed again.
+    pub entities: Option<Arc<EntityMap>>,
+}
+
+impl Options {
+    /// Options for `profile`, no user entities.
+    pub fn with_profile(profile: Profile) -> Options {
+        Options {
+            profile,
+            entities: None,
+        }
+    }
+}
+
+/// The tokenizer states, named as in the draft (the compatibility profile adds the 2016 DOCTYPE
+/// identifier states).
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum State {
+    Data,
+    CharacterReferenceInData,
+    TagOpen,
+    EndTagOpen,
+    EndTagName,
+    EndTagNameAfter,
+    TagName,
+    EmptyTag,
+    TagAttributeNameBefore,
+    TagAttributeName,
+    TagAttributeNameAfter,
+    TagAttributeValueBefore,
+    TagAttributeValueDoubleQuoted,
+    TagAttributeValueSingleQuoted,
+    TagAttributeValueUnquoted,
+    CharacterReferenceInAttributeValue,
+    Pi,
+    XmlDeclaration,
+    XmlDeclarationAttributeName,
+    XmlDeclarationAttributeNameAfter,
+    XmlDeclarationAttributeValueBefore,
+    XmlDeclarationAttributeValueSingleQuoted,
+    XmlDeclarationAttributeValueDoubleQuoted,
+    XmlDeclarationAfter,
+    PiTarget,
+    PiTargetAfter,
+    PiData,
+    PiAfter,
+    MarkupDeclaration,
+    CommentStart,
+    CommentStartDash,
+    Comment,
+    CommentLessThanSign,
+    CommentLessThanSignBang,
+    CommentLessThanSignBangDash,
+    CommentLessThanSignBangDashDash,
+    CommentEndDash,
+    CommentEnd,
+    CommentEndBang,
+    Cdata,
+    CdataBracket,
+    CdataEnd,
+    BogusComment,
+    Doctype,
+    BeforeDoctypeName,
+    DoctypeName,
+    AfterDoctypeName,
+    BogusDoctype,
+    /// Compatibility profile: after `PUBLIC` / `SYSTEM`.
+    AfterDoctypeKeyword(IdKind),
+    /// Compatibility profile.
+    BeforeDoctypeIdentifier(IdKind),
+    /// Compatibility profile.
+    DoctypeIdentifierDoubleQuoted(IdKind),
+    /// Compatibility profile.
+    DoctypeIdentifierSingleQuoted(IdKind),
+    /// Compatibility profile.
+    AfterDoctypeIdentifier(IdKind),
+    /// Compatibility profile.
+    BetweenDoctypePublicAndSystemIdentifiers,
+}
+
+/// Which DOCTYPE identifier (compatibility profile).
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IdKind {
+    Public,
+    System,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TagKind {
+    Start,
+    Empty,
+    End,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DeclAttr {
+    Version,
+    Encoding,
+    Standalone,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RefPhase {
+    Begin,
+    Octothorpe,
+    Numeric { hex: bool },
+    NumericSemicolon,
+    Named,
+    BogusName,
+    DraftName,
+}
+
+#[derive(Clone, Debug)]
+struct CharRef {
+    phase: RefPhase,
+    /// Absolute offset of the `&`.
+    start: usize,
+    additional: Option<char>,
+    return_state: State,
+    num: u32,
+    seen_digit: bool,
+    /// Bytes after `&` of the longest complete name so far, and its value (compatibility).
+    matched: Option<(usize, &'static str)>,
+}
+
+/// The machine is waiting for more input.
+#[derive(Debug)]
+struct Suspend;
+
+type Step = Result<(), Suspend>;
+
+/// The XML5 tokenizer. Whole input with [`Tokenizer::new`], or streaming with
+/// [`Tokenizer::streaming`], [`Tokenizer::feed`] and [`Tokenizer::finish`]; events are pulled with
+/// [`Tokenizer::next_event`] or [`Tokenizer::next_token`]. The tokens do not depend on how the
+/// input was split into chunks.
+pub struct Tokenizer<'a> {
+    profile: Profile,
+    entities: Option<Arc<EntityMap>>,
+    input: Cow<'a, str>,
+    /// Absolute offset of `input[0]`.
+    base: usize,
+    /// Absolute offset of the next unread byte.
+    pos: usize,
+    finished: bool,
+    eof_emitted: bool,
+    bom_checked: bool,
+    state: State,
+    reconsume: bool,
+    cur: Option<char>,
+    cur_at: usize,
+    cur_len: usize,
+    cur_verbatim: bool,
+    out: VecDeque<Event<'a>>,
+    diagnostics: Vec<Diagnostic>,
+
+    text: Acc,
+    text_start: usize,
+    text_end: usize,
+
+    markup_start: usize,
+    tag_kind: TagKind,
+    tag_name: Acc,
+    attrs: Vec<Attribute<'a>>,
+    attr_names: HashSet<String>,
+    attr_name: Acc,
+    attr_value: Acc,
+    attr_start: usize,
+    attr_end: usize,
+
+    comment: Acc,
+    pi_target: Acc,
+    pi_data: Acc,
+
+    decl_raw: Acc,
+    decl_attr: DeclAttr,
+    decl_value: Acc,
+    decl: [Option<Cow<'a, str>>; 3],
+
+    doctype_name: Option<Acc>,
+    doctype_public: Option<Acc>,
+    doctype_system: Option<Acc>,
+    doctype_depth: u32,
+
+    cref: CharRef,
+}
+
+impl<'a> Tokenizer<'a> {
+    /// A tokenizer over the whole of `input`; strings in the tokens borrow from it where unchanged.
+    pub fn new(input: &'a str, options: Options) -> Tokenizer<'a> {
+        let mut t = Tokenizer::with_input(Cow::Borrowed(input), options);
+        t.finished = true;
+        t
+    }
+
+    fn with_input(input: Cow<'a, str>, options: Options) -> Tokenizer<'a> {
+        Tokenizer {
+            profile: options.profile,
+            entities: options.entities,
+            input,
+            base: 0,
+            pos: 0,
+            finished: false,
+            eof_emitted: false,
+            bom_checked: false,
+            state: State::Data,
+            reconsume: false,
+            cur: None,
+            cur_at: 0,
+            cur_len: 0,
+            cur_verbatim: true,
+            out: VecDeque::new(),
+            diagnostics: Vec::new(),
+            text: Acc::Empty,
+            text_start: 0,
+            text_end: 0,
+            markup_start: 0,
+            tag_kind: TagKind::Start,
+            tag_name: Acc::Empty,
+            attrs: Vec::new(),
+            attr_names: HashSet::new(),
+            attr_name: Acc::Empty,
+            attr_value: Acc::Empty,
+            attr_start: 0,
+            attr_end: 0,
+            comment: Acc::Empty,
+            pi_target: Acc::Empty,
+            pi_data: Acc::Empty,
+            decl_raw: Acc::Empty,
+            decl_attr: DeclAttr::Version,
+            decl_value: Acc::Empty,
+            decl: [None, None, None],
+            doctype_name: None,
+            doctype_public: None,
+            doctype_system: None,
+            doctype_depth: 0,
+            cref: CharRef {
+                phase: RefPhase::Begin,
+                start: 0,
+                additional: None,
+                return_state: State::Data,
+                num: 0,
+                seen_digit: false,
+                matched: None,
+            },
+        }
+    }
+
+    /// The current state (for tests and tree builders).
+    pub fn state(&self) -> State {
+        self.state
+    }
+
+    /// Diagnostics collected by [`Tokenizer::next_token`] so far.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    /// The next token; diagnostics met on the way are kept (see [`Tokenizer::take_diagnostics`]).
+    /// `None` means more input is needed (streaming) or the end-of-file token was returned.
+    pub fn next_token(&mut self) -> Option<Token<'a>> {
+        loop {
+            match self.next_event()? {
+                Event::Token(t) => return Some(t),
+                Event::Diagnostic(d) => self.diagnostics.push(d),
+            }
+        }
+    }
+
+    /// The next token or diagnostic, in input order. `None` means more input is needed
+    /// (streaming) or the end-of-file token was returned.
+    pub fn next_event(&mut self) -> Option<Event<'a>> {
+        if let Some(e) = self.out.pop_front() {
+            return Some(e);
+        }
+        while self.out.is_empty() && !self.eof_emitted {
+            if self.step().is_err() {
+                break;
+            }
+        }
+        self.out.pop_front()
+    }
+
+    /// Appends a chunk of input.
+    pub fn feed(&mut self, chunk: &str) {
+        if self.finished {
+            return;
+        }
+        self.compact();
+        self.input.to_mut().push_str(chunk);
+    }
+
+    /// Marks the end of the input.
+    pub fn finish(&mut self) {
+        self.finished = true;
+    }
+
+    /// Drops consumed input, first copying the text that tokens in progress still need.
+    fn compact(&mut self) {
+        let keep = match self.state {
+            State::CharacterReferenceInData | State::CharacterReferenceInAttributeValue => {
+                self.pos.min(self.cref.start)
+            }
+            _ => self.pos,
+        };
+        if keep == self.base {
+            return;
+        }
+        let input: &str = &self.input;
+        let base = self.base;
+        for acc in [
+            &mut self.text,
+            &mut self.tag_name,
+            &mut self.attr_name,
+            &mut self.attr_value,
+            &mut self.comment,
+            &mut self.pi_target,
+            &mut self.pi_data,
+            &mut self.decl_raw,
+            &mut self.decl_value,
+        ] {
+            acc.detach(input, base);
+        }
+        for acc in [
+            &mut self.doctype_name,
+            &mut self.doctype_public,
+            &mut self.doctype_system,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            acc.detach(input, base);
+        }
+        let drop = keep - self.base;
+        self.input.to_mut().drain(..drop);
+        self.base = keep;
+    }
+
+    // ---------------------------------------------------------------- input
+
+    /// Consumes the next input character (`None` at the end of the input), normalizing CR LF and
+    /// CR to LF and U+0000 to U+FFFD, and reporting controls and noncharacters.
+    fn consume(&mut self) -> Result<Option<char>, Suspend> {
+        if self.reconsume {
+            self.reconsume = false;
+            return Ok(self.cur);
+        }
+        if !self.bom_checked {
+            if self.input.len() - (self.pos - self.base) == 0 && !self.finished {
+                return Err(Suspend);
+            }
+            self.bom_checked = true;
+            if self.input[self.pos - self.base..].starts_with('\u{FEFF}') {
+                self.pos += 3;
+            }
+        }
+        let rest = &self.input[self.pos - self.base..];
+        let Some(c) = rest.chars().next() else {
+            if !self.finished {
+                return Err(Suspend);
+            }
+            self.cur = None;
+            self.cur_at = self.pos;
+            self.cur_len = 0;
+            self.cur_verbatim = true;
+            return Ok(None);
+        };
+        let at = self.pos;
+        let (ch, len, verbatim) = match c {
+            '\r' => match rest.as_bytes().get(1) {
+                Some(b'\n') => ('\n', 2, false),
+                Some(_) => ('\n', 1, false),
+                None if self.finished => ('\n', 1, false),
+                None => return Err(Suspend),
+            },
+            '\0' => ('\u{FFFD}', 1, false),
+            c => (c, c.len_utf8(), true),
+        };
+        self.pos += len;
+        self.cur = Some(ch);
+        self.cur_at = at;
+        self.cur_len = len;
+        self.cur_verbatim = verbatim;
+        if c == '\0' {
+            if self.profile == Profile::Draft {
+                self.error(ErrorCode::UnexpectedNullCharacter, Span::new(at, at + len));
+            }
+        } else if let Some(code) = bad_char(c) {
+            self.error(code, Span::new(at, at + len));
+        }
+        Ok(Some(ch))
+    }
+
+    /// The next raw input character without consuming it (character references).
+    fn peek(&self) -> Result<Option<char>, Suspend> {
+        match self.input[self.pos - self.base..].chars().next() {
+            Some(c) => Ok(Some(c)),
+            None if self.finished => Ok(None),
+            None => Err(Suspend),
+        }
+    }
+
+    /// If the input continues with `word`, consumes it.
+    fn lookahead(&mut self, word: &str, ignore_case: bool) -> Result<bool, Suspend> {
+        let rest = self.input[self.pos - self.base..].as_bytes();
+        let n = rest.len().min(word.len());
+        let same = if ignore_case {
+            rest[..n].eq_ignore_ascii_case(&word.as_bytes()[..n])
+        } else {
+            rest[..n] == word.as_bytes()[..n]
+        };
+        if !same {
+            return Ok(false);
+        }
+        if n < word.len() {
+            return if self.finished {
+                Ok(false)
+            } else {
+                Err(Suspend)
+            };
+        }
+        self.pos += word.len();
+        Ok(true)
+    }
+
+    fn cur_span(&self) -> Span {
+        Span::new(self.cur_at, self.cur_at + self.cur_len)
+    }
+
+    fn reconsume_in(&mut self, state: State) {
+        self.reconsume = true;
+        self.state = state;
+    }
+
+    // ---------------------------------------------------------------- output
+
+    fn flush_text(&mut self) {
+        if !self.text.is_empty() {
+            let t = self.text.take(&self.input, self.base);
+            let span = Span::new(self.text_start, self.text_end);
+            self.out.push_back(Event::Token(Token {
+                kind: TokenKind::Text(t),
+                span,
+            }));
+        }
+    }
+
+    #[cold]
+    fn error(&mut self, code: ErrorCode, span: Span) {
+        self.flush_text();
+        self.out
+            .push_back(Event::Diagnostic(Diagnostic::new(code, span)));
+    }
+
+    #[cold]
+    fn error_here(&mut self, code: ErrorCode) {
+        let span = self.cur_span();
+        self.error(code, span);
+    }
+
+    fn emit(&mut self, kind: TokenKind<'a>, span: Span) {
+        self.flush_text();
+        self.out.push_back(Event::Token(Token { kind, span }));
+    }
+
+    fn text_span(&mut self, start: usize, end: usize) {
+        if self.text.is_empty() {
+            self.text_start = start;
+        }
+        self.text_end = end;
+    }
+
+    /// Appends `c` (from `at..at+len`, verbatim or not) to the text.
+    fn push_text(&mut self, c: char, at: usize, len: usize, verbatim: bool) {
+        self.text_span(at, at + len);
+        self.text.push(c, at, verbatim, &self.input, self.base);
+    }
+
+    fn push_cur_text(&mut self) {
+        if let Some(c) = self.cur {
+            self.push_text(c, self.cur_at, self.cur_len, self.cur_verbatim);
+        }
+    }
+
+    fn emit_eof(&mut self) {
+        let span = Span::empty(self.pos);
+        self.emit(TokenKind::Eof, span);
+        self.eof_emitted = true;
+    }
+
+    fn markup_span(&self) -> Span {
+        Span::new(self.markup_start, self.pos)
+    }
+
+    // ---------------------------------------------------------------- the machine
+
+    fn step(&mut self) -> Step {
+        match self.state {
+            State::Data => self.data_state(),
+            State::CharacterReferenceInData | State::CharacterReferenceInAttributeValue => {
+                self.character_reference_state()
+            }
+            State::TagOpen => self.tag_open_state(),
+            State::EndTagOpen => self.end_tag_open_state(),
+            State::EndTagName => self.end_tag_name_state(),
+            State::EndTagNameAfter => self.end_tag_name_after_state(),
+            State::TagName => self.tag_name_state(),
+            State::EmptyTag => self.empty_tag_state(),
+            State::TagAttributeNameBefore => self.tag_attribute_name_before_state(),
+            State::TagAttributeName => self.tag_attribute_name_state(),
+            State::TagAttributeNameAfter => self.tag_attribute_name_after_state(),
+            State::TagAttributeValueBefore => self.tag_attribute_value_before_state(),
+            State::TagAttributeValueDoubleQuoted => self.tag_attribute_value_quoted_state('"'),
+            State::TagAttributeValueSingleQuoted => self.tag_attribute_value_quoted_state('\''),
+            State::TagAttributeValueUnquoted => self.tag_attribute_value_unquoted_state(),
+            State::Pi => self.pi_state(),
+            State::XmlDeclaration => self.xml_declaration_state(),
+            State::XmlDeclarationAttributeName => self.xml_declaration_attribute_name_state(),
+            State::XmlDeclarationAttributeNameAfter => {
+                self.xml_declaration_attribute_name_after_state()
+            }
+            State::XmlDeclarationAttributeValueBefore => {
+                self.xml_declaration_attribute_value_before_state()
+            }
+            State::XmlDeclarationAttributeValueSingleQuoted => {
+                self.xml_declaration_attribute_value_quoted_state('\'')
+            }
+            State::XmlDeclarationAttributeValueDoubleQuoted => {
+                self.xml_declaration_attribute_value_quoted_state('"')
+            }
+            State::XmlDeclarationAfter => self.xml_declaration_after_state(),
+            State::PiTarget => self.pi_target_state(),
+            State::PiTargetAfter => self.pi_target_after_state(),
+            State::PiData => self.pi_data_state(),
+            State::PiAfter => self.pi_after_state(),
+            State::MarkupDeclaration => self.markup_declaration_state(),
+            State::CommentStart => self.comment_start_state(),
+            State::CommentStartDash => self.comment_start_dash_state(),
+            State::Comment => self.comment_state(),
+            State::CommentLessThanSign => self.comment_less_than_sign_state(),
+            State::CommentLessThanSignBang => self.comment_less_than_sign_bang_state(),
+            State::CommentLessThanSignBangDash => self.comment_less_than_sign_bang_dash_state(),
+            State::CommentLessThanSignBangDashDash => {
+                self.comment_less_than_sign_bang_dash_dash_state()
+            }
+            State::CommentEndDash => self.comment_end_dash_state(),
+            State::CommentEnd => self.comment_end_state(),
+            State::CommentEndBang => self.comment_end_bang_state(),
+            State::Cdata => self.cdata_state(),
+            State::CdataBracket => self.cdata_bracket_state(),
+            State::CdataEnd => self.cdata_end_state(),
+            State::BogusComment => self.bogus_comment_state(),
+            State::Doctype => self.doctype_state(),
+            State::BeforeDoctypeName => self.before_doctype_name_state(),
+            State::DoctypeName => self.doctype_name_state(),
+            State::AfterDoctypeName => self.after_doctype_name_state(),
+            State::BogusDoctype => self.bogus_doctype_state(),
+            State::AfterDoctypeKeyword(k) => self.after_doctype_keyword_state(k),
+            State::BeforeDoctypeIdentifier(k) => self.before_doctype_identifier_state(k),
+            State::DoctypeIdentifierDoubleQuoted(k) => self.doctype_identifier_quoted_state(k, '"'),
+            State::DoctypeIdentifierSingleQuoted(k) => {
+                self.doctype_identifier_quoted_state(k, '\'')
+            }
+            State::AfterDoctypeIdentifier(k) => self.after_doctype_identifier_state(k),
+            State::BetweenDoctypePublicAndSystemIdentifiers => {
+                self.between_doctype_public_and_system_identifiers_state()
+            }
+        }
+    }
+
+    /// Data state, with a fast path over runs of characters that need no work.
+    fn data_state(&mut self) -> Step {
+        if !self.reconsume && self.bom_checked {
+            self.text_run();
+        }
+        match self.consume()? {
+            Some('&') => self.start_char_ref(State::CharacterReferenceInData, State::Data, None),
+            Some('<') => {
+                self.markup_start = self.cur_at;
+                self.state = State::TagOpen;
+            }
+            None => self.emit_eof(),
+            Some(_) => self.push_cur_text(),
+        }
+        Ok(())
+    }
+
+    /// Appends the run of ordinary text characters at the input position to the text.
+    fn text_run(&mut self) {
+        let start = self.pos;
+        let rest = &self.input[start - self.base..];
+        let bytes = rest.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                if SPECIAL[b as usize] {
+                    break;
+                }
+                i += 1;
+            } else {
+                let Some(c) = rest[i..].chars().next() else {
+                    break;
+                };
+                if bad_char(c).is_some() {
+                    break;
+                }
+                i += c.len_utf8();
+            }
+        }
+        if i > 0 {
+            let end = start + i;
+            self.text_span(start, end);
+            self.text.push_range(start, end, &self.input, self.base);
+            self.pos = end;
+        }
+    }
+
+    fn tag_open_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('/') => self.state = State::EndTagOpen,
+            Some('?') => self.state = State::Pi,
+            Some('!') => self.state = State::MarkupDeclaration,
+            Some('\t' | '\n' | ' ' | ':' | '<' | '>') | None => {
+                self.error_here(ErrorCode::InvalidFirstCharacterOfTagName);
+                self.push_text('<', self.markup_start, 1, true);
+                self.reconsume_in(State::Data);
+            }
+            Some(_) => {
+                self.new_tag(TagKind::Start);
+                self.push_cur_tag_name();
+                self.state = State::TagName;
+            }
+        }
+        Ok(())
+    }
+
+    fn end_tag_open_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('>') => {
+                let span = self.markup_span();
+                self.emit(TokenKind::ShortEndTag, span);
+                self.state = State::Data;
+            }
+            Some('\t' | '\n' | ' ' | '<' | ':') | None => {
+                self.error_here(ErrorCode::InvalidFirstCharacterOfEndTagName);
+                self.push_text('<', self.markup_start, 1, true);
+                self.push_text('/', self.markup_start + 1, 1, true);
+                self.reconsume_in(State::Data);
+            }
+            Some(_) => {
+                self.new_tag(TagKind::End);
+                self.push_cur_tag_name();
+                self.state = State::EndTagName;
+            }
+        }
+        Ok(())
+    }
+
+    fn end_tag_name_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') => self.state = State::EndTagNameAfter,
+            Some('/') => {
+                self.error_here(ErrorCode::SolidusInEndTag);
+                self.state = State::EndTagNameAfter;
+            }
+            None => self.eof_in_tag(None),
+            Some('>') => self.emit_tag(None),
+            Some(_) => self.push_cur_tag_name(),
+        }
+        Ok(())
+    }
+
+    fn end_tag_name_after_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('>') => self.emit_tag(None),
+            Some('\t' | '\n' | ' ') => {}
+            None => self.eof_in_tag(None),
+            Some(_) => self.error_here(ErrorCode::UnexpectedCharacterAfterEndTagName),
+        }
+        Ok(())
+    }
+
+    fn tag_name_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') => self.state = State::TagAttributeNameBefore,
+            Some('>') => self.emit_tag(None),
+            None => self.eof_in_tag(None),
+            Some('/') => {
+                self.tag_kind = TagKind::Empty;
+                self.state = State::EmptyTag;
+            }
+            Some(_) => self.push_cur_tag_name(),
+        }
+        Ok(())
+    }
+
+    fn empty_tag_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('>') => {
+                self.tag_kind = TagKind::Empty;
+                self.emit_tag(None);
+            }
+            None if self.profile == Profile::Compatibility => {
+                // xml5lib: an error here, and another in the attribute name before state.
+                self.error_here(ErrorCode::EofInTag);
+                self.reconsume_in(State::TagAttributeNameBefore);
+            }
+            _ => self.reconsume_in(State::TagAttributeValueBefore),
+        }
+        Ok(())
+    }
+
+    fn tag_attribute_name_before_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') => {}
+            Some('>') => self.emit_tag(None),
+            Some('/') => {
+                self.tag_kind = TagKind::Empty;
+                self.state = State::EmptyTag;
+            }
+            Some(':') => self.error_here(ErrorCode::ColonBeforeAttr),
+            None => self.eof_in_tag(None),
+            Some(_) => {
+                self.new_attribute();
+                self.state = State::TagAttributeName;
+            }
+        }
+        Ok(())
+    }
+
+    fn tag_attribute_name_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('=') => self.state = State::TagAttributeValueBefore,
+            Some('>') => self.emit_tag(self.draft_start()),
+            Some('\t' | '\n' | ' ') => self.state = State::TagAttributeNameAfter,
+            Some('/') => {
+                self.tag_kind = TagKind::Empty;
+                self.state = State::EmptyTag;
+            }
+            None => self.eof_in_tag(Some(TagKind::Start)),
+            Some(c) => {
+                self.attr_name
+                    .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+                self.attr_end = self.pos;
+            }
+        }
+        Ok(())
+    }
+
+    fn tag_attribute_name_after_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') => {}
+            Some('=') => self.state = State::TagAttributeValueBefore,
+            Some('>') => self.emit_tag(None),
+            Some('/') => {
+                self.tag_kind = TagKind::Empty;
+                self.state = State::EmptyTag;
+            }
+            None => self.eof_in_tag(None),
+            Some(_) => {
+                self.new_attribute();
+                self.state = State::TagAttributeName;
+            }
+        }
+        Ok(())
+    }
+
+    fn tag_attribute_value_before_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') => {}
+            Some('"') => self.state = State::TagAttributeValueDoubleQuoted,
+            Some('\'') => self.state = State::TagAttributeValueSingleQuoted,
+            Some('&') => self.reconsume_in(State::TagAttributeValueUnquoted),
+            Some('>') => self.emit_tag(None),
+            None => self.eof_in_tag(None),
+            Some(_) => {
+                self.push_cur_value();
+                self.state = State::TagAttributeValueUnquoted;
+            }
+        }
+        Ok(())
+    }
+
+    fn tag_attribute_value_quoted_state(&mut self, quote: char) -> Step {
+        let here = if quote == '"' {
+            State::TagAttributeValueDoubleQuoted
+        } else {
+            State::TagAttributeValueSingleQuoted
+        };
+        loop {
+            match self.consume()? {
+                Some(c) if c == quote => {
+                    self.attr_end = self.pos;
+                    self.state = State::TagAttributeNameBefore;
+                    return Ok(());
+                }
+                Some('&') => {
+                    self.start_char_ref(
+                        State::CharacterReferenceInAttributeValue,
+                        here,
+                        Some(quote),
+                    );
+                    return Ok(());
+                }
+                None => {
+                    self.eof_in_tag(None);
+                    return Ok(());
+                }
+                Some(_) => self.push_cur_value(),
+            }
+        }
+    }
+
+    fn tag_attribute_value_unquoted_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') => self.state = State::TagAttributeNameBefore,
+            Some('&') => {
+                let additional = match self.profile {
+                    Profile::Draft => Some('>'),
+                    Profile::Compatibility => None,
+                };
+                self.start_char_ref(
+                    State::CharacterReferenceInAttributeValue,
+                    State::TagAttributeValueUnquoted,
+                    additional,
+                );
+            }
+            Some('>') => self.emit_tag(self.draft_start()),
+            None => self.eof_in_tag(self.draft_start()),
+            Some(_) => self.push_cur_value(),
+        }
+        Ok(())
+    }
+
+    /// In the draft profile, the states that say "emit the current token as start tag token".
+    fn draft_start(&self) -> Option<TagKind> {
+        match self.profile {
+            Profile::Draft => Some(TagKind::Start),
+            Profile::Compatibility => None,
+        }
+    }
+
+    fn new_tag(&mut self, kind: TagKind) {
+        self.tag_kind = kind;
+        self.tag_name = Acc::Empty;
+        self.attrs.clear();
+        self.attr_names.clear();
+        self.attr_name = Acc::Empty;
+        self.attr_value = Acc::Empty;
+    }
+
+    fn push_cur_tag_name(&mut self) {
+        if let Some(c) = self.cur {
+            self.tag_name
+                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+        }
+    }
+
+    fn push_cur_value(&mut self) {
+        if let Some(c) = self.cur {
+            self.attr_value
+                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+            self.attr_end = self.pos;
+        }
+    }
+
+    /// Finishes the attribute in progress and starts one named by the current character.
+    fn new_attribute(&mut self) {
+        self.finish_attribute();
+        self.attr_start = self.cur_at;
+        self.attr_end = self.pos;
+        if let Some(c) = self.cur {
+            self.attr_name
+                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+        }
+    }
+
+    /// Adds the attribute in progress to the tag unless its name is already there.
+    fn finish_attribute(&mut self) {
+        if self.attr_name.is_empty() {
+            self.attr_value = Acc::Empty;
+            return;
+        }
+        let span = Span::new(self.attr_start, self.attr_end);
+        let duplicate = {
+            let name = self.attr_name.as_str(&self.input, self.base);
+            if self.attrs.len() < 8 {
+                self.attrs.iter().any(|a| a.name == name)
+            } else {
+                if self.attr_names.is_empty() {
+                    for a in &self.attrs {
+                        self.attr_names.insert(a.name.to_string());
+                    }
+                }
+                !self.attr_names.insert(name.to_owned())
+            }
+        };
+        if duplicate {
+            self.attr_name = Acc::Empty;
+            self.attr_value = Acc::Empty;
+            self.error(ErrorCode::DuplicateAttribute, span);
+            return;
+        }
+        let name = self.attr_name.take(&self.input, self.base);
+        let value = self.attr_value.take(&self.input, self.base);
+        self.attrs.push(Attribute { name, value, span });
+    }
+
+    /// Emits the tag in progress, as `kind` when given, and switches to the data state.
+    fn emit_tag(&mut self, kind: Option<TagKind>) {
+        self.finish_attribute();
+        let name = self.tag_name.take(&self.input, self.base);
+        let attributes = std::mem::take(&mut self.attrs);
+        self.attr_names.clear();
+        let kind = match kind.unwrap_or(self.tag_kind) {
+            TagKind::Start => TokenKind::StartTag { name, attributes },
+            TagKind::Empty => TokenKind::EmptyTag { name, attributes },
+            TagKind::End => TokenKind::EndTag { name },
+        };
+        let span = self.markup_span();
+        self.emit(kind, span);
+        self.state = State::Data;
+    }
+
+    fn eof_in_tag(&mut self, kind: Option<TagKind>) {
+        self.error_here(ErrorCode::EofInTag);
+        self.emit_tag(kind);
+        self.reconsume_in(State::Data);
+    }
+
+    // ------------------------------------------------------------ processing instructions
+
+    fn pi_state(&mut self) -> Step {
+        if self.profile == Profile::Draft && !self.reconsume && self.xml_declaration_start()? {
+            self.decl_raw = Acc::Empty;
+            self.decl = [None, None, None];
+            self.state = State::XmlDeclaration;
+            return Ok(());
+        }
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') | None => {
+                self.error_here(ErrorCode::MissingPiTarget);
+                self.comment = Acc::Empty;
+                self.reconsume_in(State::BogusComment);
+            }
+            Some(c) => {
+                self.pi_target = Acc::Empty;
+                self.pi_data = Acc::Empty;
+                self.pi_target
+                    .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+                self.state = State::PiTarget;
+            }
+        }
+        Ok(())
+    }
+
+    /// Draft profile: `xml` followed by whitespace starts an XML declaration (`xml-stylesheet`
+    /// and the like stay processing instructions; see docs/xml5.md).
+    fn xml_declaration_start(&mut self) -> Result<bool, Suspend> {
+        let rest = self.input[self.pos - self.base..].as_bytes();
+        let n = rest.len().min(4);
+        if rest[..n.min(3)] != b"xml"[..n.min(3)] {
+            return Ok(false);
+        }
+        if n < 4 {
+            return if self.finished {
+                Ok(false)
+            } else {
+                Err(Suspend)
+            };
+        }
+        if matches!(rest[3], b'\t' | b'\n' | b'\r' | b' ') {
+            self.pos += 3;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    fn emit_pi(&mut self) {
+        let target = self.pi_target.take(&self.input, self.base);
+        let data = self.pi_data.take(&self.input, self.base);
+        let span = self.markup_span();
+        self.emit(TokenKind::Pi { target, data }, span);
+    }
+
+    fn pi_target_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') => self.state = State::PiTargetAfter,
+            None => {
+                self.error_here(ErrorCode::EofInPi);
+                self.emit_pi();
+                self.reconsume_in(State::Data);
+            }
+            Some('?') => self.state = State::PiAfter,
+            Some(c) => {
+                self.pi_target
+                    .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base)
+            }
+        }
+        Ok(())
+    }
+
+    fn pi_target_after_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') => {}
+            _ => self.reconsume_in(State::PiData),
+        }
+        Ok(())
+    }
+
+    fn pi_data_state(&mut self) -> Step {
+        loop {
+            match self.consume()? {
+                Some('?') => {
+                    self.state = State::PiAfter;
+                    return Ok(());
+                }
+                None => {
+                    self.error_here(ErrorCode::EofInPi);
+                    self.emit_pi();
+                    self.reconsume_in(State::Data);
+                    return Ok(());
+                }
+                Some(c) => {
+                    self.pi_data
+                        .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base)
+                }
+            }
+        }
+    }
+
+    fn pi_after_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('>') => {
+                self.emit_pi();
+                self.state = State::Data;
+            }
+            Some('?') => {
+                if self.profile == Profile::Draft {
+                    self.pi_data
+                        .push('?', self.cur_at, true, &self.input, self.base);
+                }
+            }
+            None => self.reconsume_in(State::PiData),
+            Some(c) => match self.profile {
+                Profile::Draft => self.reconsume_in(State::PiData),
+                // xml5lib: the character is data and the state stays.
+                Profile::Compatibility => {
+                    self.pi_data
+                        .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base)
+                }
+            },
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ XML declaration (draft)
+
+    fn push_cur_raw(&mut self) {
+        if let Some(c) = self.cur
+            && !(self.decl_raw.is_empty() && matches!(c, '\t' | '\n' | ' '))
+        {
+            self.decl_raw
+                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+        }
+    }
+
+    /// An invalid declaration becomes a processing instruction `xml` whose data is what was read.
+    fn set_xml_target(&mut self) {
+        self.pi_target = Acc::Empty;
+        for (i, c) in "xml".chars().enumerate() {
+            let at = self.markup_start + 2 + i;
+            self.pi_target.push(c, at, true, &self.input, self.base);
+        }
+    }
+
+    #[cold]
+    fn xml_declaration_to_pi(&mut self) {
+        self.error_here(ErrorCode::InvalidXmlDeclaration);
+        self.set_xml_target();
+        self.pi_data = std::mem::take(&mut self.decl_raw);
+        self.reconsume_in(State::PiData);
+    }
+
+    #[cold]
+    fn eof_in_xml_declaration_pi(&mut self) {
+        self.error_here(ErrorCode::EofInXmlDeclaration);
+        self.set_xml_target();
+        self.pi_data = std::mem::take(&mut self.decl_raw);
+        self.emit_pi();
+        self.reconsume_in(State::Data);
+    }
+
+    fn emit_xml_declaration(&mut self) {
+        self.decl_raw = Acc::Empty;
+        let [version, encoding, standalone] = std::mem::take(&mut self.decl);
+        let span = self.markup_span();
+        self.emit(
+            TokenKind::XmlDeclaration {
+                version,
+                encoding,
+                standalone,
+            },
+            span,
+        );
+    }
+
+    fn xml_declaration_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') => self.push_cur_raw(),
+            Some('v' | 'e' | 's') => self.reconsume_in(State::XmlDeclarationAttributeName),
+            Some('?') => {
+                self.push_cur_raw();
+                self.state = State::XmlDeclarationAfter;
+            }
+            None => self.eof_in_xml_declaration_pi(),
+            Some(_) => self.xml_declaration_to_pi(),
+        }
+        Ok(())
+    }
+
+    fn xml_declaration_attribute_name_state(&mut self) -> Step {
+        if self.reconsume {
+            // The lookahead below reads the reconsumed ASCII letter from the input again.
+            self.reconsume = false;
+            self.pos = self.cur_at;
+        }
+        let start = self.pos;
+        for (word, attr) in [
+            ("version", DeclAttr::Version),
+            ("encoding", DeclAttr::Encoding),
+            ("standalone", DeclAttr::Standalone),
+        ] {
+            if self.lookahead(word, false)? {
+                self.decl_raw
+                    .push_range(start, self.pos, &self.input, self.base);
+                self.decl_attr = attr;
+                self.state = State::XmlDeclarationAttributeNameAfter;
+                return Ok(());
+            }
+        }
+        self.consume()?;
+        self.xml_declaration_to_pi();
+        Ok(())
+    }
+
+    fn xml_declaration_attribute_name_after_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') => self.push_cur_raw(),
+            Some('=') => {
+                self.push_cur_raw();
+                self.state = State::XmlDeclarationAttributeValueBefore;
+            }
+            None => self.eof_in_xml_declaration_pi(),
+            Some(_) => self.xml_declaration_to_pi(),
+        }
+        Ok(())
+    }
+
+    fn xml_declaration_attribute_value_before_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('\t' | '\n' | ' ') => self.push_cur_raw(),
+            Some('\'') => {
+                self.push_cur_raw();
+                self.decl_value = Acc::Empty;
+                self.state = State::XmlDeclarationAttributeValueSingleQuoted;
+            }
+            Some('"') => {
+                self.push_cur_raw();
+                self.decl_value = Acc::Empty;
+                self.state = State::XmlDeclarationAttributeValueDoubleQuoted;
+            }
+            None => self.eof_in_xml_declaration_pi(),
+            Some(_) => self.xml_declaration_to_pi(),
+        }
+        Ok(())
+    }
+
+    fn store_decl_value(&mut self) {
+        let value = self.decl_value.take(&self.input, self.base);
+        let slot = &mut self.decl[self.decl_attr as usize];
+        if slot.is_none() {
+            *slot = Some(value);
+        }
+    }
+
+    fn xml_declaration_attribute_value_quoted_state(&mut self, quote: char) -> Step {
+        match self.consume()? {
+            Some(c) if c == quote => {
+                self.push_cur_raw();
+                self.store_decl_value();
+                self.state = State::XmlDeclaration;
+            }
+            Some('?') => {
+                self.push_cur_raw();
+                self.error_here(ErrorCode::AbruptClosingXmlDeclaration);
+                self.store_decl_value();
+                self.state = State::XmlDeclarationAfter;
+            }
+            None => {
+                self.error_here(ErrorCode::EofInXmlDeclaration);
+                self.store_decl_value();
+                self.emit_xml_declaration();
+                self.reconsume_in(State::Data);
+            }
+            Some(c) => {
+                self.push_cur_raw();
+                self.decl_value
+                    .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+            }
+        }
+        Ok(())
+    }
+
+    fn xml_declaration_after_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('>') => {
+                self.emit_xml_declaration();
+                self.state = State::Data;
+            }
+            Some('?') => self.push_cur_raw(),
+            None => {
+                self.error_here(ErrorCode::EofInXmlDeclaration);
+                self.emit_xml_declaration();
+                self.reconsume_in(State::Data);
+            }
+            Some(_) => self.xml_declaration_to_pi(),
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ comments
+
+    fn markup_declaration_state(&mut self) -> Step {
+        let compat = self.profile == Profile::Compatibility;
+        if self.lookahead("--", false)? {
+            self.comment = Acc::Empty;
+            self.state = State::CommentStart;
+        } else if compat && self.lookahead("[CDATA[", true)? {
+            self.state = State::Cdata;
+        } else if self.lookahead("DOCTYPE", compat)? {
+            self.state = State::Doctype;
+        } else if !compat && self.lookahead("[CDATA[", false)? {
+            self.state = State::Cdata;
+        } else {
+            let span = self.markup_span();
+            self.error(ErrorCode::IncorrectlyOpenedComment, span);
+            self.comment = Acc::Empty;
+            self.state = State::BogusComment;
+        }
+        Ok(())
+    }
+
+    fn push_cur_comment(&mut self) {
+        if let Some(c) = self.cur {
+            self.comment
+                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+        }
+    }
+
+    fn push_comment_str(&mut self, s: &str) {
+        self.comment.push_str(s, &self.input, self.base);
+    }
+
+    fn emit_comment(&mut self) {
+        let data = self.comment.take(&self.input, self.base);
+        let span = self.markup_span();
+        self.emit(TokenKind::Comment(data), span);
+    }
+
+    #[cold]
+    fn eof_in_comment(&mut self) {
+        self.error_here(ErrorCode::EofInComment);
+        self.emit_comment();
+        self.reconsume_in(State::Data);
+    }
+
+    fn comment_start_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('-') => self.state = State::CommentStartDash,
+            Some('>') => {
+                self.error_here(ErrorCode::AbruptClosingOfEmptyComment);
+                self.state = State::Data;
+                self.emit_comment();
+            }
+            _ => self.reconsume_in(State::Comment),
+        }
+        Ok(())
+    }
+
+    fn comment_start_dash_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('-') => self.state = State::CommentEnd,
+            Some('>') => {
+                self.error_here(ErrorCode::AbruptClosingOfEmptyComment);
+                self.state = State::Data;
+                self.emit_comment();
+            }
+            None => self.eof_in_comment(),
+            Some(_) => {
+                self.comment
+                    .push('-', self.cur_at - 1, true, &self.input, self.base);
+                self.reconsume_in(State::Comment);
+            }
+        }
+        Ok(())
+    }
+
+    fn comment_state(&mut self) -> Step {
+        loop {
+            match self.consume()? {
+                Some('<') => {
+                    self.push_cur_comment();
+                    self.state = State::CommentLessThanSign;
+                    return Ok(());
+                }
+                Some('-') => {
+                    self.state = State::CommentEndDash;
+                    return Ok(());
+                }
+                None => {
+                    self.eof_in_comment();
+                    return Ok(());
+                }
+                Some(_) => self.push_cur_comment(),
+            }
+        }
+    }
+
+    fn comment_less_than_sign_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('!') => {
+                self.push_cur_comment();
+                self.state = State::CommentLessThanSignBang;
+            }
+            Some('<') => self.push_cur_comment(),
+            _ => self.reconsume_in(State::Comment),
+        }
+        Ok(())
+    }
+
+    fn comment_less_than_sign_bang_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('-') => self.state = State::CommentLessThanSignBangDash,
+            _ => self.reconsume_in(State::Comment),
+        }
+        Ok(())
+    }
+
+    fn comment_less_than_sign_bang_dash_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('-') => self.state = State::CommentLessThanSignBangDashDash,
+            _ => self.reconsume_in(State::CommentEndDash),
+        }
+        Ok(())
+    }
+
+    fn comment_less_than_sign_bang_dash_dash_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('>') | None => self.reconsume_in(State::CommentEnd),
+            Some(_) => {
+                self.error_here(ErrorCode::NestedComment);
+                self.reconsume_in(State::CommentEnd);
+            }
+        }
+        Ok(())
+    }
+
+    fn comment_end_dash_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('-') => self.state = State::CommentEnd,
+            None => self.eof_in_comment(),
+            Some(_) => {
+                self.push_comment_str("-");
+                self.reconsume_in(State::Comment);
+            }
+        }
+        Ok(())
+    }
+
+    fn comment_end_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('>') => {
+                self.state = State::Data;
+                self.emit_comment();
+            }
+            Some('!') => self.state = State::CommentEndBang,
+            Some('-') => self.push_comment_str("-"),
+            None => self.eof_in_comment(),
+            Some(_) => {
+                self.push_comment_str("--");
+                self.reconsume_in(State::Comment);
+            }
+        }
+        Ok(())
+    }
+
+    fn comment_end_bang_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('-') => {
+                self.push_comment_str("--!");
+                self.state = State::CommentEndDash;
+            }
+            Some('>') => {
+                self.error_here(ErrorCode::IncorrectlyClosedComment);
+                self.state = State::Data;
+                self.emit_comment();
+            }
+            None => self.eof_in_comment(),
+            Some(_) => {
+                self.push_comment_str("--!");
+                self.reconsume_in(State::Comment);
+            }
+        }
+        Ok(())
+    }
+
+    fn bogus_comment_state(&mut self) -> Step {
+        loop {
+            match self.consume()? {
+                Some('>') => {
+                    self.state = State::Data;
+                    self.emit_comment();
+                    return Ok(());
+                }
+                None => {
+                    self.emit_comment();
+                    self.reconsume_in(State::Data);
+                    return Ok(());
+                }
+                Some(_) => self.push_cur_comment(),
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ CDATA
+
+    fn cdata_state(&mut self) -> Step {
+        loop {
+            match self.consume()? {
+                Some(']') => {
+                    self.state = State::CdataBracket;
+                    return Ok(());
+                }
+                None => {
+                    self.error_here(ErrorCode::EofInCdata);
+                    self.reconsume_in(State::Data);
+                    return Ok(());
+                }
+                Some(_) => self.push_cur_text(),
+            }
+        }
+    }
+
+    fn cdata_bracket_state(&mut self) -> Step {
+        match self.consume()? {
+            Some(']') => self.state = State::CdataEnd,
+            None => {
+                self.error_here(ErrorCode::EofInCdata);
+                self.reconsume_in(State::Data);
+            }
+            Some(_) => {
+                self.push_text(']', self.cur_at - 1, 1, true);
+                self.push_cur_text();
+                self.state = State::Cdata;
+            }
+        }
+        Ok(())
+    }
+
+    fn cdata_end_state(&mut self) -> Step {
+        match self.consume()? {
+            Some('>') => self.state = State::Data,
+            Some(']') => self.push_text(']', self.cur_at - 2, 1, true),
+            None => {
+                self.error_here(ErrorCode::EofInCdata);
+                self.reconsume_in(State::Data);
+            }
+            Some(_) => {
+                self.push_text(']', self.cur_at - 2, 1, true);
+                self.push_text(']', self.cur_at - 1, 1, true);
+                self.push_cur_text();
+                self.state = State::Cdata;
+            }
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ DOCTYPE
+
+    fn is_doctype_space(&self, c: char) -> bool {
+        matches!(c, '\t' | '\n' | ' ') || (c == '\x0C' && self.profile == Profile::Compatibility)
+    }
+
+    fn new_doctype(&mut self) {
+        self.doctype_name = None;
+        self.doctype_public = None;
+        self.doctype_system = None;
+    }
+
+    fn push_doctype_name(&mut self, c: char) {
+        let lower = c.to_ascii_lowercase();
+        let verbatim = self.cur_verbatim && lower == c;
+        self.doctype_name.get_or_insert_with(Acc::default).push(
+            lower,
+            self.cur_at,
+            verbatim,
+            &self.input,
+            self.base,
+        );
+    }
+
+    fn emit_doctype(&mut self) {
+        let input = &self.input;
+        let base = self.base;
+        let take = |a: Option<Acc>| a.map(|mut a| a.take(input, base));
+        let name = take(self.doctype_name.take());
+        let public_id = take(self.doctype_public.take());
+        let system_id = take(self.doctype_system.take());
+        let span = self.markup_span();
+        self.emit(
+            TokenKind::Doctype {
+                name,
+                public_id,
+                system_id,
+            },
+            span,
+        );
+    }
+
+    #[cold]
+    fn eof_in_doctype(&mut self) {
+        self.error_here(ErrorCode::EofInDoctype);
+        self.emit_doctype();
+        self.reconsume_in(State::Data);
+    }
+
+    fn doctype_state(&mut self) -> Step {
+        self.new_doctype();
+        match self.consume()? {
+            Some(c) if self.is_doctype_space(c) => self.state = State::BeforeDoctypeName,
+            None => self.eof_in_doctype(),
+            Some(_) => {
+                self.error_here(ErrorCode::MissingWhitespaceBeforeDoctypeName);
+                self.reconsume_in(State::BeforeDoctypeName);
+            }
+        }
+        Ok(())
+    }
+
+    fn before_doctype_name_state(&mut self) -> Step {
+        match self.consume()? {
+            Some(c) if self.is_doctype_space(c) => {}
+            Some('>') => {
+                self.error_here(ErrorCode::MissingDoctypeName);
+                self.new_doctype();
+                self.emit_doctype();
+                self.state = State::Data;
+            }
+            None => self.eof_in_doctype(),
+            Some(c) => {
+                self.new_doctype();
+                self.push_doctype_name(c);
+                self.state = State::DoctypeName;
+            }
+        }
+        Ok(())
+    }
+
+    fn doctype_name_state(&mut self) -> Step {
+        match self.consume()? {
+            Some(c) if self.is_doctype_space(c) => {
+                self.doctype_depth = 0;
+                self.state = State::AfterDoctypeName;
+            }
+            // The draft says "create a new DOCTYPE token" here, which would drop the name; we emit
+            // the current one (docs/xml5.md).
+            Some('>') => {
+                self.emit_doctype();
+                self.state = State::Data;
+            }
+            None => self.eof_in_doctype(),
+            Some(c) => self.push_doctype_name(c),
+        }
+        Ok(())
+    }
+
+    fn after_doctype_name_state(&mut self) -> Step {
+        if self.profile == Profile::Compatibility {
+            return self.after_doctype_name_state_2016();
+        }
+        loop {
+            match self.consume()? {
+                Some('[') => self.doctype_depth += 1,
+                Some(']') => {
+                    if self.doctype_depth == 0 {
+                        self.state = State::BogusDoctype;
+                        return Ok(());
+                    }
+                    self.doctype_depth -= 1;
+                }
+                Some('>') => {
+                    if self.doctype_depth == 0 {
+                        self.emit_doctype();
+                        self.state = State::Data;
+                        return Ok(());
+                    }
+                }
+                None => {
+                    self.eof_in_doctype();
+                    return Ok(());
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    fn after_doctype_name_state_2016(&mut self) -> Step {
+        if self.lookahead("public", true)? {
+            self.state = State::AfterDoctypeKeyword(IdKind::Public);
+            return Ok(());
+        }
+        if self.lookahead("system", true)? {
+            self.state = State::AfterDoctypeKeyword(IdKind::System);
+            return Ok(());
+        }
+        match self.consume()? {
+            Some(c) if self.is_doctype_space(c) => {}
+            Some('>') => {
+                self.emit_doctype();
+                self.state = State::Data;
+            }
+            None => self.eof_in_doctype(),
+            Some(_) => {
+                self.error_here(ErrorCode::InvalidCharacterSequenceAfterDoctypeName);
+                self.state = State::BogusDoctype;
+            }
+        }
+        Ok(())
+    }
+
+    fn doctype_id(&mut self, kind: IdKind) -> &mut Option<Acc> {
+        match kind {
+            IdKind::Public => &mut self.doctype_public,
+            IdKind::System => &mut self.doctype_system,
+        }
+    }
+
+    fn start_doctype_id(&mut self, kind: IdKind, quote: char) {
+        *self.doctype_id(kind) = Some(Acc::Empty);
+        self.state = if quote == '"' {
+            State::DoctypeIdentifierDoubleQuoted(kind)
+        } else {
+            State::DoctypeIdentifierSingleQuoted(kind)
+        };
+    }
+
+    #[cold]
+    fn doctype_abrupt(&mut self, code: ErrorCode) {
+        self.error_here(code);
+        self.emit_doctype();
+        self.state = State::Data;
+    }
+
+    fn after_doctype_keyword_state(&mut self, kind: IdKind) -> Step {
+        match self.consume()? {
+            Some(c) if self.is_doctype_space(c) => {
+                self.state = State::BeforeDoctypeIdentifier(kind)
+            }
+            Some(q @ ('"' | '\'')) => {
+                self.error_here(ErrorCode::MissingWhitespaceAfterDoctypeKeyword);
+                self.start_doctype_id(kind, q);
+            }
+            Some('>') => self.doctype_abrupt(ErrorCode::MissingQuoteBeforeDoctypeIdentifier),
+            None => self.eof_in_doctype(),
+            Some(_) => {
+                self.error_here(ErrorCode::MissingQuoteBeforeDoctypeIdentifier);
+                self.state = State::BogusDoctype;
+            }
+        }
+        Ok(())
+    }
+
+    fn before_doctype_identifier_state(&mut self, kind: IdKind) -> Step {
+        match self.consume()? {
+            Some(c) if self.is_doctype_space(c) => {}
+            Some(q @ ('"' | '\'')) => self.start_doctype_id(kind, q),
+            Some('>') => self.doctype_abrupt(ErrorCode::MissingQuoteBeforeDoctypeIdentifier),
+            None => self.eof_in_doctype(),
+            Some(_) => {
+                self.error_here(ErrorCode::MissingQuoteBeforeDoctypeIdentifier);
+                self.state = State::BogusDoctype;
+            }
+        }
+        Ok(())
+    }
+
+    fn doctype_identifier_quoted_state(&mut self, kind: IdKind, quote: char) -> Step {
+        match self.consume()? {
+            Some(c) if c == quote => self.state = State::AfterDoctypeIdentifier(kind),
+            Some('>') => self.doctype_abrupt(ErrorCode::AbruptDoctypeIdentifier),
+            None => self.eof_in_doctype(),
+            Some(c) => {
+                let (at, verbatim) = (self.cur_at, self.cur_verbatim);
+                let base = self.base;
+                let acc = match kind {
+                    IdKind::Public => &mut self.doctype_public,
+                    IdKind::System => &mut self.doctype_system,
+                };
+                acc.get_or_insert_with(Acc::default)
+                    .push(c, at, verbatim, &self.input, base);
+            }
+        }
+        Ok(())
+    }
+
+    fn after_doctype_identifier_state(&mut self, kind: IdKind) -> Step {
+        match (kind, self.consume()?) {
+            (_, Some(c)) if self.is_doctype_space(c) => {
+                if kind == IdKind::Public {
+                    self.state = State::BetweenDoctypePublicAndSystemIdentifiers;
+                }
+            }
+            (IdKind::Public, Some(q @ ('"' | '\''))) => {
+                self.error_here(ErrorCode::MissingWhitespaceBetweenDoctypeIdentifiers);
+                self.start_doctype_id(IdKind::System, q);
+            }
+            (_, Some('>')) => {
+                self.emit_doctype();
+                self.state = State::Data;
+            }
+            (_, None) => self.eof_in_doctype(),
+            (_, Some(_)) => {
+                self.error_here(ErrorCode::UnexpectedCharacterAfterDoctypeIdentifier);
+                self.state = State::BogusDoctype;
+            }
+        }
+        Ok(())
+    }
+
+    fn between_doctype_public_and_system_identifiers_state(&mut self) -> Step {
+        match self.consume()? {
+            Some(c) if self.is_doctype_space(c) => {}
+            Some('>') => {
+                self.emit_doctype();
+                self.state = State::Data;
+            }
+            // xml5lib: the system identifier is not cleared first, so `''` leaves it absent.
+            Some('\'') => self.state = State::DoctypeIdentifierSingleQuoted(IdKind::System),
+            Some('"') => self.state = State::DoctypeIdentifierDoubleQuoted(IdKind::System),
+            None => self.eof_in_doctype(),
+            Some(_) => {
+                self.error_here(ErrorCode::UnexpectedCharacterAfterDoctypeIdentifier);
+                self.state = State::BogusDoctype;
+            }
+        }
+        Ok(())
+    }
+
+    fn bogus_doctype_state(&mut self) -> Step {
+        loop {
+            match self.consume()? {
+                Some('>') => {
+                    self.state = State::Data;
+                    self.emit_doctype();
+                    return Ok(());
+                }
+                None => {
+                    self.emit_doctype();
+                    self.reconsume_in(State::Data);
+                    return Ok(());
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ character references
+
+    fn start_char_ref(&mut self, state: State, return_state: State, additional: Option<char>) {
+        self.cref = CharRef {
+            phase: RefPhase::Begin,
+            start: self.cur_at,
+            additional,
+            return_state,
+            num: 0,
+            seen_digit: false,
+            matched: None,
+        };
+        self.state = state;
+    }
+
+    fn ref_span(&self) -> Span {
+        Span::new(self.cref.start, self.pos)
+    }
+
+    #[cold]
+    fn ref_error(&mut self, code: ErrorCode) {
+        let span = self.ref_span();
+        self.error(code, span);
+    }
+
+    /// Ends the reference: nothing (a literal `&`, the input after it read again) or `text`.
+    fn finish_ref(&mut self, text: Option<&str>) {
+        let in_attr = self.state == State::CharacterReferenceInAttributeValue;
+        match text {
+            None => {
+                self.pos = self.cref.start + 1;
+                if in_attr {
+                    self.attr_value
+                        .push('&', self.cref.start, true, &self.input, self.base);
+                } else {
+                    self.push_text('&', self.cref.start, 1, true);
+                }
+            }
+            Some(t) => {
+                if in_attr {
+                    self.attr_value.push_str(t, &self.input, self.base);
+                } else {
+                    self.text_span(self.cref.start, self.pos);
+                    self.text.push_str(t, &self.input, self.base);
+                }
+            }
+        }
+        if in_attr {
+            self.attr_end = self.pos;
+        }
+        self.state = self.cref.return_state;
+    }
+
+    fn character_reference_state(&mut self) -> Step {
+        loop {
+            match self.cref.phase {
+                RefPhase::Begin => {
+                    let c = self.peek()?;
+                    let none = match (self.profile, c) {
+                        (_, None) => true,
+                        (_, Some(c)) if Some(c) == self.cref.additional => true,
+                        (Profile::Draft, Some('\t' | '\n' | '\r' | ' ' | '<' | '%' | '&')) => true,
+                        (Profile::Compatibility, Some('\t' | '\n' | '\x0C' | ' ' | '<' | '&')) => {
+                            true
+                        }
+                        _ => false,
+                    };
+                    if none {
+                        self.finish_ref(None);
+                        return Ok(());
+                    }
+                    if c == Some('#') {
+                        self.pos += 1;
+                        self.cref.phase = RefPhase::Octothorpe;
+                    } else if self.profile == Profile::Compatibility {
+                        self.cref.phase = RefPhase::Named;
+                    } else {
+                        self.cref.phase = RefPhase::DraftName;
+                    }
+                }
+                RefPhase::Octothorpe => match self.peek()? {
+                    Some('x' | 'X') => {
+                        self.pos += 1;
+                        self.cref.phase = RefPhase::Numeric { hex: true };
+                    }
+                    _ => self.cref.phase = RefPhase::Numeric { hex: false },
+                },
+                RefPhase::Numeric { hex } => {
+                    let radix = if hex { 16 } else { 10 };
+                    match self.peek()?.and_then(|c| c.to_digit(radix)) {
+                        Some(d) => {
+                            self.pos += 1;
+                            self.cref.num = numeric::accumulate(self.cref.num, radix, d);
+                            self.cref.seen_digit = true;
+                        }
+                        None if !self.cref.seen_digit => {
+                            self.ref_error(ErrorCode::AbsenceOfDigitsInNumericCharacterReference);
+                            self.finish_ref(None);
+                            return Ok(());
+                        }
+                        None => self.cref.phase = RefPhase::NumericSemicolon,
+                    }
+                }
+                RefPhase::NumericSemicolon => {
+                    if self.peek()? == Some(';') {
+                        self.pos += 1;
+                    } else {
+                        self.ref_error(ErrorCode::MissingSemicolonAfterCharacterReference);
+                    }
+                    let c = self.numeric_value();
+                    let mut buf = [0; 4];
+                    let s: &str = c.encode_utf8(&mut buf);
+                    self.finish_ref(Some(s));
+                    return Ok(());
+                }
+                RefPhase::Named => return self.named_reference_2016(),
+                RefPhase::BogusName => match self.peek()? {
+                    Some(c) if c.is_ascii_alphanumeric() => self.pos += 1,
+                    Some(';') => {
+                        self.pos += 1;
+                        self.ref_error(ErrorCode::UnknownNamedCharacterReference);
+                        self.finish_ref(None);
+                        return Ok(());
+                    }
+                    _ => {
+                        self.finish_ref(None);
+                        return Ok(());
+                    }
+                },
+                RefPhase::DraftName => return self.named_reference_draft(),
+            }
+        }
+    }
+
+    /// The value of a numeric reference, reporting the profile's errors.
+    fn numeric_value(&mut self) -> char {
+        let n = self.cref.num;
+        let (c, code) = match self.profile {
+            Profile::Compatibility => {
+                use numeric::WhatwgIssue as W;
+                let (c, issue) = numeric::whatwg(n);
+                let code = issue.map(|i| match i {
+                    W::NullCharacterReference => ErrorCode::NullCharacterReference,
+                    W::CharacterReferenceOutsideUnicodeRange => {
+                        ErrorCode::CharacterReferenceOutsideUnicodeRange
+                    }
+                    W::SurrogateCharacterReference => ErrorCode::SurrogateCharacterReference,
+                    W::NoncharacterCharacterReference => ErrorCode::NoncharacterCharacterReference,
+                    W::ControlCharacterReference => ErrorCode::ControlCharacterReference,
+                });
+                (c, code)
+            }
+            Profile::Draft => {
+                use numeric::Xml5Issue as X;
+                let (c, issue) = numeric::xml5(n);
+                let code = issue.map(|i| match i {
+                    X::Null => ErrorCode::NullCharacterReference,
+                    X::OutOfRange if numeric::is_surrogate(n) => {
+                        ErrorCode::SurrogateCharacterReference
+                    }
+                    X::OutOfRange => ErrorCode::CharacterReferenceOutsideUnicodeRange,
+                    X::Disallowed if numeric::is_noncharacter(n) => {
+                        ErrorCode::NoncharacterCharacterReference
+                    }
+                    X::Disallowed => ErrorCode::ControlCharacterReference,
+                });
+                (c, code)
+            }
+        };
+        if let Some(code) = code {
+            self.ref_error(code);
+        }
+        c
+    }
+
+    /// Compatibility profile: the WHATWG longest-match algorithm over the HTML names.
+    fn named_reference_2016(&mut self) -> Step {
+        let name_start = self.cref.start + 1;
+        loop {
+            let next = self.peek()?;
+            if let Some(c) = next {
+                let end = self.pos + c.len_utf8();
+                let key = &self.input[name_start - self.base..end - self.base];
+                if let Some(entry) = thicket_charref::named(key) {
+                    self.pos = end;
+                    if let Some(v) = entry.value {
+                        self.cref.matched = Some((end - name_start, v));
+                    }
+                    continue;
+                }
+            }
+            // The name cannot continue with `next`.
+            let consumed = self.pos - name_start;
+            match self.cref.matched {
+                None => {
+                    match next {
+                        Some(c) if c.is_ascii_alphanumeric() => {
+                            self.cref.phase = RefPhase::BogusName;
+                            return Ok(());
+                        }
+                        Some(';') if consumed > 0 => {
+                            self.pos += 1;
+                            self.ref_error(ErrorCode::UnknownNamedCharacterReference);
+                        }
+                        _ => {}
+                    }
+                    self.finish_ref(None);
+                }
+                Some((len, value)) => {
+                    let matched_end = name_start + len;
+                    let last = self.input.as_bytes()[matched_end - 1 - self.base];
+                    let after = if matched_end < self.pos {
+                        self.input[matched_end - self.base..].chars().next()
+                    } else {
+                        next
+                    };
+                    let in_attr = self.cref.additional.is_some();
+                    if last == b';' {
+                        self.pos = matched_end;
+                        self.finish_ref(Some(value));
+                    } else if in_attr && after == Some('=') {
+                        self.ref_error(ErrorCode::EqualsSignAfterCharacterReferenceInAttribute);
+                        self.finish_ref(None);
+                    } else if in_attr && after.is_some_and(|c| c.is_ascii_alphanumeric()) {
+                        self.finish_ref(None);
+                    } else {
+                        self.pos = matched_end;
+                        self.ref_error(ErrorCode::MissingSemicolonAfterCharacterReference);
+                        self.finish_ref(Some(value));
+                    }
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    /// Draft profile: a name of XML name characters and `;`, resolved through the user's
+    /// entities, the five XML entities and the HTML names.
+    fn named_reference_draft(&mut self) -> Step {
+        let name_start = self.cref.start + 1;
+        loop {
+            match self.peek()? {
+                Some(c) if thicket_names::xml10::is_name_char(c) => self.pos += c.len_utf8(),
+                Some(';') => {
+                    let name = &self.input[name_start - self.base..self.pos - self.base];
+                    self.pos += 1;
+                    let value: Option<String> = self
+                        .entities
+                        .as_ref()
+                        .and_then(|m| m.get(name).cloned())
+                        .or_else(|| thicket_charref::xml_predefined(name).map(String::from))
+                        .or_else(|| {
+                            let mut key = String::with_capacity(name.len() + 1);
+                            key.push_str(name);
+                            key.push(';');
+                            thicket_charref::named(&key)
+                                .and_then(|e| e.value)
+                                .map(String::from)
+                        });
+                    match value {
+                        Some(v) => self.finish_ref(Some(&v)),
+                        None => {
+                            self.ref_error(ErrorCode::UnknownNamedCharacterReference);
+                            self.finish_ref(None);
+                        }
+                    }
+                    return Ok(());
+                }
+                _ => {
+                    self.ref_error(ErrorCode::MissingSemicolonAfterCharacterReference);
+                    self.finish_ref(None);
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+/// Bytes the data-state fast path stops at.
+static SPECIAL: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = matches!(i as u8, b'<' | b'&' | b'\r' | 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F);
+        i += 1;
+    }
+    t
+};
+
+/// Controls and noncharacters in the input stream are reported (the character is kept).
+#[inline]
+fn bad_char(c: char) -> Option<ErrorCode> {
+    match c as u32 {
+        0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F..=0x9F => {
+            Some(ErrorCode::ControlCharacterInInputStream)
+        }
+        n if numeric::is_noncharacter(n) => Some(ErrorCode::NoncharacterInInputStream),
+        _ => None,
+    }
+}
+
+impl Tokenizer<'static> {
+    /// A streaming tokenizer: push chunks with [`Tokenizer::feed`], end with
+    /// [`Tokenizer::finish`], pull events between feeds.
+    pub fn streaming(options: Options) -> Tokenizer<'static> {
+        Tokenizer::with_input(Cow::Owned(String::new()), options)
+    }
+}
+
+/// Tokenizes the whole of `input`: the tokens (ending with [`TokenKind::Eof`]) and the
+/// diagnostics.
+pub fn tokenize(input: &str, options: Options) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
+    let mut t = Tokenizer::new(input, options);
+    let mut tokens = Vec::new();
+    while let Some(tok) = t.next_token() {
+        tokens.push(tok);
+    }
+    (tokens, t.take_diagnostics())
+}
+
+/// Every event of `input`, in order.
+pub fn events(input: &str, options: Options) -> Vec<Event<'_>> {
+    let mut t = Tokenizer::new(input, options);
+    let mut out = Vec::new();
+    while let Some(e) = t.next_event() {
+        out.push(e);
+    }
+    out
+}

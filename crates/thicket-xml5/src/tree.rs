@@ -1,0 +1,749 @@
+//! Tree construction: the draft's start, main and end phases, building a [`Document`] (an arena
+//! of nodes addressed by [`NodeId`], so any depth builds and drops without recursion), with
+//! namespaces resolved after Namespaces in XML 1.0, with recovery.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use thicket_input::Span;
+
+use crate::error::{Diagnostic, ErrorCode};
+use crate::token::{Attribute as TokenAttribute, Token, TokenKind};
+use crate::tokenizer::{Options, Tokenizer};
+
+/// The XML namespace, bound to the `xml` prefix.
+pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
+/// The namespace of `xmlns` and `xmlns:*` attributes.
+pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
+
+/// The index of a node in its [`Document`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(u32);
+
+impl NodeId {
+    /// The position in the arena.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// An attribute of an element.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attribute {
+    /// The namespace, if the name is in one (`xmlns` declarations are in [`XMLNS_NAMESPACE`]).
+    pub namespace: Option<String>,
+    /// The prefix as written.
+    pub prefix: Option<String>,
+    /// The local name.
+    pub local: String,
+    /// The value.
+    pub value: String,
+}
+
+impl Attribute {
+    /// `prefix:local` or `local`.
+    pub fn qualified_name(&self) -> String {
+        qualified(self.prefix.as_deref(), &self.local)
+    }
+}
+
+/// An element.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Element {
+    /// The namespace, if any.
+    pub namespace: Option<String>,
+    /// The prefix as written.
+    pub prefix: Option<String>,
+    /// The local name.
+    pub local: String,
+    /// Attributes in source order (namespace declarations included).
+    pub attributes: Vec<Attribute>,
+}
+
+impl Element {
+    /// `prefix:local` or `local`.
+    pub fn qualified_name(&self) -> String {
+        qualified(self.prefix.as_deref(), &self.local)
+    }
+}
+
+fn qualified(prefix: Option<&str>, local: &str) -> String {
+    match prefix {
+        Some(p) => format!("{p}:{local}"),
+        None => local.to_owned(),
+    }
+}
+
+/// What a node is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeData {
+    /// The document node (always [`Document::root`]).
+    Document,
+    /// An element.
+    Element(Element),
+    /// Character data.
+    Text(String),
+    /// A comment.
+    Comment(String),
+    /// A processing instruction.
+    Pi {
+        /// The target.
+        target: String,
+        /// The data.
+        data: String,
+    },
+    /// A DOCTYPE.
+    Doctype {
+        /// The name.
+        name: Option<String>,
+        /// The public identifier (compatibility profile).
+        public_id: Option<String>,
+        /// The system identifier (compatibility profile).
+        system_id: Option<String>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Node {
+    data: NodeData,
+    parent: Option<NodeId>,
+    children: Vec<NodeId>,
+}
+
+/// The XML declaration's pseudo-attributes (draft profile).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct XmlDeclaration {
+    /// `version`.
+    pub version: Option<String>,
+    /// `encoding`.
+    pub encoding: Option<String>,
+    /// `standalone`.
+    pub standalone: Option<String>,
+}
+
+/// A document: an arena of nodes. Node 0 is the document node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Document {
+    nodes: Vec<Node>,
+    /// The XML declaration, when the input started with one (draft profile).
+    pub xml_declaration: Option<XmlDeclaration>,
+}
+
+impl Default for Document {
+    fn default() -> Self {
+        Document::new()
+    }
+}
+
+impl Document {
+    /// An empty document.
+    pub fn new() -> Document {
+        Document {
+            nodes: vec![Node {
+                data: NodeData::Document,
+                parent: None,
+                children: Vec::new(),
+            }],
+            xml_declaration: None,
+        }
+    }
+
+    /// The document node.
+    pub fn root(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// The first element child of the document node.
+    pub fn root_element(&self) -> Option<NodeId> {
+        self.children(self.root())
+            .iter()
+            .copied()
+            .find(|&c| matches!(self.data(c), NodeData::Element(_)))
+    }
+
+    /// Number of nodes, the document node included.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when the document has only its document node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() == 1
+    }
+
+    /// What `id` is.
+    pub fn data(&self, id: NodeId) -> &NodeData {
+        &self.nodes[id.index()].data
+    }
+
+    /// The element at `id`, if it is one.
+    pub fn element(&self, id: NodeId) -> Option<&Element> {
+        match self.data(id) {
+            NodeData::Element(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The children of `id`, in order.
+    pub fn children(&self, id: NodeId) -> &[NodeId] {
+        &self.nodes[id.index()].children
+    }
+
+    /// The parent of `id` (`None` for the document node).
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        self.nodes[id.index()].parent
+    }
+
+    /// Appends a node as the last child of `parent`. Text appended after text is merged into it,
+    /// and empty text is not added; the id of the node that holds the data is returned.
+    pub fn append(&mut self, parent: NodeId, data: NodeData) -> NodeId {
+        if let NodeData::Text(t) = &data {
+            if let Some(&last) = self.nodes[parent.index()].children.last()
+                && let NodeData::Text(prev) = &mut self.nodes[last.index()].data
+            {
+                prev.push_str(t);
+                return last;
+            }
+            if t.is_empty() {
+                return parent;
+            }
+        }
+        let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        self.nodes.push(Node {
+            data,
+            parent: Some(parent),
+            children: Vec::new(),
+        });
+        self.nodes[parent.index()].children.push(id);
+        id
+    }
+
+    /// The text of every text node under `id`, in document order.
+    pub fn text_content(&self, id: NodeId) -> String {
+        let mut out = String::new();
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            if let NodeData::Text(t) = self.data(n) {
+                out.push_str(t);
+            }
+            stack.extend(self.children(n).iter().rev());
+        }
+        out
+    }
+
+    /// The tree in the xml5lib tree-construction format: one line per node, two spaces of
+    /// indentation per level, attributes sorted by local name below their element.
+    pub fn dump(&self) -> String {
+        let mut out = String::new();
+        let mut stack: Vec<(NodeId, usize)> = self
+            .children(self.root())
+            .iter()
+            .rev()
+            .map(|&c| (c, 0))
+            .collect();
+        while let Some((id, depth)) = stack.pop() {
+            let indent = "  ".repeat(depth);
+            match self.data(id) {
+                NodeData::Document => {}
+                NodeData::Element(e) => {
+                    let _ = writeln!(
+                        out,
+                        "{indent}<{}>",
+                        dump_name(&e.namespace, e.prefix.as_deref(), &e.local)
+                    );
+                    let mut attrs: Vec<&Attribute> = e.attributes.iter().collect();
+                    attrs.sort_by(|a, b| a.local.cmp(&b.local));
+                    for a in attrs {
+                        let _ = writeln!(
+                            out,
+                            "{indent}  {}=\"{}\"",
+                            dump_name(&a.namespace, a.prefix.as_deref(), &a.local),
+                            a.value
+                        );
+                    }
+                }
+                NodeData::Text(t) => {
+                    let _ = writeln!(out, "{indent}\"{t}\"");
+                }
+                NodeData::Comment(c) => {
+                    let _ = writeln!(out, "{indent}<!-- {c} -->");
+                }
+                NodeData::Pi { target, data } => {
+                    let _ = writeln!(out, "{indent}<?{target} {data}?>");
+                }
+                NodeData::Doctype {
+                    name,
+                    public_id,
+                    system_id,
+                } => {
+                    let name = name.as_deref().unwrap_or("");
+                    if public_id.is_some() || system_id.is_some() {
+                        let _ = writeln!(
+                            out,
+                            "{indent}<!DOCTYPE {name} \"{}\" \"{}\">",
+                            public_id.as_deref().unwrap_or(""),
+                            system_id.as_deref().unwrap_or("")
+                        );
+                    } else {
+                        let _ = writeln!(out, "{indent}<!DOCTYPE {name}>");
+                    }
+                }
+            }
+            stack.extend(self.children(id).iter().rev().map(|&c| (c, depth + 1)));
+        }
+        out
+    }
+}
+
+fn dump_name(ns: &Option<String>, prefix: Option<&str>, local: &str) -> String {
+    match ns {
+        Some(ns) => format!("{{{ns}}}{}", qualified(prefix, local)),
+        None => qualified(prefix, local),
+    }
+}
+
+/// Splits a qualified name at its colon when it has exactly one, not at either end.
+pub fn split_qname(name: &str) -> (Option<&str>, &str) {
+    match name.find(':') {
+        Some(i) if i > 0 && i + 1 < name.len() && !name[i + 1..].contains(':') => {
+            (Some(&name[..i]), &name[i + 1..])
+        }
+        _ => (None, name),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Start,
+    Main,
+    End,
+    Stopped,
+}
+
+struct OpenElement {
+    node: NodeId,
+    /// The tag name as written.
+    name: String,
+    /// How many namespace bindings this element pushed.
+    bindings: usize,
+}
+
+/// Builds a [`Document`] from tokens.
+pub struct TreeBuilder {
+    doc: Document,
+    phase: Phase,
+    stack: Vec<OpenElement>,
+    /// How many open elements have each name (so "in scope" is a lookup, not a stack walk).
+    open_names: HashMap<String, usize>,
+    /// In-scope namespace bindings, innermost last: prefix (`None` = default) to namespace
+    /// (`None` = undeclared).
+    bindings: Vec<(Option<String>, Option<String>)>,
+    seen_content: bool,
+    pending_bindings: usize,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Default for TreeBuilder {
+    fn default() -> Self {
+        TreeBuilder::new()
+    }
+}
+
+impl TreeBuilder {
+    /// A builder in the start phase.
+    pub fn new() -> TreeBuilder {
+        TreeBuilder {
+            doc: Document::new(),
+            phase: Phase::Start,
+            stack: Vec::new(),
+            open_names: HashMap::new(),
+            bindings: Vec::new(),
+            seen_content: false,
+            pending_bindings: 0,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The diagnostics of tree construction so far.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The document and the tree-construction diagnostics.
+    pub fn finish(self) -> (Document, Vec<Diagnostic>) {
+        (self.doc, self.diagnostics)
+    }
+
+    #[cold]
+    fn error(&mut self, code: ErrorCode, span: Span) {
+        self.diagnostics.push(Diagnostic::new(code, span));
+    }
+
+    /// Processes one token.
+    pub fn process(&mut self, token: Token<'_>) {
+        let span = token.span;
+        let first = !self.seen_content;
+        self.seen_content = true;
+        match self.phase {
+            Phase::Start => self.start_phase(token, first),
+            Phase::Main => self.main_phase(token),
+            Phase::End => self.end_phase(token),
+            Phase::Stopped => {}
+        }
+        let _ = span;
+    }
+
+    fn outside_root_text(&mut self, text: &str, span: Span) {
+        if !text.chars().all(|c| matches!(c, ' ' | '\t' | '\n' | '\r')) {
+            self.error(ErrorCode::TextOutsideRoot, span);
+        }
+    }
+
+    fn start_phase(&mut self, token: Token<'_>, first: bool) {
+        let span = token.span;
+        let root = self.doc.root();
+        match token.kind {
+            TokenKind::StartTag { name, attributes } => {
+                let node = self.create_element(root, &name, attributes, span);
+                self.push(node, &name);
+                self.phase = Phase::Main;
+            }
+            TokenKind::EmptyTag { name, attributes } => {
+                let marker = self.bindings.len();
+                self.create_element(root, &name, attributes, span);
+                self.bindings.truncate(marker);
+                self.phase = Phase::End;
+            }
+            TokenKind::Comment(c) => {
+                self.doc.append(root, NodeData::Comment(c.into_owned()));
+            }
+            TokenKind::Pi { target, data } => {
+                self.doc.append(
+                    root,
+                    NodeData::Pi {
+                        target: target.into_owned(),
+                        data: data.into_owned(),
+                    },
+                );
+            }
+            TokenKind::Doctype {
+                name,
+                public_id,
+                system_id,
+            } => {
+                let has_doctype = self
+                    .doc
+                    .children(root)
+                    .iter()
+                    .any(|&c| matches!(self.doc.data(c), NodeData::Doctype { .. }));
+                if has_doctype {
+                    self.error(ErrorCode::MisplacedDoctype, span);
+                } else {
+                    self.doc.append(
+                        root,
+                        NodeData::Doctype {
+                            name: name.map(|s| s.into_owned()),
+                            public_id: public_id.map(|s| s.into_owned()),
+                            system_id: system_id.map(|s| s.into_owned()),
+                        },
+                    );
+                }
+            }
+            TokenKind::XmlDeclaration {
+                version,
+                encoding,
+                standalone,
+            } => {
+                if first {
+                    self.doc.xml_declaration = Some(XmlDeclaration {
+                        version: version.map(|s| s.into_owned()),
+                        encoding: encoding.map(|s| s.into_owned()),
+                        standalone: standalone.map(|s| s.into_owned()),
+                    });
+                } else {
+                    self.error(ErrorCode::MisplacedXmlDeclaration, span);
+                }
+            }
+            TokenKind::Text(t) => self.outside_root_text(&t, span),
+            TokenKind::Eof => {
+                self.error(ErrorCode::EofBeforeRoot, span);
+                self.phase = Phase::Stopped;
+            }
+            _ => self.error(ErrorCode::UnexpectedToken, span),
+        }
+    }
+
+    fn main_phase(&mut self, token: Token<'_>) {
+        let span = token.span;
+        let current = self.stack.last().map_or(self.doc.root(), |e| e.node);
+        match token.kind {
+            TokenKind::Text(t) => {
+                self.doc.append(current, NodeData::Text(t.into_owned()));
+            }
+            TokenKind::StartTag { name, attributes } => {
+                let node = self.create_element(current, &name, attributes, span);
+                self.push(node, &name);
+            }
+            TokenKind::EmptyTag { name, attributes } => {
+                let marker = self.bindings.len();
+                self.create_element(current, &name, attributes, span);
+                self.bindings.truncate(marker);
+            }
+            TokenKind::EndTag { name } => {
+                if self.stack.last().is_some_and(|e| e.name != name) {
+                    self.error(ErrorCode::MismatchedEndTag, span);
+                }
+                if self.open_names.get(name.as_ref()).copied().unwrap_or(0) > 0 {
+                    while let Some(e) = self.pop() {
+                        if e == name {
+                            break;
+                        }
+                    }
+                }
+                if self.stack.is_empty() {
+                    self.phase = Phase::End;
+                }
+            }
+            TokenKind::ShortEndTag => {
+                self.pop();
+                if self.stack.is_empty() {
+                    self.phase = Phase::End;
+                }
+            }
+            TokenKind::Comment(c) => {
+                self.doc.append(current, NodeData::Comment(c.into_owned()));
+            }
+            TokenKind::Pi { target, data } => {
+                self.doc.append(
+                    current,
+                    NodeData::Pi {
+                        target: target.into_owned(),
+                        data: data.into_owned(),
+                    },
+                );
+            }
+            TokenKind::Doctype { .. } => self.error(ErrorCode::MisplacedDoctype, span),
+            TokenKind::XmlDeclaration { .. } => {
+                self.error(ErrorCode::MisplacedXmlDeclaration, span)
+            }
+            TokenKind::Eof => {
+                self.error(ErrorCode::EofInElement, span);
+                self.phase = Phase::Stopped;
+            }
+        }
+    }
+
+    fn end_phase(&mut self, token: Token<'_>) {
+        let span = token.span;
+        let root = self.doc.root();
+        match token.kind {
+            TokenKind::Comment(c) => {
+                self.doc.append(root, NodeData::Comment(c.into_owned()));
+            }
+            TokenKind::Pi { target, data } => {
+                self.doc.append(
+                    root,
+                    NodeData::Pi {
+                        target: target.into_owned(),
+                        data: data.into_owned(),
+                    },
+                );
+            }
+            TokenKind::Eof => self.phase = Phase::Stopped,
+            TokenKind::Text(t) => self.outside_root_text(&t, span),
+            TokenKind::Doctype { .. } => self.error(ErrorCode::MisplacedDoctype, span),
+            TokenKind::XmlDeclaration { .. } => {
+                self.error(ErrorCode::MisplacedXmlDeclaration, span)
+            }
+            _ => self.error(ErrorCode::UnexpectedToken, span),
+        }
+    }
+
+    fn push(&mut self, node: NodeId, name: &str) {
+        let bindings = self.pending_bindings;
+        self.pending_bindings = 0;
+        *self.open_names.entry(name.to_owned()).or_insert(0) += 1;
+        self.stack.push(OpenElement {
+            node,
+            name: name.to_owned(),
+            bindings,
+        });
+    }
+
+    /// Pops the current element, returning its name.
+    fn pop(&mut self) -> Option<String> {
+        let e = self.stack.pop()?;
+        if let Some(n) = self.open_names.get_mut(&e.name) {
+            *n -= 1;
+        }
+        let keep = self.bindings.len() - e.bindings;
+        self.bindings.truncate(keep);
+        Some(e.name)
+    }
+
+    fn lookup(&self, prefix: Option<&str>) -> Option<&str> {
+        match prefix {
+            Some("xml") => return Some(XML_NAMESPACE),
+            Some("xmlns") => return Some(XMLNS_NAMESPACE),
+            _ => {}
+        }
+        self.bindings
+            .iter()
+            .rev()
+            .find(|(p, _)| p.as_deref() == prefix)
+            .and_then(|(_, ns)| ns.as_deref())
+    }
+
+    /// Creates an element for a tag token (declaring its namespaces) and appends it to `parent`.
+    fn create_element(
+        &mut self,
+        parent: NodeId,
+        name: &str,
+        attributes: Vec<TokenAttribute<'_>>,
+        span: Span,
+    ) -> NodeId {
+        // Declarations first: they are in scope for the element and its attributes.
+        let mut valid_decl = vec![false; attributes.len()];
+        let before = self.bindings.len();
+        for (i, a) in attributes.iter().enumerate() {
+            let (prefix, local) = split_qname(&a.name);
+            let declared: Option<Option<&str>> = match (prefix, local) {
+                (None, "xmlns") => Some(None),
+                (Some("xmlns"), p) => Some(Some(p)),
+                _ => None,
+            };
+            let Some(declared) = declared else { continue };
+            let value: &str = &a.value;
+            let ok = match declared {
+                Some("xml") => value == XML_NAMESPACE,
+                Some("xmlns") => false,
+                _ => value != XMLNS_NAMESPACE && value != XML_NAMESPACE,
+            };
+            if !ok {
+                self.error(ErrorCode::InvalidNamespaceDeclaration, a.span);
+                continue;
+            }
+            valid_decl[i] = true;
+            if declared == Some("xml") {
+                continue;
+            }
+            if value.is_empty() && declared.is_some() {
+                // Namespaces in XML 1.0 forbids undeclaring a prefix; we undeclare it (as 1.1
+                // allows) and report it.
+                self.error(ErrorCode::InvalidNamespaceDeclaration, a.span);
+            }
+            let ns = (!value.is_empty()).then(|| value.to_owned());
+            self.bindings.push((declared.map(str::to_owned), ns));
+        }
+        self.pending_bindings = self.bindings.len() - before;
+
+        let (prefix, local) = split_qname(name);
+        let namespace = match prefix {
+            Some(p) => match self.lookup(Some(p)) {
+                Some(ns) => Some(ns.to_owned()),
+                None => {
+                    self.error(ErrorCode::UnboundPrefix, span);
+                    None
+                }
+            },
+            None => self.lookup(None).map(str::to_owned),
+        };
+        let mut attrs: Vec<Attribute> = Vec::with_capacity(attributes.len());
+        let mut seen: HashMap<(Option<String>, String), ()> = HashMap::new();
+        for (i, a) in attributes.into_iter().enumerate() {
+            let (aprefix, alocal) = split_qname(&a.name);
+            let ans = if valid_decl[i] {
+                Some(XMLNS_NAMESPACE.to_owned())
+            } else if let Some(p) = aprefix {
+                if p == "xmlns" {
+                    None
+                } else {
+                    match self.lookup(Some(p)) {
+                        Some(ns) => Some(ns.to_owned()),
+                        None => {
+                            self.error(ErrorCode::UnboundPrefix, a.span);
+                            None
+                        }
+                    }
+                }
+            } else {
+                None
+            };
+            let key = match &ans {
+                Some(ns) => (Some(ns.clone()), alocal.to_owned()),
+                None => (None, a.name.to_string()),
+            };
+            if seen.insert(key, ()).is_some() {
+                self.error(ErrorCode::DuplicateExpandedAttribute, a.span);
+                continue;
+            }
+            attrs.push(Attribute {
+                namespace: ans,
+                prefix: aprefix.map(str::to_owned),
+                local: alocal.to_owned(),
+                value: a.value.into_owned(),
+            });
+        }
+        self.doc.append(
+            parent,
+            NodeData::Element(Element {
+                namespace,
+                prefix: prefix.map(str::to_owned),
+                local: local.to_owned(),
+                attributes: attrs,
+            }),
+        )
+    }
+}
+
+/// Parses the whole of `input` into a document; tokenizer and tree diagnostics together, in
+/// input order.
+pub fn parse(input: &str, options: Options) -> (Document, Vec<Diagnostic>) {
+    let mut p = Parser::new(options);
+    p.feed(input);
+    p.finish()
+}
+
+/// A streaming parser: tokenizer and tree builder together.
+pub struct Parser {
+    tokenizer: Tokenizer<'static>,
+    builder: TreeBuilder,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Parser {
+    /// A parser with `options`.
+    pub fn new(options: Options) -> Parser {
+        Parser {
+            tokenizer: Tokenizer::streaming(options),
+            builder: TreeBuilder::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Feeds a chunk and builds what it completes.
+    pub fn feed(&mut self, chunk: &str) {
+        self.tokenizer.feed(chunk);
+        self.pump();
+    }
+
+    fn pump(&mut self) {
+        while let Some(e) = self.tokenizer.next_event() {
+            match e {
+                crate::Event::Token(t) => {
+                    self.builder.process(t);
+                    self.diagnostics.append(&mut self.builder.diagnostics);
+                }
+                crate::Event::Diagnostic(d) => self.diagnostics.push(d),
+            }
+        }
+    }
+
+    /// Ends the input; returns the document and every diagnostic.
+    pub fn finish(mut self) -> (Document, Vec<Diagnostic>) {
+        self.tokenizer.finish();
+        self.pump();
+        let (doc, _) = self.builder.finish();
+        (doc, self.diagnostics)
+    }
+}
