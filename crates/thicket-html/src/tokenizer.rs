@@ -150,30 +150,48 @@ const fn table(bytes: &[u8]) -> [bool; 256] {
     t
 }
 
-/// Bytes that may need an input-stream check: ASCII controls other than whitespace (CR and NULL
-/// are always stop bytes), DEL, and every non-ASCII byte.
+/// Bytes that may start a character with an input-stream error: ASCII controls other than
+/// whitespace (CR and NULL are always stop bytes), DEL, and the UTF-8 lead bytes of C1 controls
+/// (`C2`), of U+FDD0..U+FDEF and U+FFFE/U+FFFF (`EF`) and of the supplementary planes (`F0`..`F4`).
 const ODD: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0;
     while b < 256 {
-        t[b] = (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0C) || b >= 0x7F;
+        t[b] = (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0C)
+            || b == 0x7F
+            || b == 0xC2
+            || b == 0xEF
+            || b >= 0xF0;
         b += 1;
     }
     t
 };
 
-const DATA_STOPS: [bool; 256] = table(b"<&\0\r");
-const RAWTEXT_STOPS: [bool; 256] = table(b"<\0\r");
-const PLAINTEXT_STOPS: [bool; 256] = table(b"\0\r");
-const DQ_STOPS: [bool; 256] = table(b"\"&\0\r");
-const SQ_STOPS: [bool; 256] = table(b"'&\0\r");
-const UNQUOTED_STOPS: [bool; 256] = table(b"\t\n\x0C &>\0\r\"'<=`");
-const NAME_STOPS: [bool; 256] = table(b"\t\n\x0C />\0\r\"'<=ABCDEFGHIJKLMNOPQRSTUVWXYZ");
-const COMMENT_STOPS: [bool; 256] = table(b"<-\0\r");
-const BOGUS_STOPS: [bool; 256] = table(b">\0\r");
-const CDATA_STOPS: [bool; 256] = table(b"]\0\r");
-const DOCTYPE_DQ_STOPS: [bool; 256] = table(b"\">\0\r");
-const DOCTYPE_SQ_STOPS: [bool; 256] = table(b"'>\0\r");
+/// True when no byte of `run` is NULL, CR or [`ODD`]: written as a fold so that it vectorizes.
+#[inline]
+fn is_plain(run: &[u8]) -> bool {
+    let bad = run.iter().fold(false, |acc, &b| {
+        acc | ((b < 0x20) & (b != 0x09) & (b != 0x0A) & (b != 0x0C))
+            | (b == 0x7F)
+            | (b == 0xC2)
+            | (b == 0xEF)
+            | (b >= 0xF0)
+    });
+    !bad
+}
+
+static DATA_STOPS: [bool; 256] = table(b"<&\0\r");
+static RAWTEXT_STOPS: [bool; 256] = table(b"<\0\r");
+static PLAINTEXT_STOPS: [bool; 256] = table(b"\0\r");
+static DQ_STOPS: [bool; 256] = table(b"\"&\0\r");
+static SQ_STOPS: [bool; 256] = table(b"'&\0\r");
+static UNQUOTED_STOPS: [bool; 256] = table(b"\t\n\x0C &>\0\r\"'<=`");
+static NAME_STOPS: [bool; 256] = table(b"\t\n\x0C />\0\r\"'<=ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+static COMMENT_STOPS: [bool; 256] = table(b"<-\0\r");
+static BOGUS_STOPS: [bool; 256] = table(b">\0\r");
+static CDATA_STOPS: [bool; 256] = table(b"]\0\r");
+static DOCTYPE_DQ_STOPS: [bool; 256] = table(b"\">\0\r");
+static DOCTYPE_SQ_STOPS: [bool; 256] = table(b"'>\0\r");
 
 /// Names above this many attributes are checked for duplicates with a hash set.
 const LINEAR_DUPLICATE_LIMIT: usize = 16;
@@ -528,6 +546,27 @@ impl Tokenizer {
     fn scan(&mut self, stops: &[bool; 256]) -> usize {
         let bytes = self.buf.as_bytes();
         let mut i = self.pos - self.base;
+        // Fast path for text runs: find the next byte that matters with memchr, then check the run
+        // for bytes that need a closer look in one vectorized pass.
+        let rest = &bytes[i..];
+        let found = if std::ptr::eq(stops, &DATA_STOPS) {
+            Some(memchr::memchr3(b'<', b'&', b'\r', rest).unwrap_or(rest.len()))
+        } else if std::ptr::eq(stops, &RAWTEXT_STOPS) {
+            Some(memchr::memchr2(b'<', b'\r', rest).unwrap_or(rest.len()))
+        } else if std::ptr::eq(stops, &COMMENT_STOPS) {
+            Some(memchr::memchr3(b'<', b'-', b'\r', rest).unwrap_or(rest.len()))
+        } else {
+            None
+        };
+        if let Some(n) = found
+            && is_plain(&bytes[i..i + n])
+        {
+            let end = self.base + i + n;
+            if end > self.checked {
+                self.checked = end;
+            }
+            return end;
+        }
         while let Some(&b) = bytes.get(i) {
             if stops[b as usize] {
                 break;
