@@ -1,0 +1,172 @@
+//! Property tests: the writer round-trips random trees, and the decoder never panics and gives
+//! the same result however the input is split.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+
+use proptest::prelude::*;
+use thicket_leafxml::{
+    Element, Error, Event, Node, Reader, XML_NAMESPACE, XMLNS_NAMESPACE, write_document,
+};
+
+fn name() -> impl Strategy<Value = String> {
+    "[a-z_éωß漢][a-z0-9éωß漢._-]{0,5}"
+}
+
+fn namespace() -> impl Strategy<Value = Option<String>> {
+    prop_oneof![
+        3 => Just(None),
+        1 => Just(Some("urn:a".to_owned())),
+        1 => Just(Some("http://example.com/ns?q=1&r=<2>".to_owned())),
+        1 => Just(Some("urn:é 漢".to_owned())),
+        1 => Just(Some(XML_NAMESPACE.to_owned())),
+        1 => Just(Some(XMLNS_NAMESPACE.to_owned())),
+    ]
+}
+
+fn external_ns() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("urn:a".to_owned()),
+        Just("urn:é 漢".to_owned()),
+        Just(XML_NAMESPACE.to_owned()),
+    ]
+}
+
+fn value() -> impl Strategy<Value = String> {
+    // Whitespace-compressed: words joined by single spaces.
+    proptest::collection::vec("[a-z&<>\"'é漢😀\\x{85}\\x{2028};#]{1,5}", 0..3)
+        .prop_map(|words| words.join(" "))
+}
+
+fn text() -> impl Strategy<Value = String> {
+    "[a-z &<>\"'\t\n\\]é漢😀;#\u{a0}]{1,12}"
+}
+
+fn leaf() -> impl Strategy<Value = Element> {
+    (
+        namespace(),
+        name(),
+        proptest::collection::btree_map(name(), value(), 0..3),
+        proptest::collection::btree_map(
+            external_ns(),
+            proptest::collection::btree_map(name(), value(), 1..3),
+            0..2,
+        ),
+    )
+        .prop_map(|(namespace, local_name, attrs, external)| Element {
+            namespace,
+            local_name,
+            attributes: attrs.into_iter().filter(|(n, _)| n != "xmlns").collect(),
+            external_attributes: external,
+            children: Vec::new(),
+        })
+}
+
+fn tree() -> impl Strategy<Value = Element> {
+    leaf().prop_recursive(5, 40, 5, |inner| {
+        (
+            leaf(),
+            proptest::collection::vec(
+                prop_oneof![inner.prop_map(Node::Element), text().prop_map(Node::Text)],
+                0..5,
+            ),
+        )
+            .prop_map(|(mut e, children)| {
+                // Adjacent texts decode as one content assembly: merge them.
+                for child in children {
+                    match (e.children.last_mut(), child) {
+                        (Some(Node::Text(prev)), Node::Text(t)) => prev.push_str(&t),
+                        (_, c) => e.children.push(c),
+                    }
+                }
+                e
+            })
+    })
+}
+
+struct Trickle<'a>(&'a [u8], usize);
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = (1 + self.1 % 7).min(buf.len()).min(self.0.len());
+        self.1 += 1;
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+fn both(bytes: &[u8]) -> (Result<Vec<Event>, Error>, Result<Vec<Event>, Error>) {
+    (
+        Reader::from_bytes(bytes).collect(),
+        Reader::new(Trickle(bytes, 0)).collect(),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn write_then_decode_gives_the_tree(tree in tree()) {
+        let bytes = write_document(&tree).expect("generated trees are writable");
+        let again = Element::parse(&bytes);
+        prop_assert_eq!(again.as_ref(), Ok(&tree), "{}", String::from_utf8_lossy(&bytes));
+        let (whole, chunked) = both(&bytes);
+        prop_assert_eq!(whole, chunked);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let (whole, chunked) = both(&bytes);
+        prop_assert_eq!(whole, chunked);
+    }
+
+    #[test]
+    fn mutated_documents_never_panic(
+        tree in tree(),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+    ) {
+        let mut bytes = write_document(&tree).expect("generated trees are writable");
+        for (at, byte) in edits {
+            let i = at.index(bytes.len() + 1);
+            if i < bytes.len() && byte % 2 == 0 {
+                bytes[i] = byte;
+            } else {
+                bytes.insert(i, b"<>&;'\"/:x]!?-"[byte as usize % 13]);
+            }
+        }
+        let (whole, chunked) = both(&bytes);
+        prop_assert_eq!(whole, chunked);
+    }
+}
+
+#[test]
+fn deep_nesting_does_not_recurse() {
+    let depth = 200_000;
+    let doc = format!("{}{}", "<a>".repeat(depth), "</a>".repeat(depth));
+    let tree = Element::parse(doc.as_bytes()).expect("deep documents decode");
+    let written = write_document(&tree).expect("deep trees write");
+    assert_eq!(Element::parse(&written).as_ref(), Ok(&tree));
+    assert_eq!(tree.descendants().count(), depth);
+}
+
+#[test]
+fn writer_refuses_what_would_not_round_trip() {
+    let mut e = Element::new("a");
+    e.children.push(Node::Text("x\ry".into()));
+    assert!(write_document(&e).is_err());
+    let mut e = Element::new("a");
+    e.attributes.push(("b".into(), " padded".into()));
+    assert!(write_document(&e).is_err());
+    let mut e = Element::new("a");
+    e.attributes.push(("xmlns".into(), "urn:x".into()));
+    assert!(write_document(&e).is_err());
+    assert!(write_document(&Element::new("a:b")).is_err());
+    assert!(write_document(&Element::new("e\u{301}")).is_err());
+    let mut e = Element::new("a");
+    e.external_attributes.insert(
+        XMLNS_NAMESPACE.into(),
+        BTreeMap::from([("p".into(), "u".into())]),
+    );
+    assert!(write_document(&e).is_err());
+}
