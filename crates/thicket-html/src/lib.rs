@@ -1,11 +1,13 @@
 #![doc = include_str!("../README.md")]
 
+mod bytes;
 mod error;
 mod sbuf;
 mod state;
 mod token;
 mod tokenizer;
 
+pub use bytes::ByteTokenizer;
 pub use error::ErrorCode;
 pub use state::State;
 pub use token::{Attribute, Doctype, Tag, Token};
