@@ -6,16 +6,10 @@
 use std::io::{self, Read};
 
 use thicket_charref::numeric::is_leafxml_char;
+use thicket_input::StreamDecoder;
+use thicket_input::decode::DecodeErrorKind;
 
 use crate::error::ErrorCode;
-
-/// The encoding chosen by the byte signature.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Encoding {
-    Utf8,
-    Utf16Le,
-    Utf16Be,
-}
 
 /// A decoding failure: the code and the offset into the input bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,138 +18,37 @@ pub(crate) struct DecodeError {
     pub input_offset: u64,
 }
 
-/// Strict, incremental decoding with the LeafXML byte signatures.
-///
-/// This is the one place that turns bytes into text. It stays private so that it can be replaced
-/// by `thicket_input`'s strict decoder once that lands; it uses only `std::str::from_utf8` and
-/// `char::decode_utf16`.
-#[derive(Debug, Default)]
-struct Decoder {
-    encoding: Option<Encoding>,
-    /// Bytes not decoded yet (an incomplete sequence at a chunk end).
-    pending: Vec<u8>,
-    /// Input offset of `pending[0]` (or of the next byte when `pending` is empty).
-    consumed: u64,
+/// Strict, incremental decoding with the LeafXML byte signatures: `thicket_input`'s streaming
+/// decoder (UTF-16 BE, UTF-16 LE or UTF-8 by byte signature, else UTF-8; the signature is not
+/// text), stopping at the first malformed sequence.
+struct Decoder(StreamDecoder);
+
+impl Default for Decoder {
+    fn default() -> Decoder {
+        Decoder(StreamDecoder::leafxml())
+    }
 }
 
 impl Decoder {
-    /// Decodes `bytes` after whatever is pending, appending the text to `out`. `last` says that no
-    /// more bytes follow. On error the valid text before the bad sequence has been appended.
+    /// Decodes `bytes`, appending the text to `out`. `last` says that no more bytes follow. On
+    /// error the valid text before the bad sequence has been appended.
     fn decode(&mut self, bytes: &[u8], last: bool, out: &mut String) -> Result<(), DecodeError> {
-        if self.pending.is_empty() {
-            let n = self.decode_some(bytes, last, out)?;
-            self.pending.extend_from_slice(&bytes[n..]);
-        } else {
-            let mut data = std::mem::take(&mut self.pending);
-            data.extend_from_slice(bytes);
-            let n = self.decode_some(&data, last, out)?;
-            data.drain(..n);
-            self.pending = data;
-        }
-        Ok(())
-    }
-
-    /// Decodes a prefix of `data`, returning how many bytes were used.
-    fn decode_some(
-        &mut self,
-        data: &[u8],
-        last: bool,
-        out: &mut String,
-    ) -> Result<usize, DecodeError> {
-        let mut start = 0;
-        let encoding = match self.encoding {
-            Some(e) => e,
-            None => {
-                // "The bytes at the beginning of the binary stream determine the specific encoding".
-                let (enc, bom) = if data.starts_with(&[0xFE, 0xFF]) {
-                    (Encoding::Utf16Be, 2)
-                } else if data.starts_with(&[0xFF, 0xFE]) {
-                    (Encoding::Utf16Le, 2)
-                } else if data.starts_with(&[0xEF, 0xBB, 0xBF]) {
-                    (Encoding::Utf8, 3)
-                } else if !last
-                    && (data.is_empty()
-                        || (data.len() < 3 && [0xEF, 0xBB, 0xBF].starts_with(data))
-                        || data == [0xFE]
-                        || data == [0xFF])
-                {
-                    return Ok(0);
-                } else {
-                    (Encoding::Utf8, 0)
-                };
-                self.encoding = Some(enc);
-                self.consumed += bom as u64;
-                start = bom;
-                enc
+        let result = self.0.feed_strict(bytes, out).and_then(|()| {
+            if last {
+                self.0.finish_strict(out)
+            } else {
+                Ok(())
             }
-        };
-        let data = &data[start..];
-        let used = match encoding {
-            Encoding::Utf8 => self.utf8(data, last, out)?,
-            Encoding::Utf16Le => self.utf16(data, last, out, u16::from_le_bytes)?,
-            Encoding::Utf16Be => self.utf16(data, last, out, u16::from_be_bytes)?,
-        };
-        self.consumed += used as u64;
-        Ok(start + used)
-    }
-
-    fn utf8(&self, data: &[u8], last: bool, out: &mut String) -> Result<usize, DecodeError> {
-        match std::str::from_utf8(data) {
-            Ok(s) => {
-                out.push_str(s);
-                Ok(data.len())
-            }
-            Err(e) => {
-                let valid = e.valid_up_to();
-                out.push_str(std::str::from_utf8(&data[..valid]).unwrap_or_default());
-                if e.error_len().is_none() && !last {
-                    Ok(valid)
-                } else {
-                    Err(DecodeError {
-                        code: ErrorCode::InvalidUtf8,
-                        input_offset: self.consumed + valid as u64,
-                    })
+        });
+        result.map_err(|e| DecodeError {
+            code: match e.kind {
+                DecodeErrorKind::UnpairedSurrogate | DecodeErrorKind::TruncatedUtf16 => {
+                    ErrorCode::InvalidUtf16
                 }
-            }
-        }
-    }
-
-    fn utf16(
-        &self,
-        data: &[u8],
-        last: bool,
-        out: &mut String,
-        unit: fn([u8; 2]) -> u16,
-    ) -> Result<usize, DecodeError> {
-        let units = data.chunks_exact(2).map(|p| unit([p[0], p[1]]));
-        let total = data.len() / 2;
-        let mut used = 0;
-        for r in char::decode_utf16(units) {
-            match r {
-                Ok(c) => {
-                    out.push(c);
-                    used += c.len_utf16();
-                }
-                Err(e) => {
-                    let lone = e.unpaired_surrogate();
-                    if !last && used + 1 == total && (0xD800..0xDC00).contains(&lone) {
-                        // A high surrogate at the chunk end: its pair may follow.
-                        return Ok(used * 2);
-                    }
-                    return Err(DecodeError {
-                        code: ErrorCode::InvalidUtf16,
-                        input_offset: self.consumed + used as u64 * 2,
-                    });
-                }
-            }
-        }
-        if last && data.len() % 2 == 1 {
-            return Err(DecodeError {
-                code: ErrorCode::InvalidUtf16,
-                input_offset: self.consumed + used as u64 * 2,
-            });
-        }
-        Ok(used * 2)
+                _ => ErrorCode::InvalidUtf8,
+            },
+            input_offset: e.offset as u64,
+        })
     }
 }
 
@@ -189,6 +82,27 @@ impl Tracker {
     /// Moves over `s`.
     pub fn advance(&mut self, s: &str) {
         let b = s.as_bytes();
+        // Fast path: ASCII without CR, where only LF breaks lines.
+        if s.is_ascii() && memchr::memchr(b'\r', b).is_none() {
+            let mut lines = memchr::memchr_iter(b'\n', b);
+            let Some(first) = lines.next() else {
+                self.col = self.col.saturating_add(b.len() as u32);
+                if !b.is_empty() {
+                    self.prev_cr = false;
+                }
+                return;
+            };
+            let mut last = first;
+            let mut count = u32::from(!(first == 0 && self.prev_cr));
+            for i in lines {
+                count += 1;
+                last = i;
+            }
+            self.line = self.line.saturating_add(count);
+            self.col = (b.len() - last - 1) as u32;
+            self.prev_cr = false;
+            return;
+        }
         let mut i = 0;
         while i < b.len() {
             let x = b[i];
@@ -294,7 +208,7 @@ impl<R: Read> Input<R> {
 
     /// True when no more text will ever arrive (the input ended or an error stopped it).
     pub fn exhausted(&self) -> bool {
-        self.stop.is_some() || (self.src_done && self.decoder.pending.is_empty())
+        self.stop.is_some() || self.src_done
     }
 
     /// Absolute offset of `pos + rel`.
@@ -361,9 +275,6 @@ impl<R: Read> Input<R> {
                     codepoint: None,
                 });
             }
-            if last && self.stop.is_none() {
-                self.decoder.pending.clear();
-            }
         }
         Ok(self.buf.len() > before)
     }
@@ -414,5 +325,18 @@ mod tests {
         t.advance("ab\r");
         t.advance("\nc");
         assert_eq!((t.line, t.col), (2, 1));
+        let text = "ab\r\n\ncd\r\u{85}é\u{2028}\n\r\rx\ny\u{85}\u{85}z";
+        let mut whole = Tracker::new();
+        whole.advance(text);
+        for split in 0..=text.len() {
+            if !text.is_char_boundary(split) {
+                continue;
+            }
+            let mut t = Tracker::new();
+            t.advance(&text[..split]);
+            t.advance(&text[split..]);
+            assert_eq!((t.line, t.col), (whole.line, whole.col), "split at {split}");
+        }
+        assert_eq!((whole.line, whole.col), (11, 1));
     }
 }

@@ -569,7 +569,8 @@ impl<R: Read> Reader<R> {
                     let off = map(self, off);
                     return Err(self.error_at(off, code, None));
                 }
-                let rewritten = self.rewrite(&tag);
+                let TagAssembly { name, kind, attrs } = tag;
+                let rewritten = self.rewrite(&name, attrs);
                 let (namespace, local, attributes, external) = match rewritten {
                     Ok(r) => r,
                     Err((code, off)) => {
@@ -580,12 +581,12 @@ impl<R: Read> Reader<R> {
                 };
                 self.scopes.push(mark);
                 self.tags.push(Open {
-                    name: tag.name,
+                    name,
                     namespace: namespace.clone(),
                     local: local.clone(),
                 });
                 self.state = StackState::Active;
-                if tag.kind == TagType::Empty {
+                if kind == TagType::Empty {
                     // "Empty tag expansion".
                     let open = self.pop();
                     self.queue.push_back(Event {
@@ -593,7 +594,8 @@ impl<R: Read> Reader<R> {
                             namespace: open.namespace,
                             local_name: open.local,
                         },
-                        line: self.input.line_col(n).0,
+                        // Set to the line where the tag ends, below.
+                        line,
                         span: Span::empty(start + n),
                     });
                 }
@@ -610,6 +612,9 @@ impl<R: Read> Reader<R> {
             }
         };
         self.input.advance(n);
+        if let Some(end) = self.queue.back_mut() {
+            end.line = self.input.at.line;
+        }
         Ok(event)
     }
 
@@ -685,7 +690,8 @@ impl<R: Read> Reader<R> {
     #[allow(clippy::type_complexity)]
     fn rewrite(
         &self,
-        tag: &TagAssembly,
+        name: &str,
+        attrs: Vec<Attr>,
     ) -> Result<
         (
             Option<String>,
@@ -695,21 +701,21 @@ impl<R: Read> Reader<R> {
         ),
         (ErrorCode, usize),
     > {
-        let (namespace, local) = if tag.name.contains(':') {
-            let (prefix, local) = Self::split(&tag.name, 1)?;
+        let (namespace, local) = if name.contains(':') {
+            let (prefix, local) = Self::split(name, 1)?;
             let ns = self
                 .lookup(prefix)
                 .ok_or((ErrorCode::UndeclaredPrefix, 1))?;
             (Some(ns.to_owned()), local.to_owned())
         } else {
-            (self.lookup("").map(str::to_owned), tag.name.clone())
+            (self.lookup("").map(str::to_owned), name.to_owned())
         };
-        let mut attributes = Vec::new();
+        let mut attributes = Vec::with_capacity(attrs.len());
         let mut external = ExternalAttributes::new();
-        for a in &tag.attrs {
+        for a in attrs {
             if !a.name.contains(':') {
                 if a.name != "xmlns" {
-                    attributes.push((a.name.clone(), a.value.clone()));
+                    attributes.push((a.name, a.value));
                 }
                 continue;
             }
@@ -721,7 +727,7 @@ impl<R: Read> Reader<R> {
                 .lookup(prefix)
                 .ok_or((ErrorCode::UndeclaredPrefix, a.offset))?;
             let slot = external.entry(ns.to_owned()).or_default();
-            if slot.insert(local.to_owned(), a.value.clone()).is_some() {
+            if slot.insert(local.to_owned(), a.value).is_some() {
                 return Err((ErrorCode::DuplicateExternalAttribute, a.offset));
             }
         }
@@ -872,6 +878,14 @@ fn parse_tag(s: &str, max_attributes: Option<usize>) -> Result<TagAssembly, TagE
 /// Reports the earliest attribute that repeats an earlier name.
 fn check_duplicates(attrs: &[Attr]) -> Result<(), TagError> {
     if attrs.len() < 2 {
+        return Ok(());
+    }
+    if attrs.len() <= 8 {
+        for (k, a) in attrs.iter().enumerate() {
+            if attrs[..k].iter().any(|b| b.name == a.name) {
+                return Err((ErrorCode::DuplicateAttribute, a.offset, None));
+            }
+        }
         return Ok(());
     }
     let mut order: Vec<usize> = (0..attrs.len()).collect();
