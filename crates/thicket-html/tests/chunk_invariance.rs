@@ -1,0 +1,122 @@
+//! Property: however the input is split into chunks, the tokens (with adjacent text runs joined)
+//! and the errors are the same, and the spans tile the input.
+
+use proptest::prelude::*;
+use thicket_html::{Options, State, Token, Tokenizer};
+
+/// Tokenizes `input` split at `cuts` (byte positions, rounded down to char boundaries); returns a
+/// normalized dump of tokens and errors.
+fn dump(input: &str, cuts: &[usize], state: State) -> (Vec<String>, Vec<String>) {
+    let mut tok = Tokenizer::with_options(Options {
+        initial_state: Some(state),
+        last_start_tag: Some("script".into()),
+        ..Options::default()
+    });
+    let chunks = thicket_testkit::chunks::split_at_positions(input, cuts);
+    let mut out: Vec<String> = Vec::new();
+    let mut at = 0;
+    let mut pull = |tok: &mut Tokenizer, out: &mut Vec<String>| {
+        while let Some(t) = tok.next_token() {
+            let s = t.span();
+            assert_eq!(s.start, at, "spans tile the input");
+            at = s.end;
+            let line = match &t {
+                Token::Text { text, .. } => {
+                    if let Some(last) = out.last_mut()
+                        && last.starts_with("T:")
+                    {
+                        last.push_str(text);
+                        continue;
+                    }
+                    format!("T:{text}")
+                }
+                Token::Discarded { .. } => continue,
+                other => format!("{other:?}").replace(&format!("{s:?}"), ""),
+            };
+            out.push(line);
+        }
+    };
+    for c in chunks {
+        tok.feed(c);
+        pull(&mut tok, &mut out);
+    }
+    tok.finish();
+    pull(&mut tok, &mut out);
+    assert_eq!(at, input.len());
+    let errors = tok
+        .diagnostics()
+        .iter()
+        .map(|d| format!("{} {:?}", d.code, d.span))
+        .collect();
+    (out, errors)
+}
+
+fn markup() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "<",
+        ">",
+        "</",
+        "<!",
+        "<!--",
+        "-->",
+        "--",
+        "-",
+        "!",
+        "?",
+        "/",
+        "=",
+        "'",
+        "\"",
+        "&",
+        "&amp",
+        "&amp;",
+        "&notin",
+        "&#",
+        "&#x",
+        "41",
+        ";",
+        "a",
+        "B",
+        "script",
+        "<script>",
+        "</script>",
+        "title",
+        "<![CDATA[",
+        "]]>",
+        "]",
+        "DOCTYPE",
+        " PUBLIC ",
+        " SYSTEM ",
+        "\r",
+        "\n",
+        "\r\n",
+        "\t",
+        " ",
+        "\0",
+        "\u{b}",
+        "\u{fffe}",
+        "é",
+        "😀",
+        "x=y",
+        "<a b=c>",
+    ]);
+    prop::collection::vec(pieces, 0..24).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn chunking_does_not_change_tokens_or_errors(
+        input in markup(),
+        cuts in prop::collection::vec(0usize..200, 0..6),
+        state in prop::sample::select(vec![
+            State::Data, State::Rcdata, State::Rawtext, State::ScriptData, State::Plaintext,
+            State::CdataSection,
+        ]),
+    ) {
+        let whole = dump(&input, &[], state);
+        let split = dump(&input, &cuts, state);
+        prop_assert_eq!(whole, split);
+    }
+}
