@@ -11,3 +11,6 @@ pub use tokenizer::{EntityMap, Options, Profile, State, Tokenizer, events, token
 pub mod tree;
 
 pub use tree::{Document, Element, NodeData, NodeId, Parser, TreeBuilder, parse};
+pub mod serialize;
+
+pub use serialize::serialize;

@@ -1,0 +1,188 @@
+//! Tree construction: depth, namespaces, streaming, and the serializer's round trip.
+
+use proptest::prelude::*;
+use thicket_xml5::tree::{Document, Element, NodeData};
+use thicket_xml5::{Options, Parser, Profile, parse, serialize};
+
+#[test]
+fn a_million_nested_elements_build_and_drop() {
+    let n = 1_000_000;
+    let mut input = String::with_capacity(n * 7);
+    for _ in 0..n {
+        input.push_str("<a>");
+    }
+    input.push('x');
+    for _ in 0..n {
+        input.push_str("</a>");
+    }
+    let (doc, diagnostics) = parse(&input, Options::default());
+    assert!(diagnostics.is_empty(), "{:?}", diagnostics.first());
+    assert_eq!(doc.len(), n + 2);
+    // The serializer is iterative too.
+    let out = serialize(&doc);
+    assert_eq!(out.len(), input.len());
+    drop(doc);
+}
+
+#[test]
+fn namespaces_resolve_with_recovery() {
+    let (doc, diagnostics) = parse(
+        "<r xmlns='urn:d' xmlns:p='urn:p'><p:a p:x='1' y='2'/><q:b/></r>",
+        Options::default(),
+    );
+    let root = doc.root_element().unwrap();
+    let r = doc.element(root).unwrap();
+    assert_eq!(r.namespace.as_deref(), Some("urn:d"));
+    let kids = doc.children(root);
+    let a = doc.element(kids[0]).unwrap();
+    assert_eq!(a.namespace.as_deref(), Some("urn:p"));
+    assert_eq!(a.attributes[0].namespace.as_deref(), Some("urn:p"));
+    assert_eq!(a.attributes[1].namespace, None);
+    let b = doc.element(kids[1]).unwrap();
+    assert_eq!(b.namespace, None);
+    assert_eq!(b.prefix.as_deref(), Some("q"));
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0].code.as_str(), "unbound-prefix");
+}
+
+#[test]
+fn streaming_parser_gives_the_same_tree() {
+    let input = "<?xml version='1.0'?><!DOCTYPE r [<!ENTITY x '>'>]><r a='&amp;&#65;'>t&lt;<![CDATA[c]]><!--k--><?p d?></r>";
+    let (whole, d1) = parse(input, Options::default());
+    for cut in 0..=input.len() {
+        let mut p = Parser::new(Options::default());
+        p.feed(&input[..cut]);
+        p.feed(&input[cut..]);
+        let (doc, d2) = p.finish();
+        assert_eq!(doc, whole, "split at {cut}");
+        assert_eq!(d1, d2, "split at {cut}");
+    }
+    assert_eq!(
+        whole.xml_declaration.as_ref().unwrap().version.as_deref(),
+        Some("1.0")
+    );
+    assert!(d1.is_empty(), "{d1:?}");
+}
+
+#[test]
+fn user_entities_are_text_never_reparsed() {
+    let mut map = thicket_xml5::EntityMap::new();
+    map.insert("bomb".into(), "&bomb;<b/>".into());
+    let options = Options {
+        profile: Profile::Draft,
+        entities: Some(std::sync::Arc::new(map)),
+    };
+    let (doc, diagnostics) = parse("<a>&bomb;</a>", options);
+    let root = doc.root_element().unwrap();
+    assert_eq!(doc.text_content(root), "&bomb;<b/>");
+    assert_eq!(doc.children(root).len(), 1);
+    assert!(diagnostics.is_empty());
+}
+
+fn name() -> impl Strategy<Value = String> {
+    "[a-z][a-z0-9._é-]{0,4}"
+}
+
+fn text() -> impl Strategy<Value = String> {
+    "[^\u{0}]{1,12}"
+}
+
+#[derive(Clone, Debug)]
+enum Gen {
+    Element(String, Vec<(String, String)>, Vec<Gen>),
+    Text(String),
+    Comment(String),
+    Pi(String, String),
+}
+
+fn gen_node() -> impl Strategy<Value = Gen> {
+    let leaf = prop_oneof![
+        text().prop_map(Gen::Text),
+        "([^\u{0}\r>-][^\u{0}\r-]{0,7})?".prop_map(Gen::Comment),
+        (
+            name().prop_filter("not xml", |n| !n.starts_with("xml")),
+            "([^\u{0}?\t\n\r ][^\u{0}\r?]{0,6})?"
+        )
+            .prop_map(|(t, d)| Gen::Pi(t, d)),
+    ];
+    leaf.prop_recursive(4, 40, 5, |inner| {
+        (
+            name(),
+            proptest::collection::btree_map(name(), "[^\u{0}]{0,6}", 0..3),
+            proptest::collection::vec(inner, 0..5),
+        )
+            .prop_map(|(n, attrs, kids)| Gen::Element(n, attrs.into_iter().collect(), kids))
+    })
+}
+
+fn build(doc: &mut Document, parent: thicket_xml5::NodeId, g: &Gen) {
+    match g {
+        Gen::Element(n, attrs, kids) => {
+            let id = doc.append(
+                parent,
+                NodeData::Element(Element {
+                    namespace: None,
+                    prefix: None,
+                    local: n.clone(),
+                    attributes: attrs
+                        .iter()
+                        .map(|(k, v)| thicket_xml5::tree::Attribute {
+                            namespace: None,
+                            prefix: None,
+                            local: k.clone(),
+                            value: v.clone(),
+                        })
+                        .collect(),
+                }),
+            );
+            for k in kids {
+                build(doc, id, k);
+            }
+        }
+        Gen::Text(t) => {
+            doc.append(parent, NodeData::Text(t.clone()));
+        }
+        Gen::Comment(c) => {
+            doc.append(parent, NodeData::Comment(c.clone()));
+        }
+        Gen::Pi(t, d) => {
+            doc.append(
+                parent,
+                NodeData::Pi {
+                    target: t.clone(),
+                    data: d.clone(),
+                },
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A generated tree, written and parsed again, is the same tree.
+    #[test]
+    fn serializer_round_trip(
+        before in proptest::collection::vec("([^\u{0}\r>-][^\u{0}\r-]{0,4})?", 0..2),
+        root in (name(), proptest::collection::vec(gen_node(), 0..6)),
+    ) {
+        let mut doc = Document::new();
+        let top = doc.root();
+        for c in &before {
+            doc.append(top, NodeData::Comment(c.clone()));
+        }
+        build(&mut doc, top, &Gen::Element(root.0.clone(), vec![], root.1.clone()));
+        let xml = serialize(&doc);
+        let (back, _) = parse(&xml, Options::default());
+        prop_assert_eq!(back.dump(), doc.dump(), "{}", xml);
+    }
+
+    /// Whatever the parser builds, it builds again from the serializer's output.
+    #[test]
+    fn parsed_trees_round_trip(input in "([<>/?!=&;:'\" a-c\\-\\[\\]x#]|xmlns|<!--|-->|<!\\[CDATA\\[|\\]\\]>|&amp;|&#6|<?p|\\?>|<!DOCTYPE ){0,40}") {
+        let (doc, _) = parse(&input, Options::default());
+        let xml = serialize(&doc);
+        let (back, _) = parse(&xml, Options::default());
+        prop_assert_eq!(back.dump(), doc.dump(), "input {:?} written {:?}", input, xml);
+    }
+}
