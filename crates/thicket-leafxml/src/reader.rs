@@ -159,6 +159,12 @@ impl<R: Read> Reader<R> {
         self
     }
 
+    /// Bytes of decoded text the reader holds right now (its window over the input). With an
+    /// `io::Read` source this stays near the read size plus the longest token.
+    pub fn buffered(&self) -> usize {
+        self.input.buf.capacity()
+    }
+
     /// The next event, `Ok(None)` after the end of the root element and a clean end of input,
     /// or the first error. After an error, every call returns the same error.
     pub fn next_event(&mut self) -> Result<Option<Event>, Error> {

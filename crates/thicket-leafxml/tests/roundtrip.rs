@@ -170,3 +170,60 @@ fn writer_refuses_what_would_not_round_trip() {
     );
     assert!(write_document(&e).is_err());
 }
+
+#[test]
+fn a_failing_source_is_an_io_error() {
+    struct Failing(usize);
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0 == 0 {
+                return Err(std::io::Error::other("disk on fire"));
+            }
+            self.0 -= 1;
+            buf[0] = b'<';
+            Ok(1)
+        }
+    }
+    let err = Reader::new(Failing(3)).next_event().unwrap_err();
+    assert_eq!(err.code, thicket_leafxml::ErrorCode::Io);
+}
+
+#[test]
+fn bounded_memory_over_a_long_stream() {
+    // A 21 MB document read through io::Read in 64 KiB chunks: the window stays small.
+    const ITEM: &[u8] = b"<item k='v'>text &amp; more</item>\n";
+    struct Repeat {
+        left: usize,
+        at: usize,
+    }
+    impl Read for Repeat {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.left == 0 {
+                return Ok(0);
+            }
+            let n = (ITEM.len() - self.at).min(buf.len());
+            buf[..n].copy_from_slice(&ITEM[self.at..self.at + n]);
+            self.at += n;
+            if self.at == ITEM.len() {
+                self.at = 0;
+                self.left -= 1;
+            }
+            Ok(n)
+        }
+    }
+    let src = b"<root>"
+        .chain(Repeat {
+            left: 600_000,
+            at: 0,
+        })
+        .chain(&b"</root>"[..]);
+    let mut reader = Reader::new(src);
+    let mut events = 0usize;
+    let mut window = 0;
+    while let Some(_) = reader.next_event().expect("valid stream") {
+        events += 1;
+        window = window.max(reader.buffered());
+    }
+    assert_eq!(events, 2 + 600_000 * 4);
+    assert!(window < 512 * 1024, "window grew to {window} bytes");
+}
