@@ -220,7 +220,7 @@ fn bounded_memory_over_a_long_stream() {
     let mut reader = Reader::new(src);
     let mut events = 0usize;
     let mut window = 0;
-    while let Some(_) = reader.next_event().expect("valid stream") {
+    while reader.next_event().expect("valid stream").is_some() {
         events += 1;
         window = window.max(reader.buffered());
     }
