@@ -163,6 +163,10 @@ pub struct Tokenizer {
     double: Finder,
     comment: Finder,
     pi: Finder,
+    /// After a step needed more input: the absolute input length to wait for before trying
+    /// again. Small look-aheads are retried on every feed; long ones once the buffered input has
+    /// doubled, so that feeding tiny chunks into a long look-ahead stays linear.
+    wait_for: usize,
 }
 
 impl Default for Tokenizer {
@@ -309,6 +313,7 @@ impl Tokenizer {
             double: Finder::default(),
             comment: Finder::default(),
             pi: Finder::default(),
+            wait_for: 0,
         }
     }
 
@@ -384,7 +389,13 @@ impl Tokenizer {
                 self.end_of_input();
                 continue;
             }
+            if !self.finished && self.base + self.buf.len() < self.wait_for {
+                return None;
+            }
             if self.step() == Step::More {
+                let available = self.buf.len() - self.pos;
+                let end = self.base + self.buf.len();
+                self.wait_for = end + if available < 256 { 1 } else { available };
                 return None;
             }
         }

@@ -231,3 +231,36 @@ fn adversarial_inputs_are_linear() {
         );
     }
 }
+
+#[test]
+fn tiny_chunks_into_long_lookahead_are_linear() {
+    let n = 100_000;
+    let inputs = [
+        format!("<a{}>", " b".repeat(n)),
+        format!("<{}>", "a".repeat(n)),
+        format!("&#x{};", "0".repeat(n)),
+        format!("<!--{}-->", "-".repeat(n)),
+        format!("<!DOCTYPE a [<!{}>]>", "x".repeat(n)),
+    ];
+    for text in &inputs {
+        let start = std::time::Instant::now();
+        let mut t = Tokenizer::new(Options::upstream());
+        let mut count = 0;
+        for c in text.as_bytes().chunks(1) {
+            t.feed(std::str::from_utf8(c).unwrap());
+            while t.next_token().is_some() {
+                count += 1;
+            }
+        }
+        t.finish();
+        while t.next_token().is_some() {
+            count += 1;
+        }
+        assert!(count > 0 || text.starts_with("<!"));
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "too slow on {:?}...",
+            &text[..8]
+        );
+    }
+}
