@@ -19,20 +19,26 @@ fn codes(text: &str, options: Options) -> Vec<&'static str> {
 #[test]
 fn million_nested_elements_build_and_drop() {
     let n = 1_000_000;
-    let text = "<a>".repeat(n);
-    let parsed = parse(&text);
+    let parsed = parse(&"<a>".repeat(n));
     assert_eq!(parsed.root.depth(), n - 1);
-    let copy = parsed.root.clone();
-    assert!(copy == parsed.root);
-    let mut closed = text.clone();
-    closed.push_str(&"</a>".repeat(n));
+    drop(parsed);
+}
+
+#[test]
+fn deep_trees_clone_compare_and_serialize_without_recursion() {
+    // Deep enough to overflow a test thread's stack if any of these recursed.
+    let n = 200_000;
+    let open = "<a>".repeat(n);
+    let closed = format!("{open}{}", "</a>".repeat(n));
+    let parsed = parse(&open);
     let valid = parse(&closed);
     assert!(valid.is_valid());
+    let copy = parsed.root.clone();
+    assert!(copy == parsed.root);
     assert!(valid.root == parsed.root);
-    drop(copy);
-    drop(parsed);
     let out = thicket_microxml::to_string(&valid.root).unwrap();
     assert_eq!(out.len(), closed.len() - 3); // the innermost is written `<a/>`
+    assert!(format!("{:?}", valid.root).len() > n);
 }
 
 #[test]
