@@ -605,9 +605,7 @@ impl<'a> Tokenizer<'a> {
 
     /// Data state, with a fast path over runs of characters that need no work.
     fn data_state(&mut self) -> Step {
-        if !self.reconsume && self.bom_checked {
-            self.text_run();
-        }
+        self.text_run();
         match self.consume()? {
             Some('&') => self.start_char_ref(State::CharacterReferenceInData, State::Data, None),
             Some('<') => {
@@ -622,6 +620,20 @@ impl<'a> Tokenizer<'a> {
 
     /// Appends the run of ordinary text characters at the input position to the text.
     fn text_run(&mut self) {
+        if let Some((start, end)) = self.plain_run(&TEXT_STOPS) {
+            self.text_span(start, end);
+            self.text.push_range(start, end, &self.input, self.base);
+        }
+    }
+
+    /// Consumes the run of characters at the input position that need no work in the current
+    /// state: none of `stops`, no CR, no U+0000, no control or noncharacter. Returns its range,
+    /// or `None` when it is empty or a character is being reconsumed. A fast path beside the
+    /// state machine: the state's own arms handle the character after the run.
+    fn plain_run(&mut self, stops: &[bool; 128]) -> Option<(usize, usize)> {
+        if self.reconsume || !self.bom_checked {
+            return None;
+        }
         let start = self.pos;
         let rest = &self.input[start - self.base..];
         let bytes = rest.as_bytes();
@@ -629,7 +641,7 @@ impl<'a> Tokenizer<'a> {
         while i < bytes.len() {
             let b = bytes[i];
             if b < 0x80 {
-                if SPECIAL[b as usize] {
+                if stops[b as usize] {
                     break;
                 }
                 i += 1;
@@ -643,12 +655,18 @@ impl<'a> Tokenizer<'a> {
                 i += c.len_utf8();
             }
         }
-        if i > 0 {
-            let end = start + i;
-            self.text_span(start, end);
-            self.text.push_range(start, end, &self.input, self.base);
-            self.pos = end;
+        if i == 0 {
+            return None;
         }
+        let end = start + i;
+        self.pos = end;
+        // The last character of the run is the current input character.
+        let last = rest[..i].chars().next_back().unwrap_or(' ');
+        self.cur = Some(last);
+        self.cur_len = last.len_utf8();
+        self.cur_at = end - self.cur_len;
+        self.cur_verbatim = true;
+        Some((start, end))
     }
 
     fn tag_open_state(&mut self) -> Step {
@@ -693,6 +711,9 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn end_tag_name_state(&mut self) -> Step {
+        if let Some((start, end)) = self.plain_run(&TAG_NAME_STOPS) {
+            self.tag_name.push_range(start, end, &self.input, self.base);
+        }
         match self.consume()? {
             Some('\t' | '\n' | ' ') => self.state = State::EndTagNameAfter,
             Some('/') => {
@@ -717,6 +738,9 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn tag_name_state(&mut self) -> Step {
+        if let Some((start, end)) = self.plain_run(&TAG_NAME_STOPS) {
+            self.tag_name.push_range(start, end, &self.input, self.base);
+        }
         match self.consume()? {
             Some('\t' | '\n' | ' ') => self.state = State::TagAttributeNameBefore,
             Some('>') => self.emit_tag(None),
@@ -765,6 +789,11 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn tag_attribute_name_state(&mut self) -> Step {
+        if let Some((start, end)) = self.plain_run(&ATTR_NAME_STOPS) {
+            self.attr_name
+                .push_range(start, end, &self.input, self.base);
+            self.attr_end = end;
+        }
         match self.consume()? {
             Some('=') => self.state = State::TagAttributeValueBefore,
             Some('>') => self.emit_tag(self.draft_start()),
@@ -823,7 +852,17 @@ impl<'a> Tokenizer<'a> {
         } else {
             State::TagAttributeValueSingleQuoted
         };
+        let stops = if quote == '"' {
+            &DQ_VALUE_STOPS
+        } else {
+            &SQ_VALUE_STOPS
+        };
         loop {
+            if let Some((start, end)) = self.plain_run(stops) {
+                self.attr_value
+                    .push_range(start, end, &self.input, self.base);
+                self.attr_end = end;
+            }
             match self.consume()? {
                 Some(c) if c == quote => {
                     self.attr_end = self.pos;
@@ -848,6 +887,11 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn tag_attribute_value_unquoted_state(&mut self) -> Step {
+        if let Some((start, end)) = self.plain_run(&UNQUOTED_VALUE_STOPS) {
+            self.attr_value
+                .push_range(start, end, &self.input, self.base);
+            self.attr_end = end;
+        }
         match self.consume()? {
             Some('\t' | '\n' | ' ') => self.state = State::TagAttributeNameBefore,
             Some('&') => {
@@ -1046,6 +1090,9 @@ impl<'a> Tokenizer<'a> {
 
     fn pi_data_state(&mut self) -> Step {
         loop {
+            if let Some((start, end)) = self.plain_run(&PI_DATA_STOPS) {
+                self.pi_data.push_range(start, end, &self.input, self.base);
+            }
             match self.consume()? {
                 Some('?') => {
                     self.state = State::PiAfter;
@@ -1344,6 +1391,9 @@ impl<'a> Tokenizer<'a> {
 
     fn comment_state(&mut self) -> Step {
         loop {
+            if let Some((start, end)) = self.plain_run(&COMMENT_STOPS) {
+                self.comment.push_range(start, end, &self.input, self.base);
+            }
             match self.consume()? {
                 Some('<') => {
                     self.push_cur_comment();
@@ -1453,6 +1503,9 @@ impl<'a> Tokenizer<'a> {
 
     fn bogus_comment_state(&mut self) -> Step {
         loop {
+            if let Some((start, end)) = self.plain_run(&BOGUS_STOPS) {
+                self.comment.push_range(start, end, &self.input, self.base);
+            }
             match self.consume()? {
                 Some('>') => {
                     self.state = State::Data;
@@ -1473,6 +1526,10 @@ impl<'a> Tokenizer<'a> {
 
     fn cdata_state(&mut self) -> Step {
         loop {
+            if let Some((start, end)) = self.plain_run(&CDATA_STOPS) {
+                self.text_span(start, end);
+                self.text.push_range(start, end, &self.input, self.base);
+            }
             match self.consume()? {
                 Some(']') => {
                     self.state = State::CdataBracket;
@@ -2089,16 +2146,33 @@ impl<'a> Tokenizer<'a> {
     }
 }
 
-/// Bytes the data-state fast path stops at.
-static SPECIAL: [bool; 128] = {
+/// A stop table for [`Tokenizer::plain_run`]: the given bytes, CR, and the ASCII characters the
+/// input stream treats specially (U+0000 and controls).
+const fn stops(extra: &[u8]) -> [bool; 128] {
     let mut t = [false; 128];
     let mut i = 0;
     while i < 128 {
-        t[i] = matches!(i as u8, b'<' | b'&' | b'\r' | 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F);
+        t[i] = matches!(i as u8, b'\r' | 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F);
         i += 1;
     }
+    let mut j = 0;
+    while j < extra.len() {
+        t[extra[j] as usize] = true;
+        j += 1;
+    }
     t
-};
+}
+
+static TEXT_STOPS: [bool; 128] = stops(b"<&");
+static TAG_NAME_STOPS: [bool; 128] = stops(b"\t\n />");
+static ATTR_NAME_STOPS: [bool; 128] = stops(b"\t\n =>/");
+static DQ_VALUE_STOPS: [bool; 128] = stops(b"\"&");
+static SQ_VALUE_STOPS: [bool; 128] = stops(b"'&");
+static UNQUOTED_VALUE_STOPS: [bool; 128] = stops(b"\t\n &>");
+static COMMENT_STOPS: [bool; 128] = stops(b"<-");
+static PI_DATA_STOPS: [bool; 128] = stops(b"?");
+static CDATA_STOPS: [bool; 128] = stops(b"]");
+static BOGUS_STOPS: [bool; 128] = stops(b">");
 
 /// Controls and noncharacters in the input stream are reported (the character is kept).
 #[inline]

@@ -2,7 +2,7 @@
 //! of nodes addressed by [`NodeId`], so any depth builds and drops without recursion), with
 //! namespaces resolved after Namespaces in XML 1.0, with recovery.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use thicket_input::Span;
@@ -562,7 +562,12 @@ impl TreeBuilder {
     fn push(&mut self, node: NodeId, name: &str) {
         let bindings = self.pending_bindings;
         self.pending_bindings = 0;
-        *self.open_names.entry(name.to_owned()).or_insert(0) += 1;
+        match self.open_names.get_mut(name) {
+            Some(n) => *n += 1,
+            None => {
+                self.open_names.insert(name.to_owned(), 1);
+            }
+        }
         self.stack.push(OpenElement {
             node,
             name: name.to_owned(),
@@ -649,7 +654,7 @@ impl TreeBuilder {
             None => self.lookup(None).map(str::to_owned),
         };
         let mut attrs: Vec<Attribute> = Vec::with_capacity(attributes.len());
-        let mut seen: HashMap<(Option<String>, String), ()> = HashMap::new();
+        let mut seen: HashSet<(Option<String>, String)> = HashSet::new();
         for (i, a) in attributes.into_iter().enumerate() {
             let (aprefix, alocal) = split_qname(&a.name);
             let ans = if valid_decl[i] {
@@ -669,11 +674,26 @@ impl TreeBuilder {
             } else {
                 None
             };
-            let key = match &ans {
-                Some(ns) => (Some(ns.clone()), alocal.to_owned()),
-                None => (None, a.name.to_string()),
+            let duplicate = if attrs.len() < 8 {
+                attrs.iter().any(|b| match &ans {
+                    Some(_) => b.namespace == ans && b.local == alocal,
+                    None => {
+                        b.namespace.is_none() && b.prefix.as_deref() == aprefix && b.local == alocal
+                    }
+                })
+            } else {
+                if seen.is_empty() {
+                    for b in &attrs {
+                        seen.insert(attribute_key(
+                            b.namespace.as_deref(),
+                            b.prefix.as_deref(),
+                            &b.local,
+                        ));
+                    }
+                }
+                !seen.insert(attribute_key(ans.as_deref(), aprefix, alocal))
             };
-            if seen.insert(key, ()).is_some() {
+            if duplicate {
                 self.error(ErrorCode::DuplicateExpandedAttribute, a.span);
                 continue;
             }
@@ -696,12 +716,31 @@ impl TreeBuilder {
     }
 }
 
+/// The identity of an attribute: namespace and local name, or the qualified name when it is in
+/// no namespace.
+fn attribute_key(ns: Option<&str>, prefix: Option<&str>, local: &str) -> (Option<String>, String) {
+    match ns {
+        Some(ns) => (Some(ns.to_owned()), local.to_owned()),
+        None => (None, qualified(prefix, local)),
+    }
+}
+
 /// Parses the whole of `input` into a document; tokenizer and tree diagnostics together, in
 /// input order.
 pub fn parse(input: &str, options: Options) -> (Document, Vec<Diagnostic>) {
-    let mut p = Parser::new(options);
-    p.feed(input);
-    p.finish()
+    let mut tokenizer = Tokenizer::new(input, options);
+    let mut builder = TreeBuilder::new();
+    let mut diagnostics = Vec::new();
+    while let Some(e) = tokenizer.next_event() {
+        match e {
+            crate::Event::Token(t) => {
+                builder.process(t);
+                diagnostics.append(&mut builder.diagnostics);
+            }
+            crate::Event::Diagnostic(d) => diagnostics.push(d),
+        }
+    }
+    (builder.doc, diagnostics)
 }
 
 /// A streaming parser: tokenizer and tree builder together.

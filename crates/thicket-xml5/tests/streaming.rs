@@ -1,0 +1,133 @@
+//! Chunk invariance and span invariants on random markup-heavy input, in both profiles.
+
+use proptest::prelude::*;
+use thicket_input::Span;
+use thicket_xml5::{Event, Options, Profile, Token, TokenKind, Tokenizer, events};
+
+/// Events with adjacent text merged and every string owned, for comparison.
+fn normalize(evs: Vec<Event<'_>>) -> Vec<Event<'static>> {
+    let mut out: Vec<Event<'static>> = Vec::new();
+    for e in evs {
+        let e = match e {
+            Event::Token(t) => Event::Token(t.into_owned()),
+            Event::Diagnostic(d) => Event::Diagnostic(d),
+        };
+        if let (
+            Some(Event::Token(Token {
+                kind: TokenKind::Text(prev),
+                span: prev_span,
+            })),
+            Event::Token(Token {
+                kind: TokenKind::Text(next),
+                span,
+            }),
+        ) = (out.last_mut(), &e)
+        {
+            prev.to_mut().push_str(next);
+            *prev_span = Span::new(prev_span.start, span.end);
+            continue;
+        }
+        out.push(e);
+    }
+    out
+}
+
+fn streamed(chunks: &[&str], profile: Profile) -> Vec<Event<'static>> {
+    let mut t = Tokenizer::streaming(Options::with_profile(profile));
+    let mut out = Vec::new();
+    for c in chunks {
+        t.feed(c);
+        while let Some(e) = t.next_event() {
+            out.push(e);
+        }
+    }
+    t.finish();
+    while let Some(e) = t.next_event() {
+        out.push(e);
+    }
+    out
+}
+
+fn markup() -> impl Strategy<Value = String> {
+    "([<>/?!=&;:'\" \t\r\na-cxX#0-9\\-\\[\\]\u{0}\u{1}é]|xml|<?xml |version=|'1.0'|<!DOCTYPE|PUBLIC|<!--|-->|<!\\[CDATA\\[|\\]\\]>|&amp|&#x|&not|&notin;|&bogus;){0,30}"
+}
+
+fn check(input: &str, profile: Profile) -> Result<(), TestCaseError> {
+    let whole = normalize(events(input, Options::with_profile(profile)));
+    let by_char: Vec<&str> = input
+        .char_indices()
+        .map(|(i, c)| &input[i..i + c.len_utf8()])
+        .collect();
+    prop_assert_eq!(
+        &normalize(streamed(&by_char, profile)),
+        &whole,
+        "char by char"
+    );
+    for cut in (0..=input.len()).filter(|&i| input.is_char_boundary(i)) {
+        let split = normalize(streamed(&[&input[..cut], &input[cut..]], profile));
+        prop_assert_eq!(&split, &whole, "split at {}", cut);
+    }
+    // Spans: in bounds, on char boundaries; token starts never decrease; tags start at `<`.
+    let mut last = 0;
+    for e in &whole {
+        let span = match e {
+            Event::Token(t) => {
+                prop_assert!(t.span.start >= last, "{:?} starts before {}", t, last);
+                last = t.span.start;
+                if matches!(
+                    t.kind,
+                    TokenKind::StartTag { .. }
+                        | TokenKind::EndTag { .. }
+                        | TokenKind::EmptyTag { .. }
+                ) {
+                    prop_assert!(input[t.span.start..].starts_with('<'));
+                }
+                t.span
+            }
+            Event::Diagnostic(d) => d.span,
+        };
+        prop_assert!(span.start <= span.end && span.end <= input.len());
+        prop_assert!(input.is_char_boundary(span.start) && input.is_char_boundary(span.end));
+    }
+    let ends_with_eof = matches!(
+        whole.last(),
+        Some(Event::Token(Token {
+            kind: TokenKind::Eof,
+            ..
+        }))
+    );
+    prop_assert!(ends_with_eof, "no end-of-file token");
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn chunk_invariant_draft(input in markup()) {
+        check(&input, Profile::Draft)?;
+    }
+
+    #[test]
+    fn chunk_invariant_compatibility(input in markup()) {
+        check(&input, Profile::Compatibility)?;
+    }
+}
+
+#[test]
+fn borrowed_where_unchanged() {
+    let input = "<a b='c'>text<!--x--><?p d?></a>";
+    let (tokens, _) = thicket_xml5::tokenize(input, Options::default());
+    for t in &tokens {
+        match &t.kind {
+            TokenKind::StartTag { name, attributes } => {
+                assert!(matches!(name, std::borrow::Cow::Borrowed(_)));
+                assert!(matches!(attributes[0].value, std::borrow::Cow::Borrowed(_)));
+            }
+            TokenKind::Text(s) | TokenKind::Comment(s) => {
+                assert!(matches!(s, std::borrow::Cow::Borrowed(_)), "{s:?}")
+            }
+            _ => {}
+        }
+    }
+}
