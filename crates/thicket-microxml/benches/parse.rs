@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use thicket_microxml::{Options, parse_with};
+use thicket_microxml::{Options, Tokenizer, parse_with};
 
 fn corpus() -> Vec<(String, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/xml");
@@ -32,6 +32,28 @@ fn bench(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(&name, |b| {
             b.iter(|| parse_with(std::hint::black_box(&text), Options::upstream()))
+        });
+    }
+    group.finish();
+
+    // The tokenizer alone (no tree), to separate lexing from tree allocation.
+    let mut group = c.benchmark_group("microxml-tokenize");
+    for (name, text) in corpus() {
+        if name.ends_with(".txt") {
+            continue;
+        }
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(&name, |b| {
+            b.iter(|| {
+                let mut t = Tokenizer::new(Options::upstream());
+                t.feed(std::hint::black_box(&text));
+                t.finish();
+                let mut n = 0usize;
+                while let Some(tok) = t.next_token() {
+                    n += tok.span().len();
+                }
+                n
+            })
         });
     }
     group.finish();

@@ -1,9 +1,8 @@
 //! Tree building: abstract tokens to an [`Element`] tree, and the streaming [`Parser`].
 
 use std::collections::HashMap;
-use std::collections::hash_map::DefaultHasher;
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use thicket_input::Span;
 
@@ -224,7 +223,7 @@ pub struct TreeBuilder {
     /// Open elements with the span of their start-tag.
     stack: Vec<(Element, Span)>,
     /// Hash of an open element's name to how many open elements have it.
-    open_names: HashMap<u64, u32>,
+    open_names: HashMap<u64, u32, BuildHasherDefault<IdentityHasher>>,
     /// Top-level nodes.
     top: Vec<Node>,
     /// Whitespace bookkeeping, parallel to `top` (unused for elements).
@@ -236,10 +235,34 @@ pub struct TreeBuilder {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// FNV-1a over the name's bytes: names are short and not attacker-chosen keys of a map that
+/// decides anything but "maybe open" (a hit is confirmed by comparing names).
 fn name_hash(name: &str) -> u64 {
-    let mut h = DefaultHasher::new();
-    name.hash(&mut h);
-    h.finish()
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in name.as_bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The keys are already hashes: pass them through.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 impl TreeBuilder {
