@@ -79,14 +79,6 @@ struct TagAssembly {
 /// An error inside a tag token: code, offset in the normalized token, codepoint.
 type TagError = (ErrorCode, usize, Option<u32>);
 
-/// An open element on the tag stack.
-#[derive(Debug)]
-struct Open {
-    name: String,
-    namespace: Option<String>,
-    local: String,
-}
-
 /// The strict LeafXML pull decoder.
 ///
 /// ```
@@ -106,7 +98,8 @@ pub struct Reader<R> {
     queue: VecDeque<Event>,
     peeked: Option<Token>,
     state: StackState,
-    tags: Vec<Open>,
+    /// The tag stack: element names as written (NFC).
+    tags: Vec<String>,
     /// Namespace stack as a binding list: (prefix, value), `""` for the default namespace.
     bindings: Vec<(String, String)>,
     /// `bindings.len()` before each open element's declarations.
@@ -545,14 +538,14 @@ impl<R: Read> Reader<R> {
                 let Some(top) = self.tags.last() else {
                     return Err(self.error_at(0, ErrorCode::UnexpectedEndTag, None));
                 };
-                if top.name != tag.name {
+                if *top != tag.name {
                     return Err(self.error_at(0, ErrorCode::MismatchedEndTag, None));
                 }
-                let open = self.pop();
+                let (namespace, local_name) = self.pop();
                 Event {
                     kind: EventKind::End {
-                        namespace: open.namespace,
-                        local_name: open.local,
+                        namespace,
+                        local_name,
                     },
                     line,
                     span,
@@ -586,19 +579,15 @@ impl<R: Read> Reader<R> {
                     }
                 };
                 self.scopes.push(mark);
-                self.tags.push(Open {
-                    name,
-                    namespace: namespace.clone(),
-                    local: local.clone(),
-                });
+                self.tags.push(name);
                 self.state = StackState::Active;
                 if kind == TagType::Empty {
                     // "Empty tag expansion".
-                    let open = self.pop();
+                    let (namespace, local_name) = self.pop();
                     self.queue.push_back(Event {
                         kind: EventKind::End {
-                            namespace: open.namespace,
-                            local_name: open.local,
+                            namespace,
+                            local_name,
                         },
                         // Set to the line where the tag ends, below.
                         line,
@@ -624,19 +613,20 @@ impl<R: Read> Reader<R> {
         Ok(event)
     }
 
-    /// Pops the tag stack and the namespace stack.
-    fn pop(&mut self) -> Open {
-        let open = self.tags.pop().unwrap_or(Open {
-            name: String::new(),
-            namespace: None,
-            local: String::new(),
-        });
+    /// Pops the tag stack and the namespace stack, returning the namespace and local name of
+    /// the element (resolved while its declarations are still in scope).
+    fn pop(&mut self) -> (Option<String>, String) {
+        let name = self.tags.pop().unwrap_or_default();
+        let resolved = match name.split_once(':') {
+            Some((prefix, local)) => (self.lookup(prefix).map(str::to_owned), local.to_owned()),
+            None => (self.lookup("").map(str::to_owned), name),
+        };
         let mark = self.scopes.pop().unwrap_or(2);
         self.bindings.truncate(mark);
         if self.tags.is_empty() {
             self.state = StackState::Finished;
         }
-        open
+        resolved
     }
 
     /// "Namespace declarations": adds this tag's bindings.
@@ -732,7 +722,10 @@ impl<R: Read> Reader<R> {
             let ns = self
                 .lookup(prefix)
                 .ok_or((ErrorCode::UndeclaredPrefix, a.offset))?;
-            let slot = external.entry(ns.to_owned()).or_default();
+            let slot = match external.get_mut(ns) {
+                Some(slot) => slot,
+                None => external.entry(ns.to_owned()).or_default(),
+            };
             if slot.insert(local.to_owned(), a.value).is_some() {
                 return Err((ErrorCode::DuplicateExternalAttribute, a.offset));
             }
