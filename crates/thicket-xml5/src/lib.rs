@@ -10,7 +10,9 @@ pub use token::{Attribute, Event, Token, TokenKind};
 pub use tokenizer::{EntityMap, Options, Profile, State, Tokenizer, events, tokenize};
 pub mod tree;
 
-pub use tree::{Document, Element, NodeData, NodeId, Parser, TreeBuilder, parse};
+pub use tree::{
+    Document, Element, NodeData, NodeId, ParsedBytes, Parser, TreeBuilder, parse, parse_bytes,
+};
 pub mod serialize;
 
 pub use serialize::serialize;

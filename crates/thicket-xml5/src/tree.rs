@@ -786,3 +786,34 @@ impl Parser {
         (doc, self.diagnostics)
     }
 }
+
+/// The result of [`parse_bytes`].
+#[derive(Clone, Debug)]
+pub struct ParsedBytes {
+    /// The document.
+    pub document: Document,
+    /// Every diagnostic; spans are byte offsets into [`ParsedBytes::text`].
+    pub diagnostics: Vec<Diagnostic>,
+    /// The decoded text the spans refer to.
+    pub text: String,
+    /// The encoding used: from the BOM, else the `<?` pattern of UTF-16, else the XML
+    /// declaration's label, else UTF-8 (see `thicket_input::xml`).
+    pub encoding: &'static thicket_input::Encoding,
+    /// True when malformed bytes were replaced by U+FFFD while decoding.
+    pub had_decoding_errors: bool,
+}
+
+/// Decodes `bytes` (encoding from the BOM or the XML declaration, see `thicket_input::xml`) and
+/// parses the text.
+pub fn parse_bytes(bytes: &[u8], options: Options) -> ParsedBytes {
+    let (text, encoding, had_decoding_errors) = thicket_input::xml::decode(bytes);
+    let text = text.into_owned();
+    let (document, diagnostics) = parse(&text, options);
+    ParsedBytes {
+        document,
+        diagnostics,
+        text,
+        encoding,
+        had_decoding_errors,
+    }
+}

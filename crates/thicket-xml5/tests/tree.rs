@@ -186,3 +186,31 @@ proptest! {
         prop_assert_eq!(back.dump(), doc.dump(), "input {:?} written {:?}", input, xml);
     }
 }
+
+#[test]
+fn bytes_are_decoded_from_the_bom_or_the_declaration() {
+    let p = thicket_xml5::parse_bytes(
+        b"<?xml version='1.0' encoding='ISO-8859-1'?><a>\xE9</a>",
+        Options::default(),
+    );
+    assert_eq!(p.encoding.name(), "windows-1252");
+    let root = p.document.root_element().unwrap();
+    assert_eq!(p.document.text_content(root), "é");
+    assert_eq!(
+        p.document
+            .xml_declaration
+            .as_ref()
+            .unwrap()
+            .encoding
+            .as_deref(),
+        Some("ISO-8859-1")
+    );
+    let utf16: Vec<u8> = "\u{FEFF}<a>x</a>"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let p = thicket_xml5::parse_bytes(&utf16, Options::default());
+    assert_eq!(p.encoding.name(), "UTF-16LE");
+    assert_eq!(p.document.dump(), "<a>\n  \"x\"\n");
+    assert!(p.diagnostics.is_empty());
+}
