@@ -270,3 +270,38 @@ fn tiny_chunks_into_long_lookahead_are_linear() {
         );
     }
 }
+
+#[test]
+fn valid_documents_have_no_diagnostics() {
+    let valid = [
+        "<a x = \"1\" y='2' />",
+        "<a>&#x10FFFD;&#x9;</a>",
+        "<!--c--> \r\n<a/>\t<!--d-->\n",
+        "<é\u{B7}b/>",
+        "<a>]] ' \" = / ; # !</a>",
+        "<a x=\"&#x3C;&lt;&amp;\"/>",
+        "<a\tx='1'\n/>",
+        "<a></a \n>",
+        "<a><!----></a>",
+        "\u{FEFF}<a>\u{10000}\u{FFFD}</a>",
+    ];
+    for text in valid {
+        for options in [Options::spec(), Options::upstream()] {
+            let parsed = parse_with(text, options);
+            assert!(parsed.is_valid(), "{text:?}: {:?}", parsed.diagnostics);
+        }
+    }
+    let invalid = [
+        "<a>]]></a>",
+        "<a x='1'y='2'/>",
+        "<a>\u{C}</a>",
+        "<a x='\u{FDD0}'/>",
+        "<a>&#x;</a>",
+        "<a/>\u{C}",
+        "<a><!-- - --></a><!--x-->x",
+        "<a$/>",
+    ];
+    for text in invalid {
+        assert!(!parse(text).is_valid(), "{text:?}");
+    }
+}
