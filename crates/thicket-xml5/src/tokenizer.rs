@@ -31,8 +31,9 @@ pub type EntityMap = HashMap<String, String>;
 pub struct Options {
     /// The rules to follow.
     pub profile: Profile,
-    /// Entities of the user's own, consulted before the predefined XML and HTML names (draft
-    /// profile). Replacement text is inserted as text and never parsed again.
+    /// Entities of the user's own: in the draft profile consulted before the predefined XML and
+    /// HTML names; in the compatibility profile for `&name;` that the HTML names do not match.
+    /// Replacement text is inserted as text and never parsed again.
     pub entities: Option<Arc<EntityMap>>,
 }
 
@@ -48,56 +49,103 @@ impl Options {
 
 /// The tokenizer states, named as in the draft (the compatibility profile adds the 2016 DOCTYPE
 /// identifier states).
-#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum State {
+    /// Draft: "Data state".
     Data,
+    /// Draft: "Character reference in data state".
     CharacterReferenceInData,
+    /// Draft: "Tag open state".
     TagOpen,
+    /// Draft: "End tag open state".
     EndTagOpen,
+    /// Draft: "End tag name state".
     EndTagName,
+    /// Draft: "End tag name after state".
     EndTagNameAfter,
+    /// Draft: "Tag name state".
     TagName,
+    /// Draft: "Empty tag state".
     EmptyTag,
+    /// Draft: "Tag attribute name before state".
     TagAttributeNameBefore,
+    /// Draft: "Tag attribute name state".
     TagAttributeName,
+    /// Draft: "Tag attribute name after state".
     TagAttributeNameAfter,
+    /// Draft: "Tag attribute value before state".
     TagAttributeValueBefore,
+    /// Draft: "Tag attribute value double quoted state".
     TagAttributeValueDoubleQuoted,
+    /// Draft: "Tag attribute value single quoted state".
     TagAttributeValueSingleQuoted,
+    /// Draft: "Tag attribute value unquoted state".
     TagAttributeValueUnquoted,
+    /// Draft: "Character reference in attribute value state".
     CharacterReferenceInAttributeValue,
+    /// Draft: "Pi state".
     Pi,
+    /// Draft: "XML declaration state (draft profile)".
     XmlDeclaration,
+    /// Draft: "XML declaration attribute name state".
     XmlDeclarationAttributeName,
+    /// Draft: "XML declaration attribute name after".
     XmlDeclarationAttributeNameAfter,
+    /// Draft: "XML declaration attribute before value state".
     XmlDeclarationAttributeValueBefore,
+    /// Draft: "XML declaration attribute value (single-quoted) state".
     XmlDeclarationAttributeValueSingleQuoted,
+    /// Draft: "XML declaration attribute value (double-quoted) state".
     XmlDeclarationAttributeValueDoubleQuoted,
+    /// Draft: "XML declaration after state".
     XmlDeclarationAfter,
+    /// Draft: "Pi target state".
     PiTarget,
+    /// Draft: "Pi target after state".
     PiTargetAfter,
+    /// Draft: "Pi data state".
     PiData,
+    /// Draft: "Pi after state".
     PiAfter,
+    /// Draft: "Markup declaration state".
     MarkupDeclaration,
+    /// Draft: "Comment start state".
     CommentStart,
+    /// Draft: "Comment start dash state".
     CommentStartDash,
+    /// Draft: "Comment state".
     Comment,
+    /// Draft: "Comment less-than sign state".
     CommentLessThanSign,
+    /// Draft: "Comment less-than sign bang state".
     CommentLessThanSignBang,
+    /// Draft: "Comment less-than sign bang dash state".
     CommentLessThanSignBangDash,
+    /// Draft: "Comment less-than sign bang dash dash state".
     CommentLessThanSignBangDashDash,
+    /// Draft: "Comment end dash state".
     CommentEndDash,
+    /// Draft: "Comment end state".
     CommentEnd,
+    /// Draft: "Comment end bang state".
     CommentEndBang,
+    /// Draft: "CDATA state".
     Cdata,
+    /// Draft: "CDATA bracket state".
     CdataBracket,
+    /// Draft: "CDATA end state".
     CdataEnd,
+    /// Draft: "Bogus comment state".
     BogusComment,
+    /// Draft: "DOCTYPE state".
     Doctype,
+    /// Draft: "Before DOCTYPE name state".
     BeforeDoctypeName,
+    /// Draft: "DOCTYPE name state".
     DoctypeName,
+    /// Draft: "After DOCTYPE name state".
     AfterDoctypeName,
+    /// Draft: "Bogus DOCTYPE state".
     BogusDoctype,
     /// Compatibility profile: after `PUBLIC` / `SYSTEM`.
     AfterDoctypeKeyword(IdKind),
@@ -114,10 +162,11 @@ pub enum State {
 }
 
 /// Which DOCTYPE identifier (compatibility profile).
-#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IdKind {
+    /// The `PUBLIC` identifier.
     Public,
+    /// The `SYSTEM` identifier.
     System,
 }
 
@@ -284,6 +333,18 @@ impl<'a> Tokenizer<'a> {
     /// The current state (for tests and tree builders).
     pub fn state(&self) -> State {
         self.state
+    }
+
+    /// Switches the state between tokens (as a tree builder may; the draft's tree construction
+    /// never needs to).
+    pub fn set_state(&mut self, state: State) {
+        self.state = state;
+        self.reconsume = false;
+    }
+
+    /// Diagnostics collected by [`Tokenizer::next_token`] and not yet taken.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
     }
 
     /// Diagnostics collected by [`Tokenizer::next_token`] so far.
@@ -1988,8 +2049,7 @@ impl<'a> Tokenizer<'a> {
                     Some(c) if c.is_ascii_alphanumeric() => self.pos += 1,
                     Some(';') => {
                         self.pos += 1;
-                        self.ref_error(ErrorCode::UnknownNamedCharacterReference);
-                        self.finish_ref(None);
+                        self.unknown_name_2016();
                         return Ok(());
                     }
                     _ => {
@@ -2043,6 +2103,20 @@ impl<'a> Tokenizer<'a> {
         c
     }
 
+    /// Compatibility profile: `&name;` (the `;` consumed) that the HTML names do not know is
+    /// looked up in the user's entities, else it is text with an error.
+    fn unknown_name_2016(&mut self) {
+        let name = &self.input[self.cref.start + 1 - self.base..self.pos - 1 - self.base];
+        let value = self.entities.as_ref().and_then(|m| m.get(name).cloned());
+        match value {
+            Some(v) => self.finish_ref(Some(&v)),
+            None => {
+                self.ref_error(ErrorCode::UnknownNamedCharacterReference);
+                self.finish_ref(None);
+            }
+        }
+    }
+
     /// Compatibility profile: the WHATWG longest-match algorithm over the HTML names.
     fn named_reference_2016(&mut self) -> Step {
         let name_start = self.cref.start + 1;
@@ -2070,7 +2144,8 @@ impl<'a> Tokenizer<'a> {
                         }
                         Some(';') if consumed > 0 => {
                             self.pos += 1;
-                            self.ref_error(ErrorCode::UnknownNamedCharacterReference);
+                            self.unknown_name_2016();
+                            return Ok(());
                         }
                         _ => {}
                     }

@@ -214,3 +214,22 @@ fn bytes_are_decoded_from_the_bom_or_the_declaration() {
     assert_eq!(p.document.dump(), "<a>\n  \"x\"\n");
     assert!(p.diagnostics.is_empty());
 }
+
+#[test]
+fn user_entities_in_the_compatibility_profile() {
+    let mut map = thicket_xml5::EntityMap::new();
+    map.insert("product".into(), "Thicket".into());
+    let options = Options {
+        profile: Profile::Compatibility,
+        entities: Some(std::sync::Arc::new(map)),
+    };
+    let (doc, diagnostics) = parse("<a t='&product;'>&product; &amp; &nope;</a>", options);
+    let root = doc.root_element().unwrap();
+    assert_eq!(doc.text_content(root), "Thicket & &nope;");
+    assert_eq!(doc.element(root).unwrap().attributes[0].value, "Thicket");
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(
+        diagnostics[0].code.as_str(),
+        "unknown-named-character-reference"
+    );
+}
