@@ -139,12 +139,27 @@ impl Pending {
     }
 }
 
-/// Builds a 256-entry byte class table.
-const fn table(bytes: &[u8]) -> [bool; 256] {
-    let mut t = [false; 256];
+/// Byte classes of a scan table: part of the run, ends the run, or part of the run but possibly
+/// the start of a character with an input-stream error.
+const PLAIN: u8 = 0;
+const STOP: u8 = 1;
+const CHECK: u8 = 2;
+
+/// Builds the byte class table of a run that ends at any of `stops` (NULL and CR always stop).
+const fn table(stops: &[u8]) -> [u8; 256] {
+    let mut t = [PLAIN; 256];
+    let mut b = 0;
+    while b < 256 {
+        if ODD[b] {
+            t[b] = CHECK;
+        }
+        b += 1;
+    }
+    t[0] = STOP;
+    t[b'\r' as usize] = STOP;
     let mut i = 0;
-    while i < bytes.len() {
-        t[bytes[i] as usize] = true;
+    while i < stops.len() {
+        t[stops[i] as usize] = STOP;
         i += 1;
     }
     t
@@ -180,18 +195,18 @@ fn is_plain(run: &[u8]) -> bool {
     !bad
 }
 
-static DATA_STOPS: [bool; 256] = table(b"<&\0\r");
-static RAWTEXT_STOPS: [bool; 256] = table(b"<\0\r");
-static PLAINTEXT_STOPS: [bool; 256] = table(b"\0\r");
-static DQ_STOPS: [bool; 256] = table(b"\"&\0\r");
-static SQ_STOPS: [bool; 256] = table(b"'&\0\r");
-static UNQUOTED_STOPS: [bool; 256] = table(b"\t\n\x0C &>\0\r\"'<=`");
-static NAME_STOPS: [bool; 256] = table(b"\t\n\x0C />\0\r\"'<=ABCDEFGHIJKLMNOPQRSTUVWXYZ");
-static COMMENT_STOPS: [bool; 256] = table(b"<-\0\r");
-static BOGUS_STOPS: [bool; 256] = table(b">\0\r");
-static CDATA_STOPS: [bool; 256] = table(b"]\0\r");
-static DOCTYPE_DQ_STOPS: [bool; 256] = table(b"\">\0\r");
-static DOCTYPE_SQ_STOPS: [bool; 256] = table(b"'>\0\r");
+static DATA_STOPS: [u8; 256] = table(b"<&\0\r");
+static RAWTEXT_STOPS: [u8; 256] = table(b"<\0\r");
+static PLAINTEXT_STOPS: [u8; 256] = table(b"\0\r");
+static DQ_STOPS: [u8; 256] = table(b"\"&\0\r");
+static SQ_STOPS: [u8; 256] = table(b"'&\0\r");
+static UNQUOTED_STOPS: [u8; 256] = table(b"\t\n\x0C &>\0\r\"'<=`");
+static NAME_STOPS: [u8; 256] = table(b"\t\n\x0C />\0\r\"'<=ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+static COMMENT_STOPS: [u8; 256] = table(b"<-\0\r");
+static BOGUS_STOPS: [u8; 256] = table(b">\0\r");
+static CDATA_STOPS: [u8; 256] = table(b"]\0\r");
+static DOCTYPE_DQ_STOPS: [u8; 256] = table(b"\">\0\r");
+static DOCTYPE_SQ_STOPS: [u8; 256] = table(b"'>\0\r");
 
 /// Names above this many attributes are checked for duplicates with a hash set.
 const LINEAR_DUPLICATE_LIMIT: usize = 16;
@@ -543,7 +558,7 @@ impl Tokenizer {
     /// Skips from `pos` over bytes that are not in `stops`, reporting input-stream errors, and
     /// returns the absolute offset where the run ends (`pos` is not moved).
     #[inline]
-    fn scan(&mut self, stops: &[bool; 256]) -> usize {
+    fn scan(&mut self, stops: &[u8; 256]) -> usize {
         let bytes = self.buf.as_bytes();
         let mut i = self.pos - self.base;
         // Fast path for text runs: find the next byte that matters with memchr, then check the run
@@ -568,27 +583,24 @@ impl Tokenizer {
             return end;
         }
         while let Some(&b) = bytes.get(i) {
-            if stops[b as usize] {
-                break;
-            }
-            if ODD[b as usize] {
-                let at = self.base + i;
-                let w = if b < 0x80 {
-                    1
-                } else {
-                    self.buf[i..].chars().next().map_or(1, char::len_utf8)
-                };
-                if at >= self.checked {
-                    let c = self.buf[i..].chars().next().unwrap_or('\u{FFFD}');
-                    let code = c as u32;
-                    if numeric::is_control(code) || numeric::is_noncharacter(code) {
-                        check_input_char(&mut self.diagnostics, c, at, w);
-                    }
-                }
-                i += w;
+            let class = stops[b as usize];
+            if class == PLAIN {
+                i += 1;
                 continue;
             }
-            i += 1;
+            if class == STOP {
+                break;
+            }
+            let at = self.base + i;
+            let c = self.buf[i..].chars().next().unwrap_or('\u{FFFD}');
+            let w = if b < 0x80 { 1 } else { c.len_utf8() };
+            if at >= self.checked {
+                let code = c as u32;
+                if numeric::is_control(code) || numeric::is_noncharacter(code) {
+                    check_input_char(&mut self.diagnostics, c, at, w);
+                }
+            }
+            i += w;
         }
         let end = self.base + i;
         if end > self.checked {
@@ -931,6 +943,9 @@ impl Tokenizer {
                 self.token_start = self.pos;
                 self.consume();
                 self.state = State::TagOpen;
+                // Hot transitions call the next state directly (always forward, so the depth is
+                // bounded): data, tag open, tag name, attribute name, value, after value.
+                return self.tag_open_state();
             }
             Next::Char('\0') => {
                 self.error(ErrorCode::UnexpectedNullCharacter);
@@ -1034,10 +1049,12 @@ impl Tokenizer {
             Next::Char('/') => {
                 self.consume();
                 self.state = State::EndTagOpen;
+                return self.end_tag_open_state();
             }
             Next::Char(c) if c.is_ascii_alphabetic() => {
                 self.new_tag(false);
                 self.state = State::TagName;
+                return self.tag_name_state();
             }
             Next::Char('?') => {
                 self.error(ErrorCode::UnexpectedQuestionMarkInsteadOfTagName);
@@ -1064,6 +1081,7 @@ impl Tokenizer {
             Next::Char(c) if c.is_ascii_alphabetic() => {
                 self.new_tag(true);
                 self.state = State::TagName;
+                return self.tag_name_state();
             }
             Next::Char('>') => {
                 self.error(ErrorCode::MissingEndTagName);
@@ -1096,6 +1114,7 @@ impl Tokenizer {
             Next::Char(c) if is_ws(c) => {
                 self.consume();
                 self.state = State::BeforeAttributeName;
+                return self.before_attribute_name_state();
             }
             Next::Char('/') => {
                 self.consume();
@@ -1475,6 +1494,7 @@ impl Tokenizer {
             Next::Char(_) => {
                 self.start_attribute();
                 self.state = State::AttributeName;
+                return self.attribute_name_state();
             }
         }
         Flow::Go
@@ -1503,6 +1523,7 @@ impl Tokenizer {
                 self.check_duplicate_attribute();
                 self.consume();
                 self.state = State::BeforeAttributeValue;
+                return self.before_attribute_value_state();
             }
             Next::Char(c) if c.is_ascii_uppercase() => {
                 self.attr_push_char(true, c.to_ascii_lowercase())
@@ -1554,10 +1575,12 @@ impl Tokenizer {
             Next::Char('"') => {
                 self.consume();
                 self.state = State::AttributeValueDoubleQuoted;
+                return self.attribute_value_quoted_state(b'"');
             }
             Next::Char('\'') => {
                 self.consume();
                 self.state = State::AttributeValueSingleQuoted;
+                return self.attribute_value_quoted_state(b'\'');
             }
             Next::Char('>') => {
                 self.error(ErrorCode::MissingAttributeValue);
@@ -1589,6 +1612,7 @@ impl Tokenizer {
                     a.end = self.pos;
                 }
                 self.state = State::AfterAttributeValueQuoted;
+                return self.after_attribute_value_quoted_state();
             }
             Next::Char('&') => {
                 self.return_state = self.state;
