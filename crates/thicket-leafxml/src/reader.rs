@@ -2,7 +2,7 @@
 //! namespace processing, each in the order the spec gives them.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::io::Read;
 
 use thicket_input::Span;
@@ -79,6 +79,58 @@ struct TagAssembly {
 /// An error inside a tag token: code, offset in the normalized token, codepoint.
 type TagError = (ErrorCode, usize, Option<u32>);
 
+/// "Namespace processing": the namespace stack, kept as prefix -> stack of values plus a log of
+/// the prefixes each element declared, so lookups cost the same however many declarations are
+/// in scope. (Duplicating the top context for every starting tag, as the spec describes it, gives
+/// the same mappings.)
+#[derive(Debug)]
+struct Namespaces {
+    map: HashMap<String, Vec<String>>,
+    log: Vec<String>,
+}
+
+impl Namespaces {
+    /// The default context: `xml` and `xmlns`.
+    fn new() -> Namespaces {
+        let mut map = HashMap::new();
+        map.insert("xml".to_owned(), vec![XML_NAMESPACE.to_owned()]);
+        map.insert("xmlns".to_owned(), vec![XMLNS_NAMESPACE.to_owned()]);
+        Namespaces {
+            map,
+            log: Vec::new(),
+        }
+    }
+
+    fn mark(&self) -> usize {
+        self.log.len()
+    }
+
+    fn declare(&mut self, prefix: &str, value: String) {
+        match self.map.get_mut(prefix) {
+            Some(values) => values.push(value),
+            None => {
+                self.map.insert(prefix.to_owned(), vec![value]);
+            }
+        }
+        self.log.push(prefix.to_owned());
+    }
+
+    /// Undoes the declarations made since `mark`.
+    fn truncate(&mut self, mark: usize) {
+        while self.log.len() > mark {
+            if let Some(prefix) = self.log.pop()
+                && let Some(values) = self.map.get_mut(&prefix)
+            {
+                values.pop();
+            }
+        }
+    }
+
+    fn lookup(&self, prefix: &str) -> Option<&str> {
+        self.map.get(prefix)?.last().map(String::as_str)
+    }
+}
+
 /// The strict LeafXML pull decoder.
 ///
 /// ```
@@ -100,9 +152,9 @@ pub struct Reader<R> {
     state: StackState,
     /// The tag stack: element names as written (NFC).
     tags: Vec<String>,
-    /// Namespace stack as a binding list: (prefix, value), `""` for the default namespace.
-    bindings: Vec<(String, String)>,
-    /// `bindings.len()` before each open element's declarations.
+    /// The namespace stack.
+    ns: Namespaces,
+    /// `ns.mark()` before each open element's declarations.
     scopes: Vec<usize>,
     doctype_seen: bool,
     seen_tag: bool,
@@ -133,10 +185,7 @@ impl<R: Read> Reader<R> {
             peeked: None,
             state: StackState::Initial,
             tags: Vec::new(),
-            bindings: vec![
-                ("xml".to_owned(), XML_NAMESPACE.to_owned()),
-                ("xmlns".to_owned(), XMLNS_NAMESPACE.to_owned()),
-            ],
+            ns: Namespaces::new(),
             scopes: Vec::new(),
             doctype_seen: false,
             seen_tag: false,
@@ -562,9 +611,9 @@ impl<R: Read> Reader<R> {
                 {
                     return Err(self.error_at(0, ErrorCode::DepthLimit, None));
                 }
-                let mark = self.bindings.len();
+                let mark = self.ns.mark();
                 if let Err((code, off)) = self.declare(&tag.attrs) {
-                    self.bindings.truncate(mark);
+                    self.ns.truncate(mark);
                     let off = map(self, off);
                     return Err(self.error_at(off, code, None));
                 }
@@ -573,7 +622,7 @@ impl<R: Read> Reader<R> {
                 let (namespace, local, attributes, external) = match rewritten {
                     Ok(r) => r,
                     Err((code, off)) => {
-                        self.bindings.truncate(mark);
+                        self.ns.truncate(mark);
                         let off = map(self, off);
                         return Err(self.error_at(off, code, None));
                     }
@@ -621,8 +670,8 @@ impl<R: Read> Reader<R> {
             Some((prefix, local)) => (self.lookup(prefix).map(str::to_owned), local.to_owned()),
             None => (self.lookup("").map(str::to_owned), name),
         };
-        let mark = self.scopes.pop().unwrap_or(2);
-        self.bindings.truncate(mark);
+        let mark = self.scopes.pop().unwrap_or(0);
+        self.ns.truncate(mark);
         if self.tags.is_empty() {
             self.state = StackState::Finished;
         }
@@ -657,17 +706,13 @@ impl<R: Read> Reader<R> {
             if a.value == XMLNS_NAMESPACE {
                 return Err((ErrorCode::XmlnsNamespaceBound, a.offset));
             }
-            self.bindings.push((prefix.to_owned(), a.value.clone()));
+            self.ns.declare(prefix, a.value.clone());
         }
         Ok(())
     }
 
     fn lookup(&self, prefix: &str) -> Option<&str> {
-        self.bindings
-            .iter()
-            .rev()
-            .find(|(p, _)| p == prefix)
-            .map(|(_, v)| v.as_str())
+        self.ns.lookup(prefix)
     }
 
     /// Splits `prefix:local`: exactly one colon, both parts valid names.

@@ -4,6 +4,7 @@
 //! The writer accepts exactly what the decoder can give back: whatever it writes decodes to the
 //! same events (positions aside). It rejects anything else instead of changing it.
 
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 
 use thicket_charref::numeric::is_leafxml_char;
@@ -82,8 +83,10 @@ pub struct Writer<W: Write> {
     last_was_text: bool,
     /// Open elements: namespace, local name, qualified name written.
     stack: Vec<(Option<String>, String, String)>,
-    /// (namespace, prefix) bindings in scope; `scopes` marks each element's first binding.
-    bindings: Vec<(String, String)>,
+    /// Prefixes in scope per namespace, and the namespaces bound in order (undone per scope);
+    /// `scopes` marks each element's first binding.
+    prefixes: HashMap<String, Vec<String>>,
+    bindings: Vec<String>,
     scopes: Vec<usize>,
     next_prefix: usize,
 }
@@ -98,6 +101,7 @@ impl<W: Write> Writer<W> {
             open_tag: false,
             last_was_text: false,
             stack: Vec::new(),
+            prefixes: HashMap::new(),
             bindings: Vec::new(),
             scopes: Vec::new(),
             next_prefix: 1,
@@ -187,12 +191,18 @@ impl<W: Write> Writer<W> {
         match ns {
             XML_NAMESPACE => Some("xml"),
             XMLNS_NAMESPACE => Some("xmlns"),
-            _ => self
-                .bindings
-                .iter()
-                .rev()
-                .find(|(n, _)| n == ns)
-                .map(|(_, p)| p.as_str()),
+            _ => self.prefixes.get(ns)?.last().map(String::as_str),
+        }
+    }
+
+    /// Undoes the bindings made since `mark`.
+    fn unbind(&mut self, mark: usize) {
+        while self.bindings.len() > mark {
+            if let Some(ns) = self.bindings.pop()
+                && let Some(p) = self.prefixes.get_mut(&ns)
+            {
+                p.pop();
+            }
         }
     }
 
@@ -211,7 +221,11 @@ impl<W: Write> Writer<W> {
         decls.push_str("=\"");
         escape_value(ns, decls);
         decls.push('"');
-        self.bindings.push((ns.to_owned(), prefix.clone()));
+        self.prefixes
+            .entry(ns.to_owned())
+            .or_default()
+            .push(prefix.clone());
+        self.bindings.push(ns.to_owned());
         Ok(prefix)
     }
 
@@ -226,6 +240,7 @@ impl<W: Write> Writer<W> {
             return Err(WriteError::Structure("a second root element"));
         }
         check_local_name(local)?;
+        let mut seen = HashSet::new();
         for (i, (name, value)) in attributes.iter().enumerate() {
             check_local_name(name)?;
             if name == "xmlns" {
@@ -234,7 +249,12 @@ impl<W: Write> Writer<W> {
             if !canonical_value(value) {
                 return Err(WriteError::NonCanonicalValue(value.clone()));
             }
-            if attributes[..i].iter().any(|(n, _)| n == name) {
+            let repeated = if attributes.len() <= 8 {
+                attributes[..i].iter().any(|(n, _)| n == name)
+            } else {
+                !seen.insert(name.as_str())
+            };
+            if repeated {
                 return Err(WriteError::DuplicateAttribute(name.clone()));
             }
         }
@@ -265,7 +285,7 @@ impl<W: Write> Writer<W> {
         let qname = match qname {
             Ok(q) => q,
             Err(e) => {
-                self.bindings.truncate(mark);
+                self.unbind(mark);
                 return Err(e);
             }
         };
@@ -335,7 +355,7 @@ impl<W: Write> Writer<W> {
             self.buf.push('>');
         }
         let mark = self.scopes.pop().unwrap_or(0);
-        self.bindings.truncate(mark);
+        self.unbind(mark);
         self.last_was_text = false;
         if self.stack.is_empty() {
             self.state = State::Finished;

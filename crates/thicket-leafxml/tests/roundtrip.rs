@@ -227,3 +227,25 @@ fn bounded_memory_over_a_long_stream() {
     assert_eq!(events, 2 + 600_000 * 4);
     assert!(window < 512 * 1024, "window grew to {window} bytes");
 }
+
+#[test]
+fn many_declarations_and_attributes_stay_linear() {
+    // 20 000 prefixes declared on one tag and 20 000 prefixed attributes using them.
+    let n = 20_000;
+    let mut doc = String::from("<r");
+    for i in 0..n {
+        doc.push_str(&format!(" xmlns:p{i}='urn:{i}' p{i}:a='{i}'"));
+    }
+    doc.push_str("><c/></r>");
+    let tree = Element::parse(doc.as_bytes()).expect("valid");
+    assert_eq!(tree.external_attributes.len(), n);
+    let written = write_document(&tree).expect("writable");
+    assert_eq!(Element::parse(&written).as_ref(), Ok(&tree));
+    let mut dup = String::from("<r");
+    for i in 0..n {
+        dup.push_str(&format!(" a{i}='1'"));
+    }
+    dup.push_str(" a7='2'/>");
+    let err = Element::parse(dup.as_bytes()).unwrap_err();
+    assert_eq!(err.code, thicket_leafxml::ErrorCode::DuplicateAttribute);
+}
