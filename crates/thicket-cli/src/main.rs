@@ -1,6 +1,5 @@
-//! The `thicket` command line (not written yet).
+//! The `thicket` binary: see the `thicket_cli` library and docs/cli.md.
 
-fn main() {
-    eprintln!("thicket: the command line is not written yet");
-    std::process::exit(2);
+fn main() -> std::process::ExitCode {
+    thicket_cli::run(std::env::args_os())
 }

@@ -1,0 +1,170 @@
+//! Diagnostics as a person reads them: `file:line:col: code: message`, then the source line with
+//! a caret under the span (drawn by annotate-snippets).
+
+use std::io::{self, Write};
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use thicket_input::Span;
+
+use crate::window::{Window, floor_char_boundary};
+
+/// A diagnostic from any dialect, with what is needed to show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diag {
+    /// The stable kebab-case code.
+    pub code: &'static str,
+    /// The one-line message of the code.
+    pub message: &'static str,
+    /// Byte offsets into the decoded text.
+    pub span: Span,
+    /// Line and column when the dialect computed them itself (LeafXML counts NEL and LS too).
+    pub line_col: Option<(usize, usize)>,
+    /// Extra words after the message (LeafXML's offending code point).
+    pub note: Option<String>,
+}
+
+impl Diag {
+    /// A diagnostic from a dialect's `thicket_input::Diagnostic`.
+    pub fn from_diagnostic<C: thicket_input::ErrorCode>(d: &thicket_input::Diagnostic<C>) -> Diag {
+        Diag {
+            code: d.code.as_str(),
+            message: d.code.message(),
+            span: d.span,
+            line_col: None,
+            note: None,
+        }
+    }
+
+    /// The line and column, from the dialect or from the window (`None` once the window has
+    /// moved past the span in a streamed input).
+    pub fn locate(&self, window: &Window) -> Option<(usize, usize)> {
+        self.line_col.or_else(|| window.line_col(self.span.start))
+    }
+
+    /// `code: message` (with the note).
+    pub fn headline(&self) -> String {
+        match &self.note {
+            Some(note) => format!("{}: {} {note}", self.code, self.message),
+            None => format!("{}: {}", self.code, self.message),
+        }
+    }
+}
+
+/// How many characters of a long line are shown on each side of the span.
+const CONTEXT_CHARS: usize = 60;
+
+/// Writes `diag` for the file `name`: the location line, then the snippet when the window still
+/// holds the source line.
+pub fn write_diag(
+    out: &mut dyn Write,
+    name: &str,
+    window: &Window,
+    diag: &Diag,
+    styled: bool,
+) -> io::Result<()> {
+    let location = match diag.locate(window) {
+        Some((line, col)) => format!("{name}:{line}:{col}"),
+        None => format!("{name}:byte {}", diag.span.start),
+    };
+    writeln!(out, "{location}: {}", diag.headline())?;
+    if let Some(snippet) = snippet(window, diag, styled) {
+        out.write_all(snippet.as_bytes())?;
+    }
+    Ok(())
+}
+
+fn snippet(window: &Window, diag: &Diag, styled: bool) -> Option<String> {
+    let line = window.line(diag.span.start)?;
+    let number = diag.line_col.map_or(line.number, |(l, _)| l);
+    let rel_start = floor_char_boundary(line.text, diag.span.start - line.start);
+    let rel_end = floor_char_boundary(
+        line.text,
+        diag.span
+            .end
+            .saturating_sub(line.start)
+            .max(rel_start)
+            .min(line.text.len()),
+    );
+    // Cut long lines (minified documents) to a window around the span.
+    let from = back_chars(line.text, rel_start, CONTEXT_CHARS);
+    let to = forward_chars(line.text, rel_end.max(rel_start), CONTEXT_CHARS);
+    let prefix = if from > 0 || line.hidden_columns > 0 {
+        "…"
+    } else {
+        ""
+    };
+    let suffix = if to < line.text.len() { "…" } else { "" };
+    let shown = format!("{prefix}{}{suffix}", &line.text[from..to]);
+    let shift = prefix.len();
+    let start = rel_start - from + shift;
+    let end = rel_end.min(to) - from + shift;
+    let report = &[Group::with_level(Level::ERROR).element(
+        Snippet::source(shown.as_str())
+            .line_start(number)
+            .annotation(AnnotationKind::Primary.span(start..end.max(start))),
+    )];
+    let renderer = if styled {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut text = renderer.render(report);
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Some(text)
+}
+
+/// The offset `n` characters before `i` in `s` (or 0).
+fn back_chars(s: &str, i: usize, n: usize) -> usize {
+    s[..i]
+        .char_indices()
+        .rev()
+        .nth(n.saturating_sub(1))
+        .map_or(0, |(j, _)| j)
+}
+
+/// The offset `n` characters after `i` in `s` (or the end).
+fn forward_chars(s: &str, i: usize, n: usize) -> usize {
+    s[i..].char_indices().nth(n).map_or(s.len(), |(j, _)| i + j)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(text: &str, span: Span) -> String {
+        let mut w = Window::unbounded();
+        w.push(text);
+        let diag = Diag {
+            code: "eof-in-tag",
+            message: "end of input inside a tag",
+            span,
+            line_col: None,
+            note: None,
+        };
+        let mut out = Vec::new();
+        write_diag(&mut out, "a.html", &w, &diag, false).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn shows_location_line_and_caret() {
+        let out = render("<p>\n<a b", Span::empty(8));
+        assert!(
+            out.starts_with("a.html:2:5: eof-in-tag: end of input inside a tag\n"),
+            "{out}"
+        );
+        assert!(out.contains("2 | <a b"), "{out}");
+        assert!(out.contains('^'), "{out}");
+    }
+
+    #[test]
+    fn cuts_long_lines_around_the_span() {
+        let text = format!("{}<x{}", "a".repeat(5000), "b".repeat(5000));
+        let out = render(&text, Span::new(5000, 5002));
+        assert!(out.starts_with("a.html:1:5001: "), "{out}");
+        assert!(out.len() < 600, "{out}");
+        assert!(out.contains("…aaa"), "{out}");
+    }
+}

@@ -1,0 +1,173 @@
+//! Where a document comes from: a file or standard input, read in chunks with an optional
+//! progress bar, or whole.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read};
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Size of the chunks read from the input.
+pub const CHUNK: usize = 64 * 1024;
+
+/// From this size on, a progress bar is drawn (when stderr is a terminal).
+pub const PROGRESS_FROM: u64 = 64 * 1024 * 1024;
+
+/// An opened input.
+pub struct Source {
+    /// The name shown in diagnostics: the path, or `<stdin>`.
+    pub name: String,
+    reader: Box<dyn Read + Send>,
+    /// The size when known (files).
+    pub len: Option<u64>,
+    progress: Option<ProgressBar>,
+}
+
+/// Why an input could not be read, in words a person understands.
+#[derive(Debug)]
+pub struct OpenError {
+    /// The path as given.
+    pub name: String,
+    /// The underlying error.
+    pub error: io::Error,
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read `{}`: {}", self.name, describe(&self.error))
+    }
+}
+
+/// A short description of an I/O error without the OS error number.
+pub fn describe(error: &io::Error) -> String {
+    match error.kind() {
+        io::ErrorKind::NotFound => "no such file".to_owned(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        io::ErrorKind::IsADirectory => "it is a directory".to_owned(),
+        _ => {
+            let text = error.to_string();
+            match text.find(" (os error") {
+                Some(i) => text[..i].to_owned(),
+                None => text,
+            }
+        }
+    }
+}
+
+impl Source {
+    /// Opens `path`, or standard input for `-`.
+    pub fn open(path: &str) -> Result<Source, OpenError> {
+        if path == "-" {
+            return Ok(Source {
+                name: "<stdin>".to_owned(),
+                reader: Box::new(io::stdin()),
+                len: None,
+                progress: None,
+            });
+        }
+        let fail = |error| OpenError {
+            name: path.to_owned(),
+            error,
+        };
+        let file = File::open(Path::new(path)).map_err(fail)?;
+        let meta = file.metadata().map_err(fail)?;
+        if meta.is_dir() {
+            return Err(fail(io::Error::from(io::ErrorKind::IsADirectory)));
+        }
+        Ok(Source {
+            name: path.to_owned(),
+            reader: Box::new(file),
+            len: Some(meta.len()),
+            progress: None,
+        })
+    }
+
+    /// Draws a progress bar on stderr while reading, when stderr is a terminal and the input is
+    /// large.
+    pub fn with_progress(mut self) -> Source {
+        if let Some(len) = self.len
+            && len >= PROGRESS_FROM
+            && io::stderr().is_terminal()
+        {
+            let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template(
+                "{msg} [{bar:40}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
+            ) {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.set_message(self.name.clone());
+            self.progress = Some(bar);
+        }
+        self
+    }
+
+    /// Reads the next chunk into `buf` (cleared first), filling it up to [`CHUNK`] bytes unless
+    /// the input ends. Returns false at the end of the input.
+    pub fn next_chunk(&mut self, buf: &mut Vec<u8>) -> Result<bool, OpenError> {
+        buf.clear();
+        buf.resize(CHUNK, 0);
+        let mut filled = 0;
+        while filled < CHUNK {
+            match self.reader.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => {
+                    return Err(OpenError {
+                        name: self.name.clone(),
+                        error,
+                    });
+                }
+            }
+        }
+        buf.truncate(filled);
+        if let Some(bar) = &self.progress {
+            bar.inc(filled as u64);
+        }
+        Ok(filled > 0)
+    }
+
+    /// Reads everything that is left.
+    pub fn read_all(mut self) -> Result<Vec<u8>, OpenError> {
+        let mut all = Vec::with_capacity(self.len.map_or(0, |l| l as usize));
+        let mut buf = Vec::new();
+        while self.next_chunk(&mut buf)? {
+            all.extend_from_slice(&buf);
+        }
+        self.done();
+        Ok(all)
+    }
+
+    /// Removes the progress bar.
+    pub fn done(&mut self) {
+        if let Some(bar) = self.progress.take() {
+            bar.finish_and_clear();
+        }
+    }
+
+    /// The source as a reader (for LeafXML, which reads its own chunks).
+    pub fn reader(&mut self) -> SourceReader<'_> {
+        SourceReader { source: self }
+    }
+}
+
+impl Drop for Source {
+    fn drop(&mut self) {
+        self.done();
+    }
+}
+
+/// A [`Read`] over a [`Source`] that advances its progress bar.
+pub struct SourceReader<'a> {
+    source: &'a mut Source,
+}
+
+impl Read for SourceReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.source.reader.read(buf)?;
+        if let Some(bar) = &self.source.progress {
+            bar.inc(n as u64);
+        }
+        Ok(n)
+    }
+}
