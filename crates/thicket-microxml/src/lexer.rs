@@ -132,7 +132,9 @@ impl Finder {
 
 #[derive(Debug)]
 struct Pending {
-    text: Text,
+    /// The text once it differs from the input (a reference, a newline, a gap); `None` while it
+    /// is exactly the input `start..end`.
+    owned: Option<String>,
     start: usize,
     end: usize,
 }
@@ -429,11 +431,10 @@ impl Tokenizer {
             }
         }
         if let Some(Pending {
-            text: Text::Src(a, _),
-            ..
+            owned: None, start, ..
         }) = &self.pending
         {
-            keep = keep.min(a - self.base);
+            keep = keep.min(start - self.base);
         }
         if keep == 0 || keep < self.buf.len() / 2 {
             return;
@@ -491,9 +492,13 @@ impl Tokenizer {
 
     fn flush(&mut self) {
         if let Some(p) = self.pending.take() {
+            let text = match p.owned {
+                None => Text::Src(p.start, p.end),
+                Some(s) => Text::Owned(s),
+            };
             self.queue.push_back(Raw {
                 kind: Kind::Data,
-                text: p.text,
+                text,
                 span: Span::new(p.start, p.end),
             });
         }
@@ -520,17 +525,14 @@ impl Tokenizer {
         match &mut self.pending {
             None if plain => {
                 self.pending = Some(Pending {
-                    text: Text::Src(a, b),
+                    owned: None,
                     start: a,
                     end: b,
                 });
             }
             Some(Pending {
-                text: Text::Src(_, e),
-                end,
-                ..
-            }) if plain && *e == a => {
-                *e = b;
+                owned: None, end, ..
+            }) if plain && *end == a => {
                 *end = b;
             }
             _ => {
@@ -553,22 +555,16 @@ impl Tokenizer {
     /// Turns the pending data into an owned string (starting it at `start` if there is none) and
     /// returns it for appending.
     fn pending_string(&mut self, start: usize) -> &mut String {
+        let base = self.base;
+        let buf = &self.buf;
         let p = self.pending.get_or_insert(Pending {
-            text: Text::Owned(String::new()),
+            owned: Some(String::new()),
             start,
             end: start,
         });
-        let owned = match std::mem::replace(&mut p.text, Text::None) {
-            Text::Src(a, b) => self.buf[a - self.base..b - self.base].to_owned(),
-            Text::Owned(s) => s,
-            Text::Static(s) => s.to_owned(),
-            Text::None => String::new(),
-        };
-        p.text = Text::Owned(owned);
-        match &mut p.text {
-            Text::Owned(s) => s,
-            _ => unreachable!("just set"),
-        }
+        let (s, e) = (p.start, p.end);
+        p.owned
+            .get_or_insert_with(|| buf[s - base..e - base].to_owned())
     }
 
     /// A character reference that stands for `value`, covering `start..end` (indices into buf).

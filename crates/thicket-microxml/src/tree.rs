@@ -116,10 +116,7 @@ impl Clone for Element {
         // parent's children.
         let mut out_stack: Vec<Element> = vec![self.shallow()];
         let mut work: Vec<std::slice::Iter<'_, Node>> = vec![self.children.iter()];
-        loop {
-            let Some(iter) = work.last_mut() else {
-                unreachable!("the root is popped below")
-            };
+        while let Some(iter) = work.last_mut() {
             match iter.next() {
                 Some(Node::Text(t)) => {
                     let top = out_stack.len() - 1;
@@ -139,6 +136,7 @@ impl Clone for Element {
                 }
             }
         }
+        Element::default()
     }
 }
 
@@ -458,15 +456,14 @@ impl TreeBuilder {
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::NoRootElement, Span::empty(end)));
         }
-        let root = if self.top.len() == 1 && matches!(self.top[0], Node::Element(_)) {
-            match self.top.pop() {
-                Some(Node::Element(e)) => e,
-                _ => unreachable!("checked above"),
+        let root = match self.top.pop() {
+            Some(Node::Element(e)) if self.top.is_empty() => e,
+            last => {
+                let mut doc = Element::new(DOC_WRAPPER);
+                doc.children = std::mem::take(&mut self.top);
+                doc.children.extend(last);
+                doc
             }
-        } else {
-            let mut doc = Element::new(DOC_WRAPPER);
-            doc.children = std::mem::take(&mut self.top);
-            doc
         };
         (root, self.diagnostics)
     }
