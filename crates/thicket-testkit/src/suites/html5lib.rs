@@ -160,73 +160,84 @@ fn parse_test(t: &Value) -> Result<TokenizerTest, String> {
     })
 }
 
+/// Why an expected output cannot be used.
+enum OutputError {
+    /// Malformed test data.
+    Bad(String),
+    /// A string holds a lone surrogate (after `doubleEscaped` unescaping).
+    Surrogate,
+}
+
 fn parse_output(
     v: &Value,
     unescape: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Option<Vec<ExpectedToken>>, String> {
-    let list = v.as_array().ok_or("output is not an array")?;
+    match parse_tokens(v, unescape) {
+        Ok(tokens) => Ok(Some(coalesce(tokens))),
+        Err(OutputError::Surrogate) => Ok(None),
+        Err(OutputError::Bad(e)) => Err(e),
+    }
+}
+
+/// A string-or-null field, unescaped.
+fn field(
+    v: Option<&Value>,
+    unescape: &dyn Fn(&str) -> Option<String>,
+) -> Result<Option<String>, OutputError> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => unescape(s).map(Some).ok_or(OutputError::Surrogate),
+        Some(other) => Err(OutputError::Bad(format!("expected a string, got {other}"))),
+    }
+}
+
+fn parse_tokens(
+    v: &Value,
+    unescape: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<ExpectedToken>, OutputError> {
+    let bad = |e: &str| OutputError::Bad(e.to_owned());
+    let list = v.as_array().ok_or_else(|| bad("output is not an array"))?;
     let mut out = Vec::new();
-    let s = |v: &Value| -> Result<Option<String>, String> {
-        match v {
-            Value::Null => Ok(None),
-            Value::String(s) => Ok(Some(s.clone())),
-            _ => Err(format!("expected a string, got {v}")),
-        }
-    };
     for tok in list {
-        let a = tok.as_array().ok_or("token is not an array")?;
+        let a = tok.as_array().ok_or_else(|| bad("token is not an array"))?;
         let kind = a
             .first()
             .and_then(Value::as_str)
-            .ok_or("token without kind")?;
-        let arg = |i: usize| a.get(i).unwrap_or(&Value::Null);
-        // A string field, unescaped; a lone surrogate makes the whole output unusable.
-        macro_rules! field {
-            ($i:expr) => {
-                match s(arg($i))? {
-                    Some(x) => match unescape(&x) {
-                        Some(u) => Some(u),
-                        None => return Ok(None),
-                    },
-                    None => None,
-                }
-            };
-        }
+            .ok_or_else(|| bad("token without kind"))?;
+        let f = |i: usize| field(a.get(i), unescape);
         let t = match kind {
             "DOCTYPE" => ExpectedToken::Doctype {
-                name: field!(1),
-                public_id: field!(2),
-                system_id: field!(3),
-                correct: arg(4).as_bool().unwrap_or(false),
+                name: f(1)?,
+                public_id: f(2)?,
+                system_id: f(3)?,
+                correct: a.get(4).and_then(Value::as_bool).unwrap_or(false),
             },
             "StartTag" => {
                 let mut attrs = Vec::new();
-                if let Some(obj) = arg(2).as_object() {
+                if let Some(obj) = a.get(2).and_then(Value::as_object) {
                     for (k, v) in obj {
-                        let (Some(k), Some(v)) = (unescape(k), v.as_str().and_then(unescape))
-                        else {
-                            return Ok(None);
-                        };
+                        let k = unescape(k).ok_or(OutputError::Surrogate)?;
+                        let v = field(Some(v), unescape)?.unwrap_or_default();
                         attrs.push((k, v));
                     }
                 }
                 attrs.sort();
                 ExpectedToken::StartTag {
-                    name: field!(1).unwrap_or_default(),
+                    name: f(1)?.unwrap_or_default(),
                     attrs,
-                    self_closing: arg(3).as_bool().unwrap_or(false),
+                    self_closing: a.get(3).and_then(Value::as_bool).unwrap_or(false),
                 }
             }
             "EndTag" => ExpectedToken::EndTag {
-                name: field!(1).unwrap_or_default(),
+                name: f(1)?.unwrap_or_default(),
             },
-            "Comment" => ExpectedToken::Comment(field!(1).unwrap_or_default()),
-            "Character" => ExpectedToken::Character(field!(1).unwrap_or_default()),
-            other => return Err(format!("unknown token kind {other}")),
+            "Comment" => ExpectedToken::Comment(f(1)?.unwrap_or_default()),
+            "Character" => ExpectedToken::Character(f(1)?.unwrap_or_default()),
+            other => return Err(OutputError::Bad(format!("unknown token kind {other}"))),
         };
         out.push(t);
     }
-    Ok(Some(coalesce(out)))
+    Ok(out)
 }
 
 /// Joins adjacent `Character` tokens.
