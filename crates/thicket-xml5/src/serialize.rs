@@ -1,6 +1,7 @@
 //! Writes a [`Document`] as XML: well-formed XML 1.0 whenever the tree can be written so, and in
 //! every case text that the XML5 parser (draft profile) reads back into the same tree.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::tree::{Document, NodeData, NodeId, XMLNS_NAMESPACE, split_qname};
@@ -34,8 +35,8 @@ pub fn serialize(doc: &Document) -> String {
         }
         out.push_str("?>");
     }
-    // In-scope bindings as the output declares them: prefix (None = default) to namespace.
-    let mut scope: Vec<(Option<String>, Option<String>)> = Vec::new();
+    // In-scope bindings as the output declares them.
+    let mut scope = Scope::default();
     enum Step {
         Open(NodeId),
         Close(NodeId, usize),
@@ -74,7 +75,7 @@ pub fn serialize(doc: &Document) -> String {
                         };
                         if let Some(prefix) = prefix {
                             let ns = (!a.value.is_empty()).then(|| a.value.clone());
-                            scope.push((prefix, ns));
+                            scope.push(prefix.as_deref(), ns);
                         }
                     }
                     let _ = write!(out, " {qname}=\"");
@@ -149,28 +150,50 @@ pub fn serialize(doc: &Document) -> String {
     out
 }
 
-fn lookup<'s>(
-    scope: &'s [(Option<String>, Option<String>)],
-    prefix: Option<&str>,
-) -> Option<&'s str> {
+/// Namespace bindings: for each prefix (`""` = default) its namespaces innermost last, and the
+/// prefixes in the order they were bound, so lookups and unwinding are O(1) per binding.
+#[derive(Default)]
+struct Scope {
+    order: Vec<String>,
+    map: HashMap<String, Vec<Option<String>>>,
+}
+
+impl Scope {
+    fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    fn push(&mut self, prefix: Option<&str>, ns: Option<String>) {
+        let key = prefix.unwrap_or("").to_owned();
+        self.map.entry(key.clone()).or_default().push(ns);
+        self.order.push(key);
+    }
+
+    fn truncate(&mut self, len: usize) {
+        while self.order.len() > len {
+            if let Some(p) = self.order.pop()
+                && let Some(v) = self.map.get_mut(&p)
+            {
+                v.pop();
+            }
+        }
+    }
+}
+
+fn lookup<'s>(scope: &'s Scope, prefix: Option<&str>) -> Option<&'s str> {
     match prefix {
         Some("xml") => return Some(crate::tree::XML_NAMESPACE),
         Some("xmlns") => return Some(XMLNS_NAMESPACE),
         _ => {}
     }
     scope
-        .iter()
-        .rev()
-        .find(|(p, _)| p.as_deref() == prefix)
-        .and_then(|(_, ns)| ns.as_deref())
+        .map
+        .get(prefix.unwrap_or(""))
+        .and_then(|v| v.last())
+        .and_then(|ns| ns.as_deref())
 }
 
-fn declare(
-    out: &mut String,
-    scope: &mut Vec<(Option<String>, Option<String>)>,
-    prefix: Option<&str>,
-    ns: Option<&str>,
-) {
+fn declare(out: &mut String, scope: &mut Scope, prefix: Option<&str>, ns: Option<&str>) {
     match prefix {
         Some(p) => {
             let _ = write!(out, " xmlns:{p}=\"");
@@ -179,7 +202,7 @@ fn declare(
     }
     escape_attribute(out, ns.unwrap_or(""));
     out.push('"');
-    scope.push((prefix.map(str::to_owned), ns.map(str::to_owned)));
+    scope.push(prefix, ns.map(str::to_owned));
 }
 
 fn escape_text(out: &mut String, text: &str) {

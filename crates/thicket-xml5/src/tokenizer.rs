@@ -1745,7 +1745,7 @@ impl<'a> Tokenizer<'a> {
         }
         loop {
             match self.consume()? {
-                Some('[') => self.doctype_depth += 1,
+                Some('[') => self.doctype_depth = self.doctype_depth.saturating_add(1),
                 Some(']') => {
                     if self.doctype_depth == 0 {
                         self.state = State::BogusDoctype;

@@ -335,9 +335,12 @@ pub struct TreeBuilder {
     stack: Vec<OpenElement>,
     /// How many open elements have each name (so "in scope" is a lookup, not a stack walk).
     open_names: HashMap<String, usize>,
-    /// In-scope namespace bindings, innermost last: prefix (`None` = default) to namespace
+    /// The prefixes bound, innermost last (`""` is the default namespace), so that leaving an
+    /// element undoes its bindings.
     /// (`None` = undeclared).
-    bindings: Vec<(Option<String>, Option<String>)>,
+    bindings: Vec<String>,
+    /// For each prefix, its bindings innermost last (`None` = undeclared): lookups are O(1).
+    scopes: HashMap<String, Vec<Option<String>>>,
     seen_content: bool,
     pending_bindings: usize,
     diagnostics: Vec<Diagnostic>,
@@ -358,6 +361,7 @@ impl TreeBuilder {
             stack: Vec::new(),
             open_names: HashMap::new(),
             bindings: Vec::new(),
+            scopes: HashMap::new(),
             seen_content: false,
             pending_bindings: 0,
             diagnostics: Vec::new(),
@@ -411,7 +415,7 @@ impl TreeBuilder {
             TokenKind::EmptyTag { name, attributes } => {
                 let marker = self.bindings.len();
                 self.create_element(root, &name, attributes, span);
-                self.bindings.truncate(marker);
+                self.unbind_to(marker);
                 self.phase = Phase::End;
             }
             TokenKind::Comment(c) => {
@@ -487,7 +491,7 @@ impl TreeBuilder {
             TokenKind::EmptyTag { name, attributes } => {
                 let marker = self.bindings.len();
                 self.create_element(current, &name, attributes, span);
-                self.bindings.truncate(marker);
+                self.unbind_to(marker);
             }
             TokenKind::EndTag { name } => {
                 if self.stack.last().is_some_and(|e| e.name != name) {
@@ -582,8 +586,18 @@ impl TreeBuilder {
             *n -= 1;
         }
         let keep = self.bindings.len() - e.bindings;
-        self.bindings.truncate(keep);
+        self.unbind_to(keep);
         Some(e.name)
+    }
+
+    fn unbind_to(&mut self, len: usize) {
+        while self.bindings.len() > len {
+            if let Some(p) = self.bindings.pop()
+                && let Some(v) = self.scopes.get_mut(&p)
+            {
+                v.pop();
+            }
+        }
     }
 
     fn lookup(&self, prefix: Option<&str>) -> Option<&str> {
@@ -592,11 +606,10 @@ impl TreeBuilder {
             Some("xmlns") => return Some(XMLNS_NAMESPACE),
             _ => {}
         }
-        self.bindings
-            .iter()
-            .rev()
-            .find(|(p, _)| p.as_deref() == prefix)
-            .and_then(|(_, ns)| ns.as_deref())
+        self.scopes
+            .get(prefix.unwrap_or(""))
+            .and_then(|v| v.last())
+            .and_then(|ns| ns.as_deref())
     }
 
     /// Creates an element for a tag token (declaring its namespaces) and appends it to `parent`.
@@ -638,7 +651,9 @@ impl TreeBuilder {
                 self.error(ErrorCode::InvalidNamespaceDeclaration, a.span);
             }
             let ns = (!value.is_empty()).then(|| value.to_owned());
-            self.bindings.push((declared.map(str::to_owned), ns));
+            let key = declared.unwrap_or("").to_owned();
+            self.scopes.entry(key.clone()).or_default().push(ns);
+            self.bindings.push(key);
         }
         self.pending_bindings = self.bindings.len() - before;
 
