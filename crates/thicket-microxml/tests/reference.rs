@@ -1,4 +1,5 @@
-//! A naive, literal transcription of the spec (our copy, `Options::spec()`): every lexical token
+//! A naive, literal transcription of the spec (our copy, `Options::spec()`, and the upstream head
+//! revision's additions, `Options::upstream()`): every lexical token
 //! tried at every step, the longest taken; tree building as successive rewrites of the abstract
 //! token list, in the spec's order. The real parser (fast paths, caches, streaming) must agree
 //! with it on random inputs.
@@ -70,6 +71,21 @@ impl Input<'_> {
         }
         Some((j, self.0[i..j].iter().collect()))
     }
+    /// `TAG_CONTEXT ::= (S+ NAME)* S* (">" | "/>" | S NAME S* "=")`, tried every way.
+    fn tag_context(&self, i: usize) -> bool {
+        let k = self.s_star(i);
+        if self.at(k) == Some('>') || self.lit(k, "/>").is_some() {
+            return true;
+        }
+        if k == i {
+            return false;
+        }
+        let Some((l, _)) = self.name(k) else {
+            return false;
+        };
+        self.at(self.s_star(l)) == Some('=') || self.tag_context(l)
+    }
+
     fn find(&self, from: usize, s: &str) -> Option<usize> {
         (from..self.0.len()).find(|&k| self.lit(k, s).is_some())
     }
@@ -176,6 +192,37 @@ impl Input<'_> {
                     }
                 }
             }
+            "START_TAG_OPEN" => {
+                self.lit(i, "<")?;
+                let (j, elem) = self.name(i + 1)?;
+                self.tag_context(j).then(|| (name, j - i, vec![elem]))
+            }
+            "BOOLEAN_ATTRIBUTE" => {
+                let (j, att) = self.name(self.s_star(i))?;
+                self.tag_context(j).then(|| (name, j - i, vec![att]))
+            }
+            "ATTRIBUTE_VALUE_CHAR" => {
+                (!matches!(c, '<' | '>')).then(|| (name, 1, vec![c.to_string()]))
+            }
+            "ANGLE_SINGLE" | "ANGLE_DOUBLE" => {
+                let q = if name == "ANGLE_SINGLE" { '\'' } else { '"' };
+                if !matches!(c, '<' | '>') {
+                    return None;
+                }
+                let end = (i + 1..self.0.len()).find(|&k| self.0[k] == q)?;
+                let after = self.at(end + 1)?;
+                (is_s(after) || after == '>' || self.lit(end + 1, "/>").is_some())
+                    .then(|| (name, 1, vec![c.to_string()]))
+            }
+            "DECIMAL_CHAR_REF" => {
+                self.lit(i, "&#")?;
+                let mut j = i + 2;
+                while self.at(j).is_some_and(|c| c.is_ascii_digit()) {
+                    j += 1;
+                }
+                (j > i + 2 && self.at(j) == Some(';'))
+                    .then(|| (name, j + 1 - i, vec![self.0[i + 2..j].iter().collect()]))
+            }
             "SUBSET_CLOSE" => {
                 self.lit(i, "]")?;
                 let k = self.s_star(i + 1);
@@ -186,7 +233,69 @@ impl Input<'_> {
     }
 }
 
-fn recognized(mode: Mode) -> &'static [&'static str] {
+fn recognized(mode: Mode, upstream: bool) -> &'static [&'static str] {
+    if upstream {
+        match mode {
+            Mode::Main => {
+                return &[
+                    "DATA_CHAR",
+                    "NAMED_CHAR_REF",
+                    "NUMERIC_CHAR_REF",
+                    "DECIMAL_CHAR_REF",
+                    "START_TAG_OPEN",
+                    "END_TAG",
+                    "CDATA_OPEN",
+                    "COMMENT",
+                    "PI",
+                    "DOCTYPE_OPEN",
+                ];
+            }
+            Mode::Tag => {
+                return &[
+                    "ATTRIBUTE_NAME_EQUALS",
+                    "BOOLEAN_ATTRIBUTE",
+                    "EMPTY",
+                    "START_TAG_CLOSE",
+                    "EMPTY_ELEMENT_TAG_CLOSE",
+                    "S",
+                ];
+            }
+            Mode::UnquoteAttributeValue => {
+                return &[
+                    "DATA_CHAR",
+                    "NAMED_CHAR_REF",
+                    "NUMERIC_CHAR_REF",
+                    "DECIMAL_CHAR_REF",
+                    "START_TAG_CLOSE",
+                    "EMPTY_ELEMENT_TAG_CLOSE",
+                    "S",
+                ];
+            }
+            Mode::SingleQuoteAttributeValue => {
+                return &[
+                    "ATTRIBUTE_VALUE_CHAR",
+                    "NAMED_CHAR_REF",
+                    "NUMERIC_CHAR_REF",
+                    "DECIMAL_CHAR_REF",
+                    "ANGLE_SINGLE",
+                    "SINGLE_QUOTE",
+                    "EMPTY",
+                ];
+            }
+            Mode::DoubleQuoteAttributeValue => {
+                return &[
+                    "ATTRIBUTE_VALUE_CHAR",
+                    "NAMED_CHAR_REF",
+                    "NUMERIC_CHAR_REF",
+                    "DECIMAL_CHAR_REF",
+                    "ANGLE_DOUBLE",
+                    "DOUBLE_QUOTE",
+                    "EMPTY",
+                ];
+            }
+            _ => {}
+        }
+    }
     match mode {
         Mode::Main => &[
             "DATA_CHAR",
@@ -248,7 +357,7 @@ fn recognized(mode: Mode) -> &'static [&'static str] {
     }
 }
 
-fn tokenize(text: &str) -> Vec<Abs> {
+fn tokenize(text: &str, upstream: bool) -> Vec<Abs> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let chars: Vec<char> = text.chars().collect();
@@ -258,7 +367,7 @@ fn tokenize(text: &str) -> Vec<Abs> {
     let mut i = 0;
     while i < chars.len() {
         let mut best: Option<Lex> = None;
-        for &name in recognized(mode) {
+        for &name in recognized(mode, upstream) {
             let m = if name == "EMPTY" {
                 Some((name, 0, vec![]))
             } else {
@@ -267,7 +376,10 @@ fn tokenize(text: &str) -> Vec<Abs> {
             if let Some(m) = m {
                 let better = match &best {
                     None => true,
-                    Some(b) => m.1 > b.1 || (m.1 == b.1 && b.0 == "DATA_CHAR"),
+                    Some(b) => {
+                        m.1 > b.1
+                            || (m.1 == b.1 && matches!(b.0, "DATA_CHAR" | "ATTRIBUTE_VALUE_CHAR"))
+                    }
                 };
                 if better {
                     best = Some(m);
@@ -279,7 +391,7 @@ fn tokenize(text: &str) -> Vec<Abs> {
             |out: &mut Vec<Abs>| out.extend(chars[i..i + len].iter().map(|&c| Abs::DataChar(c)));
         use Mode::*;
         mode = match (mode, name) {
-            (_, "DATA_CHAR") => {
+            (_, "DATA_CHAR" | "ATTRIBUTE_VALUE_CHAR" | "ANGLE_SINGLE" | "ANGLE_DOUBLE") => {
                 out.push(Abs::DataChar(chars[i]));
                 mode
             }
@@ -308,6 +420,28 @@ fn tokenize(text: &str) -> Vec<Abs> {
                 }
                 mode
             }
+            (_, "DECIMAL_CHAR_REF") => {
+                let digits = data[0].trim_start_matches('0');
+                let n = if digits.is_empty() {
+                    0
+                } else {
+                    digits.parse::<u32>().unwrap_or(u32::MAX)
+                };
+                match char::from_u32(n) {
+                    Some(c) => out.push(Abs::DataChar(c)),
+                    None => literal(&mut out),
+                }
+                mode
+            }
+            (Main, "START_TAG_OPEN") => {
+                out.push(Abs::StartTagOpen(data[0].clone()));
+                Tag
+            }
+            (Tag, "BOOLEAN_ATTRIBUTE") => {
+                out.push(Abs::AttributeName(data[0].clone()));
+                Tag
+            }
+            (SingleQuoteAttributeValue | DoubleQuoteAttributeValue, "EMPTY") => Tag,
             (Main, "SIMPLE_START_TAG") => {
                 out.extend([Abs::StartTagOpen(data[0].clone()), Abs::StartTagClose]);
                 Main
@@ -533,6 +667,12 @@ fn markup() -> impl Strategy<Value = String> {
         "<?",
         "?>",
         "]]>",
+        "&#65;",
+        "<e a b>",
+        "<e a='<'>",
+        " c",
+        "'>",
+        "\"/>",
     ];
     prop::collection::vec(prop::sample::select(pieces), 0..40).prop_map(|v| v.concat())
 }
@@ -546,10 +686,17 @@ fn reference_agrees_on_known_cases() {
         "<a x='1' x='2' y=3/>",
         "<a><b></a>t",
         "&#x110000;&#x41;<!---->",
+        "<doc att1 att2 att3=></doc>",
+        "<doc att=\"val>Forgot the closing quote<e att2=\"stuff\"/></doc>",
     ] {
         assert_eq!(
-            build(tokenize(text)),
+            build(tokenize(text, false)),
             to_json(&parse_with(text, Options::spec()).root),
+            "{text:?}"
+        );
+        assert_eq!(
+            build(tokenize(text, true)),
+            to_json(&parse_with(text, Options::upstream()).root),
             "{text:?}"
         );
     }
@@ -560,8 +707,46 @@ proptest! {
 
     #[test]
     fn parser_agrees_with_the_literal_transcription(text in markup()) {
-        let expected = build(tokenize(&text));
+        let expected = build(tokenize(&text, false));
         let got = to_json(&parse_with(&text, Options::spec()).root);
-        prop_assert_eq!(got, expected, "input {:?}", text);
+        prop_assert_eq!(got, expected, "spec, input {:?}", text);
+        let expected = build(tokenize(&text, true));
+        let got = to_json(&parse_with(&text, Options::upstream()).root);
+        prop_assert_eq!(got, expected, "upstream, input {:?}", text);
+    }
+}
+
+/// The transcription and the parser also agree on every suite input (both option sets).
+#[test]
+fn reference_agrees_on_suite_inputs() {
+    let root = thicket_testkit::suite_root();
+    for file in [
+        "microxml-er/tests.rust-safe.json",
+        "microxml-er-generated/cases.json",
+        "microxml-js/tests.json",
+    ] {
+        let path = root.join(file);
+        if !path.exists() {
+            continue;
+        }
+        for case in thicket_testkit::suites::microxml::read(&path).expect("suite reads") {
+            if case.lone_surrogate {
+                continue;
+            }
+            let text = &case.source;
+            for upstream in [false, true] {
+                let options = if upstream {
+                    Options::upstream()
+                } else {
+                    Options::spec()
+                };
+                assert_eq!(
+                    build(tokenize(text, upstream)),
+                    to_json(&parse_with(text, options).root),
+                    "{file} {}: {text:?}",
+                    case.id
+                );
+            }
+        }
     }
 }
