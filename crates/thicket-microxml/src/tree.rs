@@ -424,7 +424,8 @@ impl TreeBuilder {
     }
 
     /// Closes what is open, strips whitespace, wraps, and returns the tree and the diagnostics
-    /// this builder found.
+    /// this builder found. `end` is the input length (where a `no-root-element` diagnostic
+    /// points).
     pub fn finish(mut self, end: usize) -> (Element, Vec<Diagnostic>) {
         if let Some((e, span)) = self.tag.take() {
             // Only reachable if the token stream was cut inside a start-tag.
