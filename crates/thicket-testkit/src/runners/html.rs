@@ -2,8 +2,9 @@
 //!
 //! Every test runs once per initial state. A run passes only if the tokens and the errors (code,
 //! line, column, in order) match the expectations when the input is fed whole, when it is fed one
-//! character at a time, and (for inputs up to [`SPLIT_LIMIT`] characters) when it is split in two
-//! at every position; and if the token spans tile the input in each of those runs.
+//! character at a time, when it is split in two at every position (inputs up to [`SPLIT_LIMIT`]
+//! characters) and in three at every pair of positions (up to [`THREE_WAY_LIMIT`]); and if the
+//! token spans tile the input in each of those runs.
 
 use std::path::Path;
 
@@ -15,6 +16,9 @@ use crate::{Case, Outcome, SuiteDef, chunks, spans};
 
 /// Inputs up to this many characters are also split in two at every position.
 pub const SPLIT_LIMIT: usize = 200;
+
+/// Inputs up to this many characters are also split in three at every pair of positions.
+pub const THREE_WAY_LIMIT: usize = 16;
 
 /// The suites this dialect runs.
 pub fn suites() -> Vec<SuiteDef> {
@@ -109,6 +113,21 @@ pub fn run_test(test: &TokenizerTest, state_name: &str) -> Outcome {
                 Ok(r) if r == whole => {}
                 Ok(r) => return Outcome::Fail(format!("split at {}: {r:?}", a.len())),
                 Err(e) => return Outcome::Fail(format!("split at {}: {e}", a.len())),
+            }
+        }
+    }
+    if by_char.len() <= THREE_WAY_LIMIT {
+        let bounds: Vec<usize> = (0..=input.len())
+            .filter(|&i| input.is_char_boundary(i))
+            .collect();
+        for (k, &i) in bounds.iter().enumerate() {
+            for &j in &bounds[k..] {
+                let parts = [&input[..i], &input[i..j], &input[j..]];
+                match run(&parts) {
+                    Ok(r) if r == whole => {}
+                    Ok(r) => return Outcome::Fail(format!("split at {i} and {j}: {r:?}")),
+                    Err(e) => return Outcome::Fail(format!("split at {i} and {j}: {e}")),
+                }
             }
         }
     }
