@@ -377,7 +377,7 @@ impl<'a> Tokenizer<'a> {
         self.out.pop_front()
     }
 
-    /// Appends a chunk of input.
+    /// Appends a chunk of input (ignored after [`Tokenizer::finish`]).
     pub fn feed(&mut self, chunk: &str) {
         if self.finished {
             return;

@@ -112,6 +112,16 @@ proptest! {
     fn chunk_invariant_compatibility(input in markup()) {
         check(&input, Profile::Compatibility)?;
     }
+
+    /// Any text at all: both profiles tokenize it chunk-invariantly and build a tree.
+    #[test]
+    fn any_text(input in ".{0,40}") {
+        for profile in [Profile::Draft, Profile::Compatibility] {
+            check(&input, profile)?;
+            let (doc, _) = thicket_xml5::parse(&input, Options::with_profile(profile));
+            let _ = thicket_xml5::serialize(&doc);
+        }
+    }
 }
 
 #[test]
