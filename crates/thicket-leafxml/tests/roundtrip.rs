@@ -104,7 +104,10 @@ fn both(bytes: &[u8]) -> (Result<Vec<Event>, Error>, Result<Vec<Event>, Error>) 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    // LEAFXML_CASES=100000 for a longer run.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("LEAFXML_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300)
+    ))]
 
     #[test]
     fn write_then_decode_gives_the_tree(tree in tree()) {
@@ -118,6 +121,38 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
         let (whole, chunked) = both(&bytes);
+        prop_assert_eq!(whole, chunked);
+    }
+
+    #[test]
+    fn markup_soup_never_panics(
+        parts in proptest::collection::vec(
+            prop::sample::select(vec![
+                "<", ">", "</", "/>", "<!--", "-->", "<![CDATA[", "]]>", "<?", "?>", "<!DOCTYPE",
+                "[", "]", "=", "\"", "'", " ", "&", ";", "&#x", "&#", "&amp;", "a", "b", ":",
+                "xmlns", "xmlns:", "xml", "\r", "\n", "\u{85}", "\u{2028}", "é", "e\u{301}",
+                "\u{1}", "\u{FFFE}", "<a>", "</a>", "<a/>", "1", "x",
+            ]),
+            0..40,
+        ),
+    ) {
+        let doc: String = parts.concat();
+        let (whole, chunked) = both(doc.as_bytes());
+        if let Ok(events) = &whole {
+            // Whatever decodes must be writable and decode again to the same events.
+            let mut w = thicket_leafxml::Writer::new(Vec::new());
+            for e in events {
+                prop_assert!(w.write(&e.kind).is_ok(), "{:?}", doc);
+            }
+            let bytes = w.finish().expect("complete");
+            let again: Vec<_> = thicket_leafxml::parse_events(&bytes)
+                .expect("written documents decode")
+                .into_iter()
+                .map(|e| e.kind)
+                .collect();
+            let kinds: Vec<_> = events.iter().map(|e| e.kind.clone()).collect();
+            prop_assert_eq!(again, kinds);
+        }
         prop_assert_eq!(whole, chunked);
     }
 
