@@ -447,13 +447,24 @@ impl Tokenizer {
 
     /// Reports every character MicroXML forbids.
     fn scan_characters(&mut self, chunk: &str, offset: usize) {
+        #[inline]
+        fn plain(b: u8) -> bool {
+            (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r')
+        }
         let bytes = chunk.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
+            // Fast path: 16 printable ASCII bytes (or tab, LF, CR) at a time.
+            if let Some(block) = bytes.get(i..i + 16)
+                && block.iter().all(|&b| plain(b))
+            {
+                i += 16;
+                continue;
+            }
             let b = bytes[i];
             if b < 0x80 {
-                if (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F {
-                    self.diag(ErrorCode::InvalidCharacter, offset + i, offset + i + 1);
+                if !plain(b) {
+                    self.invalid_char(offset + i, offset + i + 1);
                 }
                 i += 1;
             } else {

@@ -18,6 +18,15 @@ pub fn is_name_char(c: char) -> bool {
 
 /// True when `name` is a MicroXML `name`.
 pub fn is_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    if b.is_ascii() {
+        // Fast path: ASCII names, the common case.
+        return b
+            .first()
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+            && b.iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'));
+    }
     let mut chars = name.chars();
     chars.next().is_some_and(is_name_start_char) && chars.all(is_name_char)
 }
