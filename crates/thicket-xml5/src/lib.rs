@@ -11,7 +11,8 @@ pub use tokenizer::{EntityMap, Options, Profile, State, Tokenizer, events, token
 pub mod tree;
 
 pub use tree::{
-    Document, Element, NodeData, NodeId, ParsedBytes, Parser, TreeBuilder, parse, parse_bytes,
+    BytesParser, Document, Element, NodeData, NodeId, ParsedBytes, ParsedStream, Parser,
+    TreeBuilder, parse, parse_bytes,
 };
 pub mod serialize;
 

@@ -832,3 +832,96 @@ pub fn parse_bytes(bytes: &[u8], options: Options) -> ParsedBytes {
         had_decoding_errors,
     }
 }
+
+/// How many bytes [`BytesParser`] holds before it decides the encoding (the XML declaration is
+/// looked for in the first 1024 bytes).
+const SNIFF_LEN: usize = 1024;
+
+/// What [`BytesParser::finish`] returns.
+#[derive(Clone, Debug)]
+pub struct ParsedStream {
+    /// The document.
+    pub document: Document,
+    /// Every diagnostic; spans are byte offsets into the decoded text.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The encoding used (see [`parse_bytes`]).
+    pub encoding: &'static thicket_input::Encoding,
+    /// True when malformed bytes were replaced by U+FFFD while decoding.
+    pub had_decoding_errors: bool,
+}
+
+/// A streaming parser over bytes: holds the first 1024 bytes (or all, if fewer) to find the
+/// encoding as [`parse_bytes`] does, then decodes and parses chunk by chunk. The result is the
+/// same as [`parse_bytes`] on the whole input.
+pub struct BytesParser {
+    parser: Parser,
+    head: Vec<u8>,
+    decoder: Option<thicket_input::StreamDecoder>,
+    text: String,
+}
+
+impl BytesParser {
+    /// A parser with `options`.
+    pub fn new(options: Options) -> BytesParser {
+        BytesParser {
+            parser: Parser::new(options),
+            head: Vec::new(),
+            decoder: None,
+            text: String::new(),
+        }
+    }
+
+    /// The encoding, once it is known.
+    pub fn encoding(&self) -> Option<&'static thicket_input::Encoding> {
+        self.decoder.as_ref().map(|d| d.encoding())
+    }
+
+    /// Feeds a chunk of bytes.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        match &mut self.decoder {
+            Some(d) => {
+                d.feed(bytes, &mut self.text);
+                self.parser.feed(&self.text);
+                self.text.clear();
+            }
+            None => {
+                self.head.extend_from_slice(bytes);
+                if self.head.len() >= SNIFF_LEN {
+                    self.start();
+                }
+            }
+        }
+    }
+
+    fn start(&mut self) {
+        let sniffed = thicket_input::xml::sniff(&self.head);
+        let mut d = thicket_input::StreamDecoder::without_bom_handling(sniffed.encoding);
+        let head = std::mem::take(&mut self.head);
+        d.feed(&head[sniffed.bom_len.min(head.len())..], &mut self.text);
+        self.parser.feed(&self.text);
+        self.text.clear();
+        self.decoder = Some(d);
+    }
+
+    /// Ends the input.
+    pub fn finish(mut self) -> ParsedStream {
+        if self.decoder.is_none() {
+            self.start();
+        }
+        let mut had_decoding_errors = false;
+        let mut encoding = thicket_input::Encoding::for_label(b"utf-8");
+        if let Some(d) = &mut self.decoder {
+            d.finish(&mut self.text);
+            self.parser.feed(&self.text);
+            had_decoding_errors = d.had_errors();
+            encoding = Some(d.encoding());
+        }
+        let (document, diagnostics) = self.parser.finish();
+        ParsedStream {
+            document,
+            diagnostics,
+            encoding: encoding.unwrap_or_else(|| thicket_input::xml::sniff(b"").encoding),
+            had_decoding_errors,
+        }
+    }
+}

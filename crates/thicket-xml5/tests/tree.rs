@@ -233,3 +233,27 @@ fn user_entities_in_the_compatibility_profile() {
         "unknown-named-character-reference"
     );
 }
+
+#[test]
+fn bytes_parser_matches_parse_bytes_for_any_chunking() {
+    let mut input = b"\xEF\xBB\xBF<?xml version='1.0' encoding='UTF-8'?><r>".to_vec();
+    for i in 0..300 {
+        input.extend_from_slice(format!("<e n='{i}'>caf\u{e9} \u{65e5}\u{672c}</e>").as_bytes());
+    }
+    input.extend_from_slice(b"\xFF</r>");
+    let whole = thicket_xml5::parse_bytes(&input, Options::default());
+    assert!(whole.had_decoding_errors);
+    for size in [1, 2, 3, 7, 1000, 1024, 5000, input.len()] {
+        let mut p = thicket_xml5::BytesParser::new(Options::default());
+        for chunk in input.chunks(size) {
+            p.feed(chunk);
+        }
+        let got = p.finish();
+        assert_eq!(got.encoding, whole.encoding, "chunks of {size}");
+        assert_eq!(got.document, whole.document, "chunks of {size}");
+        assert_eq!(got.diagnostics, whole.diagnostics, "chunks of {size}");
+        assert!(got.had_decoding_errors);
+    }
+    let p = thicket_xml5::BytesParser::new(Options::default());
+    assert_eq!(p.finish().encoding.name(), "UTF-8");
+}
