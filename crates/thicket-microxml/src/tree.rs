@@ -1,6 +1,6 @@
 //! Tree building: abstract tokens to an [`Element`] tree, and the streaming [`Parser`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -229,6 +229,9 @@ pub struct TreeBuilder {
     /// The start-tag being built, its span, and whether the current attribute is ignored.
     tag: Option<(Element, Span)>,
     ignore_attribute: bool,
+    /// Hashes of the current start-tag's attribute names, kept once it has many (so duplicate
+    /// checks stay linear overall).
+    attribute_hashes: HashSet<u64, BuildHasherDefault<IdentityHasher>>,
     top_elements: usize,
     diagnostics: Vec<Diagnostic>,
 }
@@ -263,6 +266,32 @@ impl Hasher for IdentityHasher {
     }
 }
 
+/// Whether `e` already has an attribute `name`; keeps `hashes` in step with `e.attributes`
+/// once there are more than a few.
+fn has_attribute(
+    e: &Element,
+    name: &str,
+    hashes: &mut HashSet<u64, BuildHasherDefault<IdentityHasher>>,
+) -> bool {
+    const LINEAR: usize = 16;
+    let n = e.attributes.len();
+    if n < LINEAR {
+        return e.attributes.iter().any(|a| a.name == name);
+    }
+    if hashes.is_empty() {
+        hashes.extend(e.attributes.iter().map(|a| name_hash(&a.name)));
+    }
+    let h = name_hash(name);
+    if hashes.contains(&h) {
+        // Confirm (hash collisions are possible).
+        if e.attributes.iter().any(|a| a.name == name) {
+            return true;
+        }
+    }
+    hashes.insert(h);
+    false
+}
+
 impl TreeBuilder {
     /// An empty builder.
     pub fn new() -> TreeBuilder {
@@ -275,10 +304,11 @@ impl TreeBuilder {
             Token::StartTagOpen { name, span } => {
                 self.tag = Some((Element::new(name.into_owned()), span));
                 self.ignore_attribute = false;
+                self.attribute_hashes.clear();
             }
             Token::AttributeName { name, span } => {
                 if let Some((e, _)) = &mut self.tag {
-                    if e.attributes.iter().any(|a| a.name == *name) {
+                    if has_attribute(e, &name, &mut self.attribute_hashes) {
                         self.ignore_attribute = true;
                         self.diagnostics
                             .push(Diagnostic::new(ErrorCode::DuplicateAttribute, span));
