@@ -139,6 +139,9 @@ where
         Command::Compare(a) => compare(a),
         Command::Check(a) => check(a),
     };
+    if std::env::var_os("THICKET_REPORT_PEAK_RSS").is_some() {
+        report_peak_rss();
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(CliError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_OK),
@@ -150,6 +153,16 @@ where
             eprintln!("thicket: {e}");
             ExitCode::from(EXIT_TROUBLE)
         }
+    }
+}
+
+/// Prints the peak resident set size (`VmHWM` of /proc/self/status) on stderr: the hook the
+/// bounded-memory tests use (Linux only; elsewhere it prints nothing).
+fn report_peak_rss() {
+    if let Ok(status) = std::fs::read_to_string("/proc/self/status")
+        && let Some(line) = status.lines().find(|l| l.starts_with("VmHWM:"))
+    {
+        eprintln!("thicket: peak {}", line.trim_start_matches("Vm").trim());
     }
 }
 

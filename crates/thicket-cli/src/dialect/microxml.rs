@@ -1,9 +1,10 @@
 //! MicroXML: error recovery (the spec's options) with validity diagnostics.
 
-use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use thicket_microxml::{Element, Node, Options, Token, Tokenizer, TreeBuilder, validity};
+use thicket_input::Span;
+use thicket_microxml::{Diagnostic, Element, ErrorCode, Node, Options, Token, Tokenizer, validity};
 
 use super::{CliError, Parsed, Piece, Sink, Sniff, StreamView, drive_text};
 use crate::outline::{Attr, Item, quote};
@@ -25,32 +26,132 @@ pub fn token_line(token: &Token<'_>) -> String {
     line
 }
 
-/// The same token with its text shrunk to what the tree builder's diagnostics depend on
-/// (whitespace or not), so checking a large document keeps no text.
-fn compact(token: Token<'_>) -> Token<'static> {
-    match token {
-        Token::Data { text, span } => {
-            let blank = text.chars().all(validity::is_s);
-            Token::Data {
-                text: Cow::Borrowed(if blank { " " } else { "x" }),
-                span,
+/// The tree builder's diagnostics without the tree: the open element names and the current
+/// tag's attribute names are all it keeps, so memory is bounded by the nesting depth and not by
+/// the document size. It mirrors `thicket_microxml::TreeBuilder` code for code (a unit test
+/// compares the two).
+#[derive(Default)]
+struct Structure {
+    /// The start-tag being read: its name, span and attribute names.
+    tag: Option<(String, Span, HashSet<String>)>,
+    /// Open elements with their start-tag spans.
+    stack: Vec<(String, Span)>,
+    /// How many open elements have each name.
+    open_names: HashMap<String, u32>,
+    top_elements: usize,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Structure {
+    fn push(&mut self, token: &Token<'_>) {
+        match token {
+            Token::StartTagOpen { name, span } => {
+                self.tag = Some((name.to_string(), *span, HashSet::new()));
+            }
+            Token::AttributeName { name, span } => {
+                if let Some((_, _, names)) = &mut self.tag
+                    && !names.insert(name.to_string())
+                {
+                    self.error(ErrorCode::DuplicateAttribute, *span);
+                }
+            }
+            Token::StartTagClose { .. } => {
+                if let Some((name, span, _)) = self.tag.take() {
+                    *self.open_names.entry(name.clone()).or_insert(0) += 1;
+                    self.stack.push((name, span));
+                }
+            }
+            Token::EmptyElementTagClose { .. } => {
+                if let Some((_, span, _)) = self.tag.take() {
+                    self.append_element(span);
+                }
+            }
+            Token::EndTag { name, span } => self.end_tag(name, *span),
+            Token::Data { text, span } => {
+                if self.tag.is_none()
+                    && self.stack.is_empty()
+                    && text.chars().any(|c| !validity::is_s(c))
+                {
+                    self.error(ErrorCode::TextOutsideRoot, *span);
+                }
+            }
+            Token::CharRef { span, .. } => {
+                if self.tag.is_none() && self.stack.is_empty() {
+                    self.error(ErrorCode::TextOutsideRoot, *span);
+                }
             }
         }
-        Token::CharRef { span, .. } => Token::CharRef {
-            text: Cow::Borrowed("x"),
-            span,
-        },
-        other => other.into_owned(),
+    }
+
+    #[cold]
+    fn error(&mut self, code: ErrorCode, span: Span) {
+        self.diagnostics.push(Diagnostic::new(code, span));
+    }
+
+    fn end_tag(&mut self, name: &str, span: Span) {
+        if self.stack.last().is_some_and(|(n, _)| n == name) {
+            self.pop();
+            return;
+        }
+        if self.open_names.get(name).copied().unwrap_or(0) == 0 {
+            self.error(ErrorCode::StrayEndTag, span);
+            return;
+        }
+        self.error(ErrorCode::MismatchedEndTag, span);
+        while let Some((n, _)) = self.stack.last() {
+            let done = n == name;
+            self.pop();
+            if done {
+                break;
+            }
+        }
+    }
+
+    fn pop(&mut self) {
+        if let Some((name, span)) = self.stack.pop() {
+            if let Some(n) = self.open_names.get_mut(&name) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    self.open_names.remove(&name);
+                }
+            }
+            self.append_element(span);
+        }
+    }
+
+    fn append_element(&mut self, span: Span) {
+        if self.stack.is_empty() {
+            self.top_elements += 1;
+            if self.top_elements == 2 {
+                self.error(ErrorCode::MultipleRootElements, span);
+            }
+        }
+    }
+
+    fn finish(&mut self, end: usize) {
+        if let Some((name, span, _)) = self.tag.take() {
+            *self.open_names.entry(name.clone()).or_insert(0) += 1;
+            self.stack.push((name, span));
+        }
+        if let Some(&(_, span)) = self.stack.first() {
+            self.error(ErrorCode::UnclosedElement, span);
+        }
+        while !self.stack.is_empty() {
+            self.pop();
+        }
+        if self.top_elements == 0 {
+            self.error(ErrorCode::NoRootElement, Span::empty(end));
+        }
     }
 }
 
-/// Streams tokens (with the tokenizer's diagnostics), or checks the document (tokenizer and tree
-/// builder diagnostics).
+/// Streams tokens, or checks the document. The tokenizer's diagnostics and those of tree
+/// construction (tag matching, roots, duplicate attributes) come as they are found; no tree is
+/// built, so memory stays bounded.
 pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result<(), CliError> {
-    debug_assert!(view != StreamView::Events);
+    let lines = view == StreamView::Tokens;
     let mut tok = Tokenizer::new(Options::default());
-    let mut builder = (view == StreamView::Check).then(TreeBuilder::new);
-    let mut tree_diags = Vec::new();
+    let mut structure = Structure::default();
     drive_text(src, Sniff::Xml, sink, |piece, sink| {
         let end = sink.window.end();
         match piece {
@@ -58,26 +159,22 @@ pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result
             Piece::End => tok.finish(),
         }
         while let Some(token) = tok.next_token() {
-            if sink.wants_lines() {
+            if lines {
                 sink.line(format_args!("{}", token_line(&token)))?;
             }
-            if let Some(b) = builder.as_mut() {
-                b.push(compact(token));
-            }
+            structure.push(&token);
         }
-        for d in tok.take_diagnostics() {
+        if let Piece::End = piece {
+            structure.finish(end);
+        }
+        let mut diags = tok.take_diagnostics();
+        diags.append(&mut structure.diagnostics);
+        diags.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+        for d in diags {
             sink.diag(Diag::from_diagnostic(&d))?;
         }
-        if let (Piece::End, Some(b)) = (piece, builder.take()) {
-            let (_, diags) = b.finish(end);
-            tree_diags = diags;
-        }
         Ok(())
-    })?;
-    for d in &tree_diags {
-        sink.diag(Diag::from_diagnostic(d))?;
-    }
-    Ok(())
+    })
 }
 
 /// Parses a whole document into its tree.
@@ -134,4 +231,48 @@ fn items(root: &Element) -> Vec<Item> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The structure checker and the tokenizer together report exactly what the parser does.
+    #[test]
+    fn structure_agrees_with_the_tree_builder() {
+        let inputs = [
+            "<doc>text</doc>",
+            "<a><b></a></b>",
+            "</x><a/><b/>text &amp; <c>",
+            "  <a x='1' x='2' y=3>&#x41;</a>  &lt; ",
+            "",
+            "just text",
+            "<a><a><b></a>x</a></a>",
+            "<a b='<'>",
+            "<a",
+            "<?pi?><!-- c --><r/>\n",
+            "<p>one<b>two</p>\n<q a=1>&nbsp;</q></doc>",
+        ];
+        for input in inputs {
+            let mut expected = thicket_microxml::parse(input).diagnostics;
+            let mut tok = Tokenizer::new(Options::default());
+            let mut structure = Structure::default();
+            for c in input.chars() {
+                tok.feed(c.encode_utf8(&mut [0; 4]));
+                while let Some(t) = tok.next_token() {
+                    structure.push(&t);
+                }
+            }
+            tok.finish();
+            while let Some(t) = tok.next_token() {
+                structure.push(&t);
+            }
+            structure.finish(input.len());
+            let mut got = tok.take_diagnostics();
+            got.append(&mut structure.diagnostics);
+            got.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+            expected.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+            assert_eq!(got, expected, "{input:?}");
+        }
+    }
 }

@@ -122,7 +122,7 @@ pub struct Sink<'a> {
     pub styled: bool,
     /// How many diagnostics were seen.
     pub count: usize,
-    /// The first diagnostic and its line and column.
+    /// The earliest diagnostic in the input and its line and column.
     pub first: Option<(Diag, Option<(usize, usize)>)>,
 }
 
@@ -157,7 +157,12 @@ impl<'a> Sink<'a> {
     /// Records (and shows) a diagnostic.
     pub fn diag(&mut self, diag: Diag) -> io::Result<()> {
         self.count += 1;
-        if self.first.is_none() {
+        // Keep the earliest in the input (diagnostics of tree construction can come late).
+        if self
+            .first
+            .as_ref()
+            .is_none_or(|(first, _)| diag.span.start < first.span.start)
+        {
             let at = diag.locate(&self.window);
             self.first = Some((diag.clone(), at));
         }

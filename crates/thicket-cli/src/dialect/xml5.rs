@@ -97,9 +97,13 @@ fn compact(token: Token<'static>) -> Token<'static> {
     }
 }
 
-/// Streams tokens or events, or checks the document (tokenizer and tree builder errors).
+/// Streams tokens or events (with the tokenizer's errors), or checks the document (tokenizer
+/// and tree builder errors; the builder sees the tokens with their text shrunk, so it keeps one
+/// small node per element).
 pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result<(), CliError> {
     let mut tok = Tokenizer::streaming(Options::default());
+    // Only `check` runs the tree builder (its errors: end tags, namespaces, roots), since it
+    // keeps a node per element; `--tokens` and `--events` stay in bounded memory.
     let mut builder = (view == StreamView::Check).then(TreeBuilder::new);
     let mut reported = 0;
     drive_text(src, Sniff::Xml, sink, |piece, sink| {
@@ -137,7 +141,9 @@ pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result
 pub fn parse(bytes: &[u8]) -> Parsed {
     let text = Sniff::Xml.decode(bytes);
     let (doc, diagnostics) = thicket_xml5::parse(&text, Options::default());
-    let diags = diagnostics.iter().map(Diag::from_diagnostic).collect();
+    let mut diags: Vec<Diag> = diagnostics.iter().map(Diag::from_diagnostic).collect();
+    // Tree builder errors come when a token ends; show everything in source order.
+    diags.sort_by_key(|d| d.span.start);
     Parsed {
         tree: Some(items(&doc)),
         text,

@@ -1,0 +1,168 @@
+//! Snapshots of the real command line: exit status, stdout and stderr of `thicket` run on the
+//! fixtures in `tests/data`, for every command and dialect, good and bad input.
+
+use std::path::{Path, PathBuf};
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// Runs `thicket args` in `tests/data` (with `stdin` when given) and returns one text with the
+/// exit status, stdout and stderr.
+fn run(args: &[&str], stdin: Option<&[u8]>) -> String {
+    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("thicket");
+    cmd.current_dir(data()).args(args).env_remove("NO_COLOR");
+    if let Some(input) = stdin {
+        cmd.write_stdin(input.to_vec());
+    }
+    let output = cmd.output().expect("thicket runs");
+    let code = output
+        .status
+        .code()
+        .map_or("signal".to_owned(), |c| c.to_string());
+    format!(
+        "$ thicket {}\nexit: {code}\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+macro_rules! snap {
+    ($name:ident, [$($arg:expr),*]) => {
+        #[test]
+        fn $name() {
+            insta::assert_snapshot!(run(&[$($arg),*], None));
+        }
+    };
+    ($name:ident, [$($arg:expr),*], stdin = $stdin:expr) => {
+        #[test]
+        fn $name() {
+            insta::assert_snapshot!(run(&[$($arg),*], Some($stdin)));
+        }
+    };
+}
+
+// Help and usage.
+snap!(help, ["--help"]);
+snap!(parse_help, ["parse", "--help"]);
+snap!(check_help, ["check", "--help"]);
+snap!(no_arguments, []);
+
+// Errors a person has to understand.
+snap!(unknown_dialect, ["parse", "--dialect", "svg", "note.xml"]);
+snap!(missing_file, ["parse", "missing.xml"]);
+snap!(directory, ["parse", "."]);
+snap!(two_views, ["parse", "--tokens", "--tree", "note.xml"]);
+snap!(html_has_no_tree, ["parse", "--tree", "page.html"]);
+snap!(html_has_no_events, ["parse", "--events", "page.html"]);
+snap!(
+    microxml_has_no_events,
+    ["parse", "-d", "microxml", "--events", "note.xml"]
+);
+snap!(
+    leafxml_has_no_tokens,
+    ["parse", "-d", "leafxml", "--tokens", "note.xml"]
+);
+
+// XML5 (the default for files that are not .html/.htm).
+snap!(xml5_tree_valid, ["parse", "note.xml"]);
+snap!(xml5_tree_broken, ["parse", "--tree", "broken.xml"]);
+snap!(xml5_tree_namespaces, ["parse", "ns.xml"]);
+snap!(xml5_tokens, ["parse", "--tokens", "broken.xml"]);
+snap!(xml5_events, ["parse", "--events", "broken.xml"]);
+snap!(xml5_json, ["parse", "--json", "broken.xml"]);
+snap!(xml5_html_page, ["parse", "-d", "xml5", "page.html"]);
+snap!(xml5_stdin, ["parse", "-"], stdin = b"<a><b>text</a>");
+
+// MicroXML.
+snap!(microxml_tree_valid, ["parse", "-d", "microxml", "note.xml"]);
+snap!(
+    microxml_tree_broken,
+    ["parse", "-d", "microxml", "broken.xml"]
+);
+snap!(
+    microxml_tokens,
+    ["parse", "-d", "microxml", "--tokens", "broken.xml"]
+);
+snap!(
+    microxml_json,
+    ["parse", "-d", "microxml", "--json", "ns.xml"]
+);
+
+// LeafXML.
+snap!(leafxml_tree, ["parse", "-d", "leafxml", "ns.xml"]);
+snap!(
+    leafxml_events,
+    ["parse", "-d", "leafxml", "--events", "note.xml"]
+);
+snap!(
+    leafxml_events_broken,
+    ["parse", "-d", "leafxml", "--events", "broken.xml"]
+);
+snap!(
+    leafxml_json_broken,
+    ["parse", "-d", "leafxml", "--json", "broken.xml"]
+);
+snap!(leafxml_bad_utf8, ["parse", "-d", "leafxml", "latin.xml"]);
+
+// HTML.
+snap!(html_tokens, ["parse", "page.html"]);
+snap!(html_json, ["parse", "--json", "clean.html"]);
+snap!(
+    html_stdin,
+    ["parse", "-d", "html", "--tokens", "-"],
+    stdin = b"<p>a &lt b</p>"
+);
+
+// compare.
+snap!(compare_broken, ["compare", "broken.xml"]);
+snap!(compare_page, ["compare", "--max-lines", "5", "page.html"]);
+snap!(compare_stdin, ["compare", "-"], stdin = b"<r>&amp;<x/></r>");
+snap!(compare_missing, ["compare", "missing.xml"]);
+
+// check.
+snap!(check_valid, ["check", "note.xml", "clean.html"]);
+snap!(
+    check_mixed,
+    [
+        "check",
+        "note.xml",
+        "broken.xml",
+        "page.html",
+        "ns.xml",
+        "latin.xml"
+    ]
+);
+snap!(
+    check_microxml,
+    ["check", "-d", "microxml", "note.xml", "ns.xml", "page.html"]
+);
+snap!(
+    check_leafxml,
+    [
+        "check",
+        "--dialect",
+        "leafxml",
+        "note.xml",
+        "broken.xml",
+        "latin.xml"
+    ]
+);
+snap!(
+    check_html,
+    ["check", "-d", "html", "clean.html", "page.html"]
+);
+snap!(
+    check_xml5,
+    ["check", "-d", "xml5", "note.xml", "ns.xml", "broken.xml"]
+);
+snap!(
+    check_unreadable,
+    ["check", "note.xml", "missing.xml", "broken.xml"]
+);
+snap!(
+    check_stdin,
+    ["check", "-d", "leafxml", "-"],
+    stdin = b"<a>ok</a>"
+);
