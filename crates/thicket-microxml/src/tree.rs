@@ -347,7 +347,7 @@ impl TreeBuilder {
             .open_names
             .get(&name_hash(name))
             .is_some_and(|&n| n > 0)
-            && self.stack.iter().any(|(e, _)| e.name == name);
+            && self.stack.iter().rev().any(|(e, _)| e.name == name);
         if !open {
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::StrayEndTag, span));
