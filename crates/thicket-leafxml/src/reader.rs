@@ -626,6 +626,12 @@ fn is_ws(b: u8) -> bool {
 fn scan_name(s: &str, i: usize) -> Result<(&str, usize), TagError> {
     let b = s.as_bytes();
     let mut j = i;
+    // Fast path: ASCII name codepoints.
+    while j < b.len() && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'-' | b'.' | b':' | b'_'))
+    {
+        j += 1;
+    }
+    let ascii_end = j;
     while j < b.len()
         && !matches!(
             b[j],
@@ -634,6 +640,14 @@ fn scan_name(s: &str, i: usize) -> Result<(&str, usize), TagError> {
     {
         j += 1;
     }
+    if ascii_end == j && j > i && !matches!(b[i], b'-' | b'.' | b'0'..=b'9') {
+        return Ok((&s[i..j], j));
+    }
+    check_name(s, i, j)
+}
+
+/// The name rules for `s[i..j]`, codepoint by codepoint.
+fn check_name(s: &str, i: usize, j: usize) -> Result<(&str, usize), TagError> {
     let name = &s[i..j];
     let mut chars = name.char_indices();
     match chars.next() {
@@ -761,5 +775,40 @@ fn check_duplicates(attrs: &[Attr]) -> Result<(), TagError> {
     match repeated {
         Some(k) => Err((ErrorCode::DuplicateAttribute, attrs[k].offset, None)),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ASCII fast path of `scan_name` agrees with the codepoint rules.
+    #[test]
+    fn scan_name_fast_path() {
+        let alphabet = [
+            'a', 'Z', '0', '-', '.', ':', '_', '<', '!', 'é', '\u{300}', '\u{b7}', ' ', '>',
+        ];
+        let mut names = vec![String::new()];
+        for _ in 0..3 {
+            let mut longer = Vec::new();
+            for n in &names {
+                for c in alphabet {
+                    longer.push(format!("{n}{c}"));
+                }
+            }
+            names.extend(longer);
+        }
+        for n in names {
+            let s = format!("{n}>");
+            let b = s.as_bytes();
+            let mut j = 0;
+            while !matches!(
+                b[j],
+                b'\t' | b'\n' | b' ' | b'/' | b'>' | b'=' | b'"' | b'\''
+            ) {
+                j += 1;
+            }
+            assert_eq!(scan_name(&s, 0), check_name(&s, 0, j), "{s:?}");
+        }
     }
 }
