@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 mod others;
 mod parsers;
+mod thicket;
 
 /// What kind of corpus file a parser reads.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -1,12 +1,37 @@
 //! The parsers measured, one function each. Each dialect adds its Thicket parser and the
 //! parsers it is compared with.
 
-use crate::others;
 use crate::{Comparison, Kind, Parser};
+use crate::{others, thicket};
 
 /// Every parser, Thicket's and the others'.
 pub fn all() -> Vec<Parser> {
     vec![
+        Parser {
+            name: "thicket-html",
+            kind: Kind::Html,
+            run: thicket::html,
+        },
+        Parser {
+            name: "thicket-xml5 tokenizer",
+            kind: Kind::Xml,
+            run: thicket::xml5_tokens,
+        },
+        Parser {
+            name: "thicket-xml5 tree",
+            kind: Kind::Xml,
+            run: thicket::xml5_tree,
+        },
+        Parser {
+            name: "thicket-microxml tree",
+            kind: Kind::Xml,
+            run: thicket::microxml_tree,
+        },
+        Parser {
+            name: "thicket-leafxml events",
+            kind: Kind::Xml,
+            run: thicket::leafxml_events,
+        },
         Parser {
             name: "memchr-scan (reference)",
             kind: Kind::Html,
@@ -57,7 +82,22 @@ pub fn all() -> Vec<Parser> {
 
 /// The ratios the issues set as targets.
 pub fn comparisons() -> Vec<Comparison> {
-    Vec::new()
+    let c = |ours, theirs, target| Comparison {
+        ours,
+        theirs,
+        target,
+    };
+    vec![
+        // Issue 3: fully materialized tokens at no less than 3x html5gum.
+        c("thicket-html", "html5gum", 3.0),
+        // Issue 4: tokenizer at least 5x xml5ever's, tree building at least roxmltree's.
+        c("thicket-xml5 tokenizer", "xml5ever tokenizer", 5.0),
+        c("thicket-xml5 tree", "roxmltree", 1.0),
+        // Issue 5: parse to tree at least 1.5x roxmltree.
+        c("thicket-microxml tree", "roxmltree", 1.5),
+        // Issue 6: at least quick-xml's NsReader (with unescaping), on files LeafXML accepts.
+        c("thicket-leafxml events", "quick-xml NsReader", 1.0),
+    ]
 }
 
 /// The floor: count `<` with memchr. No parser can be faster than a pass over the bytes.
