@@ -2,6 +2,7 @@
 
 mod acc;
 pub mod error;
+mod hash;
 pub mod token;
 pub mod tokenizer;
 

@@ -10,6 +10,7 @@ use thicket_input::Span;
 
 use crate::acc::Acc;
 use crate::error::{Diagnostic, ErrorCode};
+use crate::hash::{FxBuild, name_hash};
 use crate::token::{Attribute, Event, Token, TokenKind};
 
 /// Which rules the tokenizer follows.
@@ -246,7 +247,10 @@ pub struct Tokenizer<'a> {
     tag_kind: TagKind,
     tag_name: Acc,
     attrs: Vec<Attribute<'a>>,
-    attr_names: HashSet<String>,
+    /// Hashes of the names in `attrs`, in the same order.
+    attr_hashes: Vec<u64>,
+    /// The same hashes as a set, for tags with many attributes.
+    attr_hash_set: HashSet<u64, FxBuild>,
     attr_name: Acc,
     attr_value: Acc,
     attr_start: usize,
@@ -302,7 +306,8 @@ impl<'a> Tokenizer<'a> {
             tag_kind: TagKind::Start,
             tag_name: Acc::Empty,
             attrs: Vec::new(),
-            attr_names: HashSet::new(),
+            attr_hashes: Vec::new(),
+            attr_hash_set: HashSet::default(),
             attr_name: Acc::Empty,
             attr_value: Acc::Empty,
             attr_start: 0,
@@ -985,7 +990,8 @@ impl<'a> Tokenizer<'a> {
         self.tag_kind = kind;
         self.tag_name = Acc::Empty;
         self.attrs.clear();
-        self.attr_names.clear();
+        self.attr_hashes.clear();
+        self.attr_hash_set.clear();
         self.attr_name = Acc::Empty;
         self.attr_value = Acc::Empty;
     }
@@ -1023,19 +1029,24 @@ impl<'a> Tokenizer<'a> {
             return;
         }
         let span = Span::new(self.attr_start, self.attr_end);
-        let duplicate = {
-            let name = self.attr_name.as_str(&self.input, self.base);
-            if self.attrs.len() < 8 {
-                self.attrs.iter().any(|a| a.name == name)
-            } else {
-                if self.attr_names.is_empty() {
-                    for a in &self.attrs {
-                        self.attr_names.insert(a.name.to_string());
-                    }
-                }
-                !self.attr_names.insert(name.to_owned())
+        // Names are compared by a 64-bit hash first (and by text on a hash match); past 32
+        // attributes the hashes also go into a set, so a tag's check stays linear.
+        let name = self.attr_name.as_str(&self.input, self.base);
+        let hash = name_hash(name);
+        let maybe = if self.attrs.len() < 32 {
+            self.attr_hashes.contains(&hash)
+        } else {
+            if self.attr_hash_set.is_empty() {
+                self.attr_hash_set.extend(self.attr_hashes.iter().copied());
             }
+            !self.attr_hash_set.insert(hash)
         };
+        let duplicate = maybe
+            && self
+                .attrs
+                .iter()
+                .zip(&self.attr_hashes)
+                .any(|(a, &h)| h == hash && a.name == name);
         if duplicate {
             self.attr_name = Acc::Empty;
             self.attr_value = Acc::Empty;
@@ -1045,14 +1056,18 @@ impl<'a> Tokenizer<'a> {
         let name = self.attr_name.take(&self.input, self.base);
         let value = self.attr_value.take(&self.input, self.base);
         self.attrs.push(Attribute { name, value, span });
+        self.attr_hashes.push(hash);
     }
 
     /// Emits the tag in progress, as `kind` when given, and switches to the data state.
     fn emit_tag(&mut self, kind: Option<TagKind>) {
         self.finish_attribute();
         let name = self.tag_name.take(&self.input, self.base);
-        let attributes = std::mem::take(&mut self.attrs);
-        self.attr_names.clear();
+        // The next tag likely has as many attributes: allocate once for it.
+        let capacity = self.attrs.len();
+        let attributes = std::mem::replace(&mut self.attrs, Vec::with_capacity(capacity));
+        self.attr_hashes.clear();
+        self.attr_hash_set.clear();
         let kind = match kind.unwrap_or(self.tag_kind) {
             TagKind::Start => TokenKind::StartTag { name, attributes },
             TagKind::Empty => TokenKind::EmptyTag { name, attributes },

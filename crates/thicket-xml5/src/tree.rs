@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use thicket_input::Span;
 
 use crate::error::{Diagnostic, ErrorCode};
+use crate::hash::FxBuild;
 use crate::token::{Attribute as TokenAttribute, Token, TokenKind};
 use crate::tokenizer::{Options, Tokenizer};
 
@@ -334,13 +335,13 @@ pub struct TreeBuilder {
     phase: Phase,
     stack: Vec<OpenElement>,
     /// How many open elements have each name (so "in scope" is a lookup, not a stack walk).
-    open_names: HashMap<String, usize>,
+    open_names: HashMap<String, usize, FxBuild>,
     /// The prefixes bound, innermost last (`""` is the default namespace), so that leaving an
     /// element undoes its bindings.
     /// (`None` = undeclared).
     bindings: Vec<String>,
     /// For each prefix, its bindings innermost last (`None` = undeclared): lookups are O(1).
-    scopes: HashMap<String, Vec<Option<String>>>,
+    scopes: HashMap<String, Vec<Option<String>>, FxBuild>,
     seen_content: bool,
     pending_bindings: usize,
     diagnostics: Vec<Diagnostic>,
@@ -359,9 +360,9 @@ impl TreeBuilder {
             doc: Document::new(),
             phase: Phase::Start,
             stack: Vec::new(),
-            open_names: HashMap::new(),
+            open_names: HashMap::default(),
             bindings: Vec::new(),
-            scopes: HashMap::new(),
+            scopes: HashMap::default(),
             seen_content: false,
             pending_bindings: 0,
             diagnostics: Vec::new(),
@@ -669,7 +670,7 @@ impl TreeBuilder {
             None => self.lookup(None).map(str::to_owned),
         };
         let mut attrs: Vec<Attribute> = Vec::with_capacity(attributes.len());
-        let mut seen: HashSet<(Option<String>, String)> = HashSet::new();
+        let mut seen: HashSet<(Option<String>, String), FxBuild> = HashSet::default();
         for (i, a) in attributes.into_iter().enumerate() {
             let (aprefix, alocal) = split_qname(&a.name);
             let ans = if valid_decl[i] {
@@ -689,7 +690,7 @@ impl TreeBuilder {
             } else {
                 None
             };
-            let duplicate = if attrs.len() < 8 {
+            let duplicate = if attrs.len() < 32 {
                 attrs.iter().any(|b| match &ans {
                     Some(_) => b.namespace == ans && b.local == alocal,
                     None => {

@@ -141,3 +141,26 @@ fn borrowed_where_unchanged() {
         }
     }
 }
+
+#[test]
+fn duplicate_attributes_on_tags_with_many_attributes() {
+    let mut input = String::from("<a");
+    for i in 0..50 {
+        input.push_str(&format!(" n{i}='{i}'"));
+    }
+    input.push_str(" n3='x' n45='y' n50='z'/>");
+    let (tokens, diagnostics) = thicket_xml5::tokenize(&input, Options::default());
+    let TokenKind::EmptyTag { attributes, .. } = &tokens[0].kind else {
+        panic!("{:?}", tokens[0]);
+    };
+    assert_eq!(attributes.len(), 51);
+    assert_eq!(attributes[3].value, "3");
+    assert_eq!(attributes[45].value, "45");
+    assert_eq!(attributes[50].name, "n50");
+    assert_eq!(diagnostics.len(), 2);
+    assert!(
+        diagnostics
+            .iter()
+            .all(|d| d.code.as_str() == "duplicate-attribute")
+    );
+}
