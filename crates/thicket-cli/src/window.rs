@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 
 /// How much text the window keeps behind the newest chunk when it trims.
-pub const KEEP: usize = 1 << 20;
+pub const KEEP: usize = 256 << 10;
 
 /// A located line: its number, and the slice of it the window still holds.
 #[derive(Debug)]

@@ -70,6 +70,7 @@ fn large_inputs_stream_in_bounded_memory() {
         &["check", "-d", "html", html][..],
         &["check", "-d", "microxml", xml],
         &["check", "-d", "leafxml", xml],
+        &["check", "-d", "xml5", xml],
         &["parse", "-d", "xml5", "--events", xml],
         &["parse", "-d", "html", "--tokens", html],
     ] {

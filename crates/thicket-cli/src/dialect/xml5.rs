@@ -1,9 +1,13 @@
 //! XML5: the draft's tokenizer and tree builder (draft profile).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use thicket_xml5::{Document, Event, NodeData, Options, Token, TokenKind, Tokenizer, TreeBuilder};
+use thicket_input::Span;
+use thicket_xml5::{
+    Attribute, Document, Event, NodeData, Options, Token, TokenKind, Tokenizer, TreeBuilder,
+};
 
 use super::{CliError, Parsed, Piece, Sink, Sniff, StreamView, drive_text};
 use crate::outline::{Attr, Item, quote};
@@ -97,15 +101,154 @@ fn compact(token: Token<'static>) -> Token<'static> {
     }
 }
 
+/// The tree builder's phases, followed from the tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Start,
+    Main,
+    End,
+    Stopped,
+}
+
+/// Tree-construction diagnostics in bounded memory. `thicket_xml5::TreeBuilder` keeps a node
+/// per element; this runs one and, every so many tokens, replaces it with a fresh builder brought
+/// to the same state by replaying the open start tags (with their namespace declarations), so
+/// only the open elements are ever kept. Diagnostics of the replay are dropped (they were
+/// reported the first time). A unit test checks that restarting after every token gives the
+/// builder's own diagnostics.
+struct Checker {
+    builder: TreeBuilder,
+    /// Diagnostics of `builder` already handed out.
+    reported: usize,
+    phase: Phase,
+    /// The open elements: name and namespace-declaration attributes.
+    open: Vec<(String, Vec<Attribute<'static>>)>,
+    /// How many open elements have each name.
+    open_names: HashMap<String, usize>,
+    doctype_seen: bool,
+    since_restart: usize,
+    /// Restart after this many tokens (or twice the open elements, when more).
+    restart_after: usize,
+}
+
+impl Checker {
+    fn new(restart_after: usize) -> Checker {
+        Checker {
+            builder: TreeBuilder::new(),
+            reported: 0,
+            phase: Phase::Start,
+            open: Vec::new(),
+            open_names: HashMap::new(),
+            doctype_seen: false,
+            since_restart: 0,
+            restart_after,
+        }
+    }
+
+    /// Processes a token; returns the new diagnostics.
+    fn process(&mut self, token: Token<'static>) -> &[thicket_xml5::Diagnostic] {
+        if self.since_restart >= self.restart_after.max(2 * self.open.len()) {
+            self.restart();
+        }
+        self.since_restart += 1;
+        self.follow(&token);
+        self.builder.process(compact(token));
+        let new = &self.builder.diagnostics()[self.reported..];
+        self.reported += new.len();
+        new
+    }
+
+    /// Tracks the phase and the open elements as the builder does.
+    fn follow(&mut self, token: &Token<'static>) {
+        match (self.phase, &token.kind) {
+            (Phase::Stopped, _) => {}
+            (_, TokenKind::Eof) => self.phase = Phase::Stopped,
+            (Phase::Start, TokenKind::Doctype { .. }) => self.doctype_seen = true,
+            (Phase::Start | Phase::Main, TokenKind::StartTag { name, attributes }) => {
+                let declarations = attributes
+                    .iter()
+                    .filter(|a| a.name == "xmlns" || a.name.starts_with("xmlns:"))
+                    .cloned()
+                    .collect();
+                *self.open_names.entry(name.to_string()).or_insert(0) += 1;
+                self.open.push((name.to_string(), declarations));
+                self.phase = Phase::Main;
+            }
+            (Phase::Start, TokenKind::EmptyTag { .. }) => self.phase = Phase::End,
+            (Phase::Main, TokenKind::EndTag { name }) => {
+                if self.open_names.get(name.as_ref()).copied().unwrap_or(0) > 0 {
+                    while let Some(popped) = self.pop() {
+                        if popped == *name {
+                            break;
+                        }
+                    }
+                }
+                if self.open.is_empty() {
+                    self.phase = Phase::End;
+                }
+            }
+            (Phase::Main, TokenKind::ShortEndTag) => {
+                self.pop();
+                if self.open.is_empty() {
+                    self.phase = Phase::End;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn pop(&mut self) -> Option<String> {
+        let (name, _) = self.open.pop()?;
+        if let Some(n) = self.open_names.get_mut(&name) {
+            *n -= 1;
+            if *n == 0 {
+                self.open_names.remove(&name);
+            }
+        }
+        Some(name)
+    }
+
+    /// A fresh builder in the state of the current one, without its nodes.
+    fn restart(&mut self) {
+        self.since_restart = 0;
+        let mut builder = TreeBuilder::new();
+        let at = Span::empty(0);
+        let token = |kind| Token { kind, span: at };
+        match self.phase {
+            Phase::Start if self.doctype_seen => builder.process(token(TokenKind::Doctype {
+                name: None,
+                public_id: None,
+                system_id: None,
+            })),
+            Phase::Start => builder.process(token(TokenKind::Comment(Cow::Borrowed("")))),
+            Phase::Main => {
+                for (name, declarations) in &self.open {
+                    builder.process(token(TokenKind::StartTag {
+                        name: Cow::Owned(name.clone()),
+                        attributes: declarations.clone(),
+                    }));
+                }
+            }
+            Phase::End => builder.process(token(TokenKind::EmptyTag {
+                name: Cow::Borrowed("r"),
+                attributes: Vec::new(),
+            })),
+            Phase::Stopped => return,
+        }
+        self.reported = builder.diagnostics().len();
+        self.builder = builder;
+    }
+}
+
+/// Tokens between two restarts of the checking tree builder.
+const RESTART_AFTER: usize = 1 << 13;
+
 /// Streams tokens or events (with the tokenizer's errors), or checks the document (tokenizer
-/// and tree builder errors; the builder sees the tokens with their text shrunk, so it keeps one
-/// small node per element).
+/// and tree builder errors, in bounded memory: see [`Checker`]).
 pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result<(), CliError> {
     let mut tok = Tokenizer::streaming(Options::default());
-    // Only `check` runs the tree builder (its errors: end tags, namespaces, roots), since it
-    // keeps a node per element; `--tokens` and `--events` stay in bounded memory.
-    let mut builder = (view == StreamView::Check).then(TreeBuilder::new);
-    let mut reported = 0;
+    // Only `check` runs the tree builder (its errors: end tags, namespaces, roots).
+    let mut checker = (view == StreamView::Check).then(|| Checker::new(RESTART_AFTER));
     drive_text(src, Sniff::Xml, sink, |piece, sink| {
         match piece {
             Piece::Text(t) => tok.feed(t),
@@ -117,12 +260,10 @@ pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result
                     if sink.wants_lines() {
                         sink.line(format_args!("{}", token_line(&token)))?;
                     }
-                    if let Some(b) = builder.as_mut() {
-                        b.process(compact(token));
-                        for d in &b.diagnostics()[reported..] {
+                    if let Some(c) = checker.as_mut() {
+                        for d in c.process(token) {
                             sink.diag(Diag::from_diagnostic(d))?;
                         }
-                        reported = b.diagnostics().len();
                     }
                 }
                 Event::Diagnostic(d) => {
@@ -224,4 +365,48 @@ fn items(doc: &Document) -> Vec<Item> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Restarting the checking builder after every token loses no diagnostic and adds none.
+    #[test]
+    fn restarts_keep_the_tree_builders_diagnostics() {
+        let inputs = [
+            "<doc>text</doc>",
+            "<a><b></a></b>",
+            "</x><a/><b/>text &amp; <c>",
+            "<!DOCTYPE a><!DOCTYPE b><?xml version='1.0'?><a/>",
+            "<?xml version='1.0'?><!-- c --><?xml version='1.0'?><r/>",
+            "text before<r>x</r>text after<!DOCTYPE late>",
+            "<x:doc xmlns:x='urn:x' xmlns='urn:d'><item x:id='1' kind='a'/><y:z/></x:doc>",
+            "<a xmlns:p='urn:p'><b xmlns:p='urn:q'><p:c p:d='1'/></b><p:e/></a><p:f/>",
+            "<a xmlns:xml='urn:wrong' xmlns:xmlns='urn:x' xmlns:p=''><p:b/></a>",
+            "<a xmlns:p='urn:p' xmlns:q='urn:p'><b p:x='1' q:x='2'/></a>",
+            "<a><b><c></>x</></></>more",
+            "<a><b></c></a>",
+            "",
+            "<a",
+        ];
+        for input in inputs {
+            let (_, expected) = thicket_xml5::parse(input, Options::default());
+            let mut tok = Tokenizer::streaming(Options::default());
+            tok.feed(input);
+            tok.finish();
+            let mut checker = Checker::new(1);
+            let mut got = Vec::new();
+            while let Some(event) = tok.next_event() {
+                match event {
+                    Event::Token(t) => got.extend_from_slice(checker.process(t)),
+                    Event::Diagnostic(d) => got.push(d),
+                }
+            }
+            let mut expected = expected;
+            expected.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+            got.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+            assert_eq!(got, expected, "{input:?}");
+        }
+    }
 }
