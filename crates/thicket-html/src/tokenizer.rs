@@ -95,6 +95,7 @@ impl Pending {
         }
     }
 
+    #[inline]
     fn materialize(self, buf: &str, base: usize) -> Token<'_> {
         match self {
             Pending::Text(t, span) => Token::Text {
@@ -182,17 +183,30 @@ const ODD: [bool; 256] = {
     t
 };
 
-/// True when no byte of `run` is NULL, CR or [`ODD`]: written as a fold so that it vectorizes.
+/// [`ODD`] plus NULL and CR: the bytes a text run found by memchr must not contain.
+static BAD: [bool; 256] = {
+    let mut t = ODD;
+    t[0] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
+/// True when no byte of `run` is in [`BAD`]. Blocks of 16 bytes are first checked for "printable
+/// ASCII, LF or tab" in a form that vectorizes; only a block that fails is looked at byte by byte.
 #[inline]
 fn is_plain(run: &[u8]) -> bool {
-    let bad = run.iter().fold(false, |acc, &b| {
-        acc | ((b < 0x20) & (b != 0x09) & (b != 0x0A) & (b != 0x0C))
-            | (b == 0x7F)
-            | (b == 0xC2)
-            | (b == 0xEF)
-            | (b >= 0xF0)
-    });
-    !bad
+    let mut blocks = run.chunks_exact(16);
+    for block in &mut blocks {
+        let mut acc = 0u8;
+        for &b in block {
+            acc |= (u8::from(b < 0x20) & u8::from(b != b'\n') & u8::from(b != b'\t'))
+                | u8::from(b >= 0x7F);
+        }
+        if acc != 0 && block.iter().any(|&b| BAD[b as usize]) {
+            return false;
+        }
+    }
+    !blocks.remainder().iter().any(|&b| BAD[b as usize])
 }
 
 static DATA_STOPS: [u8; 256] = table(b"<&\0\r");
@@ -207,6 +221,9 @@ static BOGUS_STOPS: [u8; 256] = table(b">\0\r");
 static CDATA_STOPS: [u8; 256] = table(b"]\0\r");
 static DOCTYPE_DQ_STOPS: [u8; 256] = table(b"\">\0\r");
 static DOCTYPE_SQ_STOPS: [u8; 256] = table(b"'>\0\r");
+
+/// How many bytes [`Tokenizer::scan`] looks at with its table before calling memchr.
+const SHORT_RUN: usize = 16;
 
 /// Names above this many attributes are checked for duplicates with a hash set.
 const LINEAR_DUPLICATE_LIMIT: usize = 16;
@@ -509,7 +526,7 @@ impl Tokenizer {
 
     /// The next input character (CR LF and CR read as LF) without consuming it. Reports the
     /// input-stream errors of a character the first time it is read.
-    #[inline]
+    #[inline(always)]
     fn cur(&mut self) -> Next {
         let i = self.pos - self.base;
         let bytes = self.buf.as_bytes();
@@ -561,10 +578,22 @@ impl Tokenizer {
     fn scan(&mut self, stops: &[u8; 256]) -> usize {
         let bytes = self.buf.as_bytes();
         let mut i = self.pos - self.base;
-        // Fast path for text runs: find the next byte that matters with memchr, then check the run
-        // for bytes that need a closer look in one vectorized pass.
+        // Short runs (the text between two tags, a name) end within a few bytes: look at those
+        // with the table before paying for a memchr call.
+        let probe_end = bytes.len().min(i + SHORT_RUN);
+        while i < probe_end {
+            match stops[bytes[i] as usize] {
+                PLAIN => i += 1,
+                STOP => return self.scanned(i),
+                _ => break,
+            }
+        }
+        // Fast path for long text runs: find the next byte that matters with memchr, then check the
+        // run for bytes that need a closer look.
         let rest = &bytes[i..];
-        let found = if std::ptr::eq(stops, &DATA_STOPS) {
+        let found = if i < probe_end || rest.is_empty() {
+            None
+        } else if std::ptr::eq(stops, &DATA_STOPS) {
             Some(memchr::memchr3(b'<', b'&', b'\r', rest).unwrap_or(rest.len()))
         } else if std::ptr::eq(stops, &RAWTEXT_STOPS) {
             Some(memchr::memchr2(b'<', b'\r', rest).unwrap_or(rest.len()))
@@ -602,6 +631,12 @@ impl Tokenizer {
             }
             i += w;
         }
+        self.scanned(i)
+    }
+
+    /// The end of a scanned run at buffer index `i`: every character before it has been checked.
+    #[inline]
+    fn scanned(&mut self, i: usize) -> usize {
         let end = self.base + i;
         if end > self.checked {
             self.checked = end;
@@ -698,6 +733,7 @@ impl Tokenizer {
     }
 
     /// Queues the pending text, if any.
+    #[inline]
     fn flush_text(&mut self) {
         if let Some((s, e)) = self.text_span.take() {
             let text = std::mem::take(&mut self.text);
@@ -713,6 +749,7 @@ impl Tokenizer {
     }
 
     /// Queues a token (after the pending text).
+    #[inline]
     fn push_token(&mut self, p: Pending) {
         self.flush_text();
         self.last_end = p.span().end;
