@@ -40,15 +40,19 @@ impl Decoder {
                 Ok(())
             }
         });
-        result.map_err(|e| DecodeError {
-            code: match e.kind {
-                DecodeErrorKind::UnpairedSurrogate | DecodeErrorKind::TruncatedUtf16 => {
-                    ErrorCode::InvalidUtf16
-                }
-                _ => ErrorCode::InvalidUtf8,
-            },
-            input_offset: e.offset as u64,
-        })
+        result.map_err(decode_error)
+    }
+}
+
+fn decode_error(e: thicket_input::DecodeError) -> DecodeError {
+    DecodeError {
+        code: match e.kind {
+            DecodeErrorKind::UnpairedSurrogate | DecodeErrorKind::TruncatedUtf16 => {
+                ErrorCode::InvalidUtf16
+            }
+            _ => ErrorCode::InvalidUtf8,
+        },
+        input_offset: e.offset as u64,
     }
 }
 
@@ -195,6 +199,41 @@ pub(crate) struct Input<R> {
     pub stop: Option<Stop>,
     /// Line and column at `pos`.
     pub at: Tracker,
+}
+
+impl<'a> Input<&'a [u8]> {
+    /// The whole input at once: decoded in one pass (`thicket_input::decode_leafxml`), with no
+    /// reading or streaming decoder in between.
+    pub fn from_slice(bytes: &'a [u8]) -> Input<&'a [u8]> {
+        let mut input = Input::new(&[][..], 16);
+        input.src_done = true;
+        match thicket_input::decode_leafxml(bytes) {
+            Ok((text, _)) => input.buf = text.into_owned(),
+            Err(e) => {
+                // The text before the malformed sequence still counts, so that errors come in
+                // document order.
+                let valid = bytes.get(..e.offset).unwrap_or_default();
+                if let Ok((text, _)) = thicket_input::decode_leafxml(valid) {
+                    input.buf = text.into_owned();
+                }
+                let e = decode_error(e);
+                input.stop = Some(Stop {
+                    code: e.code,
+                    input_offset: Some(e.input_offset),
+                    codepoint: None,
+                });
+            }
+        }
+        if let Some((i, c)) = first_invalid(&input.buf) {
+            input.buf.truncate(i);
+            input.stop = Some(Stop {
+                code: ErrorCode::InvalidChar,
+                input_offset: None,
+                codepoint: Some(c as u32),
+            });
+        }
+        input
+    }
 }
 
 impl<R: Read> Input<R> {

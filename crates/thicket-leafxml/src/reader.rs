@@ -158,7 +158,7 @@ pub struct Reader<R> {
 impl<'a> Reader<&'a [u8]> {
     /// A reader over bytes held in memory.
     pub fn from_bytes(bytes: &'a [u8]) -> Reader<&'a [u8]> {
-        Reader::with_chunk(bytes, bytes.len())
+        Reader::with_input(Input::from_slice(bytes))
     }
 }
 
@@ -166,12 +166,12 @@ impl<R: Read> Reader<R> {
     /// A reader over any byte source, read in 64 KiB chunks; memory stays bounded by the longest
     /// token or content assembly.
     pub fn new(src: R) -> Reader<R> {
-        Reader::with_chunk(src, DEFAULT_CHUNK)
+        Reader::with_input(Input::new(src, DEFAULT_CHUNK))
     }
 
-    fn with_chunk(src: R, chunk: usize) -> Reader<R> {
+    fn with_input(input: Input<R>) -> Reader<R> {
         Reader {
-            input: Input::new(src, chunk),
+            input,
             limits: Limits::default(),
             queue: VecDeque::new(),
             peeked: None,
