@@ -116,17 +116,21 @@ impl Pending {
                 span,
             }),
             Pending::Tag(t, span) => {
-                let tag = Tag {
-                    name: t.name.into_cow(buf, base),
-                    attributes: t
-                        .attrs
+                let attributes = if t.attrs.is_empty() {
+                    Vec::new()
+                } else {
+                    t.attrs
                         .into_iter()
                         .map(|a| Attribute {
                             name: a.name.into_cow(buf, base),
                             value: a.value.into_cow(buf, base),
                             span: Span::new(a.start, a.end),
                         })
-                        .collect(),
+                        .collect()
+                };
+                let tag = Tag {
+                    name: t.name.into_cow(buf, base),
+                    attributes,
                     self_closing: t.self_closing,
                     span,
                 };
