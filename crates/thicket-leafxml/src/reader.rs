@@ -77,19 +77,37 @@ type TagError = (ErrorCode, usize, Option<u32>);
 /// the same mappings.)
 #[derive(Debug)]
 struct Namespaces {
-    map: HashMap<String, Vec<String>>,
-    log: Vec<String>,
+    /// Every prefix seen so far, and its stack of values (empty when out of scope).
+    prefixes: Vec<String>,
+    values: Vec<Vec<String>>,
+    /// Prefix -> position in `prefixes`, built once there are many prefixes (a linear scan is
+    /// faster for the usual handful; the hash keeps crafted documents linear).
+    index: Option<HashMap<String, usize>>,
+    /// Positions of the prefixes declared, in order, so scopes can be undone.
+    log: Vec<usize>,
 }
+
+/// How many distinct prefixes are searched linearly.
+const LINEAR_PREFIXES: usize = 16;
 
 impl Namespaces {
     /// The default context: `xml` and `xmlns`.
     fn new() -> Namespaces {
-        let mut map = HashMap::new();
-        map.insert("xml".to_owned(), vec![XML_NAMESPACE.to_owned()]);
-        map.insert("xmlns".to_owned(), vec![XMLNS_NAMESPACE.to_owned()]);
         Namespaces {
-            map,
+            prefixes: vec!["xml".to_owned(), "xmlns".to_owned()],
+            values: vec![
+                vec![XML_NAMESPACE.to_owned()],
+                vec![XMLNS_NAMESPACE.to_owned()],
+            ],
+            index: None,
             log: Vec::new(),
+        }
+    }
+
+    fn position(&self, prefix: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(prefix).copied(),
+            None => self.prefixes.iter().position(|p| p == prefix),
         }
     }
 
@@ -98,28 +116,48 @@ impl Namespaces {
     }
 
     fn declare(&mut self, prefix: &str, value: String) {
-        match self.map.get_mut(prefix) {
-            Some(values) => values.push(value),
+        let k = match self.position(prefix) {
+            Some(k) => k,
             None => {
-                self.map.insert(prefix.to_owned(), vec![value]);
+                let k = self.prefixes.len();
+                self.prefixes.push(prefix.to_owned());
+                self.values.push(Vec::new());
+                if let Some(index) = &mut self.index {
+                    index.insert(prefix.to_owned(), k);
+                } else if self.prefixes.len() > LINEAR_PREFIXES {
+                    let index = self
+                        .prefixes
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| (p.clone(), i))
+                        .collect();
+                    self.index = Some(index);
+                }
+                k
             }
+        };
+        if let Some(v) = self.values.get_mut(k) {
+            v.push(value);
         }
-        self.log.push(prefix.to_owned());
+        self.log.push(k);
     }
 
     /// Undoes the declarations made since `mark`.
     fn truncate(&mut self, mark: usize) {
         while self.log.len() > mark {
-            if let Some(prefix) = self.log.pop()
-                && let Some(values) = self.map.get_mut(&prefix)
+            if let Some(k) = self.log.pop()
+                && let Some(v) = self.values.get_mut(k)
             {
-                values.pop();
+                v.pop();
             }
         }
     }
 
     fn lookup(&self, prefix: &str) -> Option<&str> {
-        self.map.get(prefix)?.last().map(String::as_str)
+        self.values
+            .get(self.position(prefix)?)?
+            .last()
+            .map(String::as_str)
     }
 }
 
@@ -781,6 +819,32 @@ fn check_duplicates(attrs: &[Attr]) -> Result<(), TagError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Scoping works the same below and above the linear-search threshold.
+    #[test]
+    fn namespace_scopes() {
+        let mut ns = Namespaces::new();
+        let mut marks = Vec::new();
+        for i in 0..40 {
+            marks.push(ns.mark());
+            ns.declare(&format!("p{}", i % 25), format!("urn:{i}"));
+            ns.declare("", format!("urn:d{i}"));
+        }
+        assert_eq!(ns.lookup("p3"), Some("urn:28"));
+        assert_eq!(ns.lookup(""), Some("urn:d39"));
+        assert_eq!(ns.lookup("xml"), Some(XML_NAMESPACE));
+        while let Some(mark) = marks.pop() {
+            ns.truncate(mark);
+            if marks.len() == 20 {
+                assert_eq!(ns.lookup("p3"), Some("urn:3"));
+                assert_eq!(ns.lookup("p24"), None);
+                assert_eq!(ns.lookup(""), Some("urn:d19"));
+            }
+        }
+        assert_eq!(ns.lookup("p3"), None);
+        assert_eq!(ns.lookup(""), None);
+        assert_eq!(ns.lookup("xmlns"), Some(XMLNS_NAMESPACE));
+    }
 
     /// The ASCII fast path of `scan_name` agrees with the codepoint rules.
     #[test]
