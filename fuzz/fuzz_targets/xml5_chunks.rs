@@ -1,0 +1,53 @@
+#![no_main]
+//! thicket-xml5: whole vs chunked equality, spans in bounds, tree building without panics.
+
+use libfuzzer_sys::fuzz_target;
+use thicket_xml5::{Event, Options, TokenKind, Tokenizer};
+
+#[path = "split.rs"]
+mod split;
+
+fn run(chunks: &[&str], len: usize) -> Vec<String> {
+    let mut t = Tokenizer::streaming(Options::default());
+    let mut out = Vec::new();
+    let mut text: Option<String> = None;
+    let pull = |t: &mut Tokenizer<'static>, out: &mut Vec<String>, text: &mut Option<String>| {
+        while let Some(e) = t.next_event() {
+            match e {
+                Event::Token(tok) => {
+                    assert!(tok.span.start <= tok.span.end && tok.span.end <= len);
+                    if let TokenKind::Text(s) = &tok.kind {
+                        text.get_or_insert_with(String::new).push_str(s);
+                        continue;
+                    }
+                    if let Some(s) = text.take() {
+                        out.push(format!("Text({s:?})"));
+                    }
+                    out.push(format!("{:?}", tok.kind));
+                }
+                Event::Diagnostic(d) => {
+                    assert!(d.span.start <= d.span.end && d.span.end <= len);
+                    out.push(format!("{}@{:?}", d.code.as_str(), d.span));
+                }
+            }
+        }
+    };
+    for c in chunks {
+        t.feed(c);
+        pull(&mut t, &mut out, &mut text);
+    }
+    t.finish();
+    pull(&mut t, &mut out, &mut text);
+    if let Some(s) = text.take() {
+        out.push(format!("Text({s:?})"));
+    }
+    out
+}
+
+fuzz_target!(|data: &[u8]| {
+    let (text, cuts) = split::text_and_chunks(data);
+    let whole = run(&[&text], text.len());
+    let chunked = run(&split::chunks(&text, &cuts), text.len());
+    assert_eq!(whole, chunked, "events differ when split at {cuts:?}");
+    let _ = thicket_xml5::parse(&text, Options::default());
+});
