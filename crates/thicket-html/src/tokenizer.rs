@@ -1522,6 +1522,9 @@ impl Tokenizer {
     // 12.2.5.32 - 12.2.5.40: attributes.
 
     fn before_attribute_name_state(&mut self) -> Flow {
+        if let Some(flow) = self.fast_attributes() {
+            return flow;
+        }
         match self.cur() {
             Next::Wait => return Flow::Wait,
             Next::Char(c) if is_ws(c) => self.consume(),
@@ -1539,6 +1542,88 @@ impl Tokenizer {
             }
         }
         Flow::Go
+    }
+
+    /// A fast path beside the attribute states for the common shape `name="value"` (a lowercase
+    /// ASCII name, a quoted value without `&`, NULL, CR or characters with input-stream errors,
+    /// then whitespace, `/` or `>`), taking whole attributes at once. It produces exactly what the
+    /// states would (the only possible error, `duplicate-attribute`, is reported at the `=`) and
+    /// gives up, leaving everything to the states, at anything else or at the end of the buffer.
+    /// `None` means "not taken here"; otherwise the flow of the state the states would reach.
+    fn fast_attributes(&mut self) -> Option<Flow> {
+        let mut taken = false;
+        loop {
+            let bytes = self.buf.as_bytes();
+            let mut i = self.pos - self.base;
+            while let Some(b' ' | b'\t' | b'\n' | b'\x0C') = bytes.get(i) {
+                i += 1;
+            }
+            let name_start = i;
+            if !bytes.get(i).is_some_and(u8::is_ascii_lowercase) {
+                break;
+            }
+            while bytes
+                .get(i)
+                .is_some_and(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            {
+                i += 1;
+            }
+            let eq = i;
+            let quote = match (bytes.get(eq), bytes.get(eq + 1)) {
+                (Some(b'='), Some(&q @ (b'"' | b'\''))) => q,
+                _ => break,
+            };
+            let value_start = eq + 2;
+            let Some(len) = memchr::memchr2(quote, b'&', &bytes[value_start..]) else {
+                break;
+            };
+            let value_end = value_start + len;
+            if bytes[value_end] != quote || !is_plain(&bytes[value_start..value_end]) {
+                break;
+            }
+            let after = value_end + 1;
+            let next = match bytes.get(after) {
+                Some(&b @ (b' ' | b'\t' | b'\n' | b'\x0C' | b'/' | b'>')) => b,
+                _ => break,
+            };
+            // Commit the attribute, as the states would have built it (after the one the states
+            // may have left unfinished).
+            self.finish_attribute();
+            let base = self.base;
+            self.attr = Some(AttrBuild {
+                name: SBuf::Range(base + name_start, base + eq),
+                value: SBuf::Range(base + value_start, base + value_end),
+                start: base + name_start,
+                end: base + after,
+            });
+            self.attr_duplicate = false;
+            self.pos = base + eq;
+            self.cw = 1;
+            self.check_duplicate_attribute();
+            self.finish_attribute();
+            self.pos = base + after + 1;
+            if self.pos > self.checked {
+                self.checked = self.pos;
+            }
+            taken = true;
+            match next {
+                b'>' => {
+                    self.state = State::Data;
+                    self.emit_tag();
+                    return Some(Flow::Go);
+                }
+                b'/' => {
+                    self.state = State::SelfClosingStartTag;
+                    return Some(Flow::Go);
+                }
+                _ => {}
+            }
+        }
+        // Whitespace and finished attributes were taken; the states go on from here.
+        if taken {
+            self.state = State::BeforeAttributeName;
+        }
+        None
     }
 
     fn attribute_name_state(&mut self) -> Flow {
