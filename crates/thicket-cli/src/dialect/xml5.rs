@@ -116,8 +116,11 @@ enum Phase {
 /// only the open elements are ever kept. Diagnostics of the replay are dropped (they were
 /// reported the first time). A unit test checks that restarting after every token gives the
 /// builder's own diagnostics.
-struct Checker {
-    builder: TreeBuilder,
+struct Checker<B> {
+    builder: B,
+    /// The builder's operations, as function pointers so that this type does not name the
+    /// builder's own type (and its lifetime parameters).
+    ops: BuilderOps<B>,
     /// Diagnostics of `builder` already handed out.
     reported: usize,
     phase: Phase,
@@ -131,10 +134,29 @@ struct Checker {
     restart_after: usize,
 }
 
-impl Checker {
-    fn new(restart_after: usize) -> Checker {
+/// What [`Checker`] needs of a tree builder.
+struct BuilderOps<B> {
+    new: fn() -> B,
+    process: fn(&mut B, Token<'static>),
+    diagnostics: fn(&B) -> &[thicket_xml5::Diagnostic],
+}
+
+/// A checker around `thicket_xml5::TreeBuilder`.
+fn checker(restart_after: usize) -> Checker<impl Sized> {
+    let builder = TreeBuilder::new();
+    let ops = BuilderOps {
+        new: TreeBuilder::new,
+        process: |b, t| b.process(t),
+        diagnostics: |b| b.diagnostics(),
+    };
+    Checker::new(builder, ops, restart_after)
+}
+
+impl<B> Checker<B> {
+    fn new(builder: B, ops: BuilderOps<B>, restart_after: usize) -> Checker<B> {
         Checker {
-            builder: TreeBuilder::new(),
+            builder,
+            ops,
             reported: 0,
             phase: Phase::Start,
             open: Vec::new(),
@@ -152,8 +174,8 @@ impl Checker {
         }
         self.since_restart += 1;
         self.follow(&token);
-        self.builder.process(compact(token));
-        let new = &self.builder.diagnostics()[self.reported..];
+        (self.ops.process)(&mut self.builder, compact(token));
+        let new = &(self.ops.diagnostics)(&self.builder)[self.reported..];
         self.reported += new.len();
         new
     }
@@ -211,31 +233,41 @@ impl Checker {
     /// A fresh builder in the state of the current one, without its nodes.
     fn restart(&mut self) {
         self.since_restart = 0;
-        let mut builder = TreeBuilder::new();
+        let mut builder = (self.ops.new)();
+        let process = self.ops.process;
         let at = Span::empty(0);
         let token = |kind| Token { kind, span: at };
         match self.phase {
-            Phase::Start if self.doctype_seen => builder.process(token(TokenKind::Doctype {
-                name: None,
-                public_id: None,
-                system_id: None,
-            })),
-            Phase::Start => builder.process(token(TokenKind::Comment(Cow::Borrowed("")))),
+            Phase::Start if self.doctype_seen => process(
+                &mut builder,
+                token(TokenKind::Doctype {
+                    name: None,
+                    public_id: None,
+                    system_id: None,
+                }),
+            ),
+            Phase::Start => process(&mut builder, token(TokenKind::Comment(Cow::Borrowed("")))),
             Phase::Main => {
                 for (name, declarations) in &self.open {
-                    builder.process(token(TokenKind::StartTag {
-                        name: Cow::Owned(name.clone()),
-                        attributes: declarations.clone(),
-                    }));
+                    process(
+                        &mut builder,
+                        token(TokenKind::StartTag {
+                            name: Cow::Owned(name.clone()),
+                            attributes: declarations.clone(),
+                        }),
+                    );
                 }
             }
-            Phase::End => builder.process(token(TokenKind::EmptyTag {
-                name: Cow::Borrowed("r"),
-                attributes: Vec::new(),
-            })),
+            Phase::End => process(
+                &mut builder,
+                token(TokenKind::EmptyTag {
+                    name: Cow::Borrowed("r"),
+                    attributes: Vec::new(),
+                }),
+            ),
             Phase::Stopped => return,
         }
-        self.reported = builder.diagnostics().len();
+        self.reported = (self.ops.diagnostics)(&builder).len();
         self.builder = builder;
     }
 }
@@ -248,7 +280,7 @@ const RESTART_AFTER: usize = 1 << 13;
 pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result<(), CliError> {
     let mut tok = Tokenizer::streaming(Options::default());
     // Only `check` runs the tree builder (its errors: end tags, namespaces, roots).
-    let mut checker = (view == StreamView::Check).then(|| Checker::new(RESTART_AFTER));
+    let mut checker = (view == StreamView::Check).then(|| checker(RESTART_AFTER));
     drive_text(src, Sniff::Xml, sink, |piece, sink| {
         match piece {
             Piece::Text(t) => tok.feed(t),
@@ -332,35 +364,35 @@ fn items(doc: &Document) -> Vec<Item> {
             NodeData::Document => {}
             NodeData::Element(e) => {
                 out.push(Item::Open {
-                    namespace: e.namespace.clone(),
+                    namespace: e.namespace.as_deref().map(str::to_owned),
                     name: e.qualified_name(),
                     attributes: e
                         .attributes
                         .iter()
                         .map(|a| Attr {
-                            namespace: a.namespace.clone(),
+                            namespace: a.namespace.as_deref().map(str::to_owned),
                             name: a.qualified_name(),
-                            value: a.value.clone(),
+                            value: a.value.to_string(),
                         })
                         .collect(),
                 });
                 stack.push((id, true));
                 stack.extend(doc.children(id).iter().rev().map(|&c| (c, false)));
             }
-            NodeData::Text(t) => out.push(Item::Text(t.clone())),
-            NodeData::Comment(c) => out.push(Item::Comment(c.clone())),
+            NodeData::Text(t) => out.push(Item::Text(t.to_string())),
+            NodeData::Comment(c) => out.push(Item::Comment(c.to_string())),
             NodeData::Pi { target, data } => out.push(Item::Pi {
-                target: target.clone(),
-                data: data.clone(),
+                target: target.to_string(),
+                data: data.to_string(),
             }),
             NodeData::Doctype {
                 name,
                 public_id,
                 system_id,
             } => out.push(Item::Doctype {
-                name: name.clone(),
-                public_id: public_id.clone(),
-                system_id: system_id.clone(),
+                name: name.as_deref().map(str::to_owned),
+                public_id: public_id.as_deref().map(str::to_owned),
+                system_id: system_id.as_deref().map(str::to_owned),
             }),
         }
     }
@@ -395,7 +427,7 @@ mod tests {
             let mut tok = Tokenizer::streaming(Options::default());
             tok.feed(input);
             tok.finish();
-            let mut checker = Checker::new(1);
+            let mut checker = checker(1);
             let mut got = Vec::new();
             while let Some(event) = tok.next_event() {
                 match event {
