@@ -19,7 +19,7 @@ use crate::tree::{Document, NodeData, NodeId, XMLNS_NAMESPACE, split_qname};
 /// tree back. A comment starting with `>` or `->` reads back as an empty comment followed by
 /// text, and a carriage return in a comment, a processing instruction or a name cannot be
 /// escaped and reads back as a line feed.
-pub fn serialize(doc: &Document) -> String {
+pub fn serialize(doc: &Document<'_>) -> String {
     let mut out = String::new();
     if let Some(decl) = &doc.xml_declaration {
         out.push_str("<?xml");
@@ -74,7 +74,7 @@ pub fn serialize(doc: &Document) -> String {
                             _ => None,
                         };
                         if let Some(prefix) = prefix {
-                            let ns = (!a.value.is_empty()).then(|| a.value.clone());
+                            let ns = (!a.value.is_empty()).then(|| a.value.to_string());
                             scope.push(prefix.as_deref(), ns);
                         }
                     }

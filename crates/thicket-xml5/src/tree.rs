@@ -2,6 +2,7 @@
 //! of nodes addressed by [`NodeId`], so any depth builds and drops without recursion), with
 //! namespaces resolved after Namespaces in XML 1.0, with recovery.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -30,18 +31,18 @@ impl NodeId {
 
 /// An attribute of an element.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Attribute {
+pub struct Attribute<'a> {
     /// The namespace, if the name is in one (`xmlns` declarations are in [`XMLNS_NAMESPACE`]).
-    pub namespace: Option<String>,
+    pub namespace: Option<Cow<'a, str>>,
     /// The prefix as written.
-    pub prefix: Option<String>,
+    pub prefix: Option<Cow<'a, str>>,
     /// The local name.
-    pub local: String,
+    pub local: Cow<'a, str>,
     /// The value.
-    pub value: String,
+    pub value: Cow<'a, str>,
 }
 
-impl Attribute {
+impl Attribute<'_> {
     /// `prefix:local` or `local`.
     pub fn qualified_name(&self) -> String {
         qualified(self.prefix.as_deref(), &self.local)
@@ -50,18 +51,18 @@ impl Attribute {
 
 /// An element.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Element {
+pub struct Element<'a> {
     /// The namespace, if any.
-    pub namespace: Option<String>,
+    pub namespace: Option<Cow<'a, str>>,
     /// The prefix as written.
-    pub prefix: Option<String>,
+    pub prefix: Option<Cow<'a, str>>,
     /// The local name.
-    pub local: String,
+    pub local: Cow<'a, str>,
     /// Attributes in source order (namespace declarations included).
-    pub attributes: Vec<Attribute>,
+    pub attributes: Vec<Attribute<'a>>,
 }
 
-impl Element {
+impl Element<'_> {
     /// `prefix:local` or `local`.
     pub fn qualified_name(&self) -> String {
         qualified(self.prefix.as_deref(), &self.local)
@@ -77,36 +78,36 @@ fn qualified(prefix: Option<&str>, local: &str) -> String {
 
 /// What a node is.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NodeData {
+pub enum NodeData<'a> {
     /// The document node (always [`Document::root`]).
     Document,
     /// An element.
-    Element(Element),
+    Element(Element<'a>),
     /// Character data.
-    Text(String),
+    Text(Cow<'a, str>),
     /// A comment.
-    Comment(String),
+    Comment(Cow<'a, str>),
     /// A processing instruction.
     Pi {
         /// The target.
-        target: String,
+        target: Cow<'a, str>,
         /// The data.
-        data: String,
+        data: Cow<'a, str>,
     },
     /// A DOCTYPE.
     Doctype {
         /// The name.
-        name: Option<String>,
+        name: Option<Cow<'a, str>>,
         /// The public identifier (compatibility profile).
-        public_id: Option<String>,
+        public_id: Option<Cow<'a, str>>,
         /// The system identifier (compatibility profile).
-        system_id: Option<String>,
+        system_id: Option<Cow<'a, str>>,
     },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Node {
-    data: NodeData,
+struct Node<'a> {
+    data: NodeData<'a>,
     parent: Option<NodeId>,
     children: Vec<NodeId>,
 }
@@ -124,21 +125,21 @@ pub struct XmlDeclaration {
 
 /// A document: an arena of nodes. Node 0 is the document node.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Document {
-    nodes: Vec<Node>,
+pub struct Document<'a> {
+    nodes: Vec<Node<'a>>,
     /// The XML declaration, when the input started with one (draft profile).
     pub xml_declaration: Option<XmlDeclaration>,
 }
 
-impl Default for Document {
+impl Default for Document<'_> {
     fn default() -> Self {
         Document::new()
     }
 }
 
-impl Document {
+impl<'a> Document<'a> {
     /// An empty document.
-    pub fn new() -> Document {
+    pub fn new() -> Document<'a> {
         Document {
             nodes: vec![Node {
                 data: NodeData::Document,
@@ -152,6 +153,58 @@ impl Document {
     /// The document node.
     pub fn root(&self) -> NodeId {
         NodeId(0)
+    }
+
+    /// The same document owning all its strings.
+    pub fn into_owned(self) -> Document<'static> {
+        fn o(c: Cow<'_, str>) -> Cow<'static, str> {
+            Cow::Owned(c.into_owned())
+        }
+        let nodes = self
+            .nodes
+            .into_iter()
+            .map(|n| Node {
+                data: match n.data {
+                    NodeData::Document => NodeData::Document,
+                    NodeData::Element(e) => NodeData::Element(Element {
+                        namespace: e.namespace.map(o),
+                        prefix: e.prefix.map(o),
+                        local: o(e.local),
+                        attributes: e
+                            .attributes
+                            .into_iter()
+                            .map(|a| Attribute {
+                                namespace: a.namespace.map(o),
+                                prefix: a.prefix.map(o),
+                                local: o(a.local),
+                                value: o(a.value),
+                            })
+                            .collect(),
+                    }),
+                    NodeData::Text(t) => NodeData::Text(o(t)),
+                    NodeData::Comment(t) => NodeData::Comment(o(t)),
+                    NodeData::Pi { target, data } => NodeData::Pi {
+                        target: o(target),
+                        data: o(data),
+                    },
+                    NodeData::Doctype {
+                        name,
+                        public_id,
+                        system_id,
+                    } => NodeData::Doctype {
+                        name: name.map(o),
+                        public_id: public_id.map(o),
+                        system_id: system_id.map(o),
+                    },
+                },
+                parent: n.parent,
+                children: n.children,
+            })
+            .collect();
+        Document {
+            nodes,
+            xml_declaration: self.xml_declaration,
+        }
     }
 
     /// The first element child of the document node.
@@ -173,12 +226,12 @@ impl Document {
     }
 
     /// What `id` is.
-    pub fn data(&self, id: NodeId) -> &NodeData {
+    pub fn data(&self, id: NodeId) -> &NodeData<'a> {
         &self.nodes[id.index()].data
     }
 
     /// The element at `id`, if it is one.
-    pub fn element(&self, id: NodeId) -> Option<&Element> {
+    pub fn element(&self, id: NodeId) -> Option<&Element<'a>> {
         match self.data(id) {
             NodeData::Element(e) => Some(e),
             _ => None,
@@ -197,12 +250,12 @@ impl Document {
 
     /// Appends a node as the last child of `parent`. Text appended after text is merged into it,
     /// and empty text is not added; the id of the node that holds the data is returned.
-    pub fn append(&mut self, parent: NodeId, data: NodeData) -> NodeId {
+    pub fn append(&mut self, parent: NodeId, data: NodeData<'a>) -> NodeId {
         if let NodeData::Text(t) = &data {
             if let Some(&last) = self.nodes[parent.index()].children.last()
                 && let NodeData::Text(prev) = &mut self.nodes[last.index()].data
             {
-                prev.push_str(t);
+                prev.to_mut().push_str(t);
                 return last;
             }
             if t.is_empty() {
@@ -252,7 +305,7 @@ impl Document {
                         "{indent}<{}>",
                         dump_name(&e.namespace, e.prefix.as_deref(), &e.local)
                     );
-                    let mut attrs: Vec<&Attribute> = e.attributes.iter().collect();
+                    let mut attrs: Vec<&Attribute<'_>> = e.attributes.iter().collect();
                     attrs.sort_by(|a, b| a.local.cmp(&b.local));
                     for a in attrs {
                         let _ = writeln!(
@@ -296,7 +349,7 @@ impl Document {
     }
 }
 
-fn dump_name(ns: &Option<String>, prefix: Option<&str>, local: &str) -> String {
+fn dump_name(ns: &Option<Cow<'_, str>>, prefix: Option<&str>, local: &str) -> String {
     match ns {
         Some(ns) => format!("{{{ns}}}{}", qualified(prefix, local)),
         None => qualified(prefix, local),
@@ -321,41 +374,40 @@ enum Phase {
     Stopped,
 }
 
-struct OpenElement {
+struct OpenElement<'a> {
     node: NodeId,
     /// The tag name as written.
-    name: String,
+    name: Cow<'a, str>,
     /// How many namespace bindings this element pushed.
     bindings: usize,
 }
 
 /// Builds a [`Document`] from tokens.
-pub struct TreeBuilder {
-    doc: Document,
+pub struct TreeBuilder<'a> {
+    doc: Document<'a>,
     phase: Phase,
-    stack: Vec<OpenElement>,
+    stack: Vec<OpenElement<'a>>,
     /// How many open elements have each name (so "in scope" is a lookup, not a stack walk).
-    open_names: HashMap<String, usize, FxBuild>,
+    open_names: HashMap<Cow<'a, str>, usize, FxBuild>,
     /// The prefixes bound, innermost last (`""` is the default namespace), so that leaving an
     /// element undoes its bindings.
-    /// (`None` = undeclared).
     bindings: Vec<String>,
     /// For each prefix, its bindings innermost last (`None` = undeclared): lookups are O(1).
-    scopes: HashMap<String, Vec<Option<String>>, FxBuild>,
+    scopes: HashMap<String, Vec<Option<Cow<'a, str>>>, FxBuild>,
     seen_content: bool,
     pending_bindings: usize,
     diagnostics: Vec<Diagnostic>,
 }
 
-impl Default for TreeBuilder {
+impl Default for TreeBuilder<'_> {
     fn default() -> Self {
         TreeBuilder::new()
     }
 }
 
-impl TreeBuilder {
+impl<'a> TreeBuilder<'a> {
     /// A builder in the start phase.
-    pub fn new() -> TreeBuilder {
+    pub fn new() -> TreeBuilder<'a> {
         TreeBuilder {
             doc: Document::new(),
             phase: Phase::Start,
@@ -375,7 +427,7 @@ impl TreeBuilder {
     }
 
     /// The document and the tree-construction diagnostics.
-    pub fn finish(self) -> (Document, Vec<Diagnostic>) {
+    pub fn finish(self) -> (Document<'a>, Vec<Diagnostic>) {
         (self.doc, self.diagnostics)
     }
 
@@ -385,7 +437,7 @@ impl TreeBuilder {
     }
 
     /// Processes one token.
-    pub fn process(&mut self, token: Token<'_>) {
+    pub fn process(&mut self, token: Token<'a>) {
         let span = token.span;
         let first = !self.seen_content;
         self.seen_content = true;
@@ -404,13 +456,13 @@ impl TreeBuilder {
         }
     }
 
-    fn start_phase(&mut self, token: Token<'_>, first: bool) {
+    fn start_phase(&mut self, token: Token<'a>, first: bool) {
         let span = token.span;
         let root = self.doc.root();
         match token.kind {
             TokenKind::StartTag { name, attributes } => {
                 let node = self.create_element(root, &name, attributes, span);
-                self.push(node, &name);
+                self.push(node, name);
                 self.phase = Phase::Main;
             }
             TokenKind::EmptyTag { name, attributes } => {
@@ -420,16 +472,10 @@ impl TreeBuilder {
                 self.phase = Phase::End;
             }
             TokenKind::Comment(c) => {
-                self.doc.append(root, NodeData::Comment(c.into_owned()));
+                self.doc.append(root, NodeData::Comment(c));
             }
             TokenKind::Pi { target, data } => {
-                self.doc.append(
-                    root,
-                    NodeData::Pi {
-                        target: target.into_owned(),
-                        data: data.into_owned(),
-                    },
-                );
+                self.doc.append(root, NodeData::Pi { target, data });
             }
             TokenKind::Doctype {
                 name,
@@ -447,9 +493,9 @@ impl TreeBuilder {
                     self.doc.append(
                         root,
                         NodeData::Doctype {
-                            name: name.map(|s| s.into_owned()),
-                            public_id: public_id.map(|s| s.into_owned()),
-                            system_id: system_id.map(|s| s.into_owned()),
+                            name,
+                            public_id,
+                            system_id,
                         },
                     );
                 }
@@ -478,16 +524,16 @@ impl TreeBuilder {
         }
     }
 
-    fn main_phase(&mut self, token: Token<'_>) {
+    fn main_phase(&mut self, token: Token<'a>) {
         let span = token.span;
         let current = self.stack.last().map_or(self.doc.root(), |e| e.node);
         match token.kind {
             TokenKind::Text(t) => {
-                self.doc.append(current, NodeData::Text(t.into_owned()));
+                self.doc.append(current, NodeData::Text(t));
             }
             TokenKind::StartTag { name, attributes } => {
                 let node = self.create_element(current, &name, attributes, span);
-                self.push(node, &name);
+                self.push(node, name);
             }
             TokenKind::EmptyTag { name, attributes } => {
                 let marker = self.bindings.len();
@@ -516,16 +562,10 @@ impl TreeBuilder {
                 }
             }
             TokenKind::Comment(c) => {
-                self.doc.append(current, NodeData::Comment(c.into_owned()));
+                self.doc.append(current, NodeData::Comment(c));
             }
             TokenKind::Pi { target, data } => {
-                self.doc.append(
-                    current,
-                    NodeData::Pi {
-                        target: target.into_owned(),
-                        data: data.into_owned(),
-                    },
-                );
+                self.doc.append(current, NodeData::Pi { target, data });
             }
             TokenKind::Doctype { .. } => self.error(ErrorCode::MisplacedDoctype, span),
             TokenKind::XmlDeclaration { .. } => {
@@ -538,21 +578,15 @@ impl TreeBuilder {
         }
     }
 
-    fn end_phase(&mut self, token: Token<'_>) {
+    fn end_phase(&mut self, token: Token<'a>) {
         let span = token.span;
         let root = self.doc.root();
         match token.kind {
             TokenKind::Comment(c) => {
-                self.doc.append(root, NodeData::Comment(c.into_owned()));
+                self.doc.append(root, NodeData::Comment(c));
             }
             TokenKind::Pi { target, data } => {
-                self.doc.append(
-                    root,
-                    NodeData::Pi {
-                        target: target.into_owned(),
-                        data: data.into_owned(),
-                    },
-                );
+                self.doc.append(root, NodeData::Pi { target, data });
             }
             TokenKind::Eof => self.phase = Phase::Stopped,
             TokenKind::Text(t) => self.outside_root_text(&t, span),
@@ -564,26 +598,26 @@ impl TreeBuilder {
         }
     }
 
-    fn push(&mut self, node: NodeId, name: &str) {
+    fn push(&mut self, node: NodeId, name: Cow<'a, str>) {
         let bindings = self.pending_bindings;
         self.pending_bindings = 0;
-        match self.open_names.get_mut(name) {
+        match self.open_names.get_mut(name.as_ref()) {
             Some(n) => *n += 1,
             None => {
-                self.open_names.insert(name.to_owned(), 1);
+                self.open_names.insert(name.clone(), 1);
             }
         }
         self.stack.push(OpenElement {
             node,
-            name: name.to_owned(),
+            name,
             bindings,
         });
     }
 
     /// Pops the current element, returning its name.
-    fn pop(&mut self) -> Option<String> {
+    fn pop(&mut self) -> Option<Cow<'a, str>> {
         let e = self.stack.pop()?;
-        if let Some(n) = self.open_names.get_mut(&e.name) {
+        if let Some(n) = self.open_names.get_mut(e.name.as_ref()) {
             *n -= 1;
         }
         let keep = self.bindings.len() - e.bindings;
@@ -601,24 +635,26 @@ impl TreeBuilder {
         }
     }
 
-    fn lookup(&self, prefix: Option<&str>) -> Option<&str> {
+    fn lookup(&self, prefix: Option<&str>) -> Option<Cow<'a, str>> {
         match prefix {
-            Some("xml") => return Some(XML_NAMESPACE),
-            Some("xmlns") => return Some(XMLNS_NAMESPACE),
+            Some("xml") => return Some(Cow::Borrowed(XML_NAMESPACE)),
+            Some("xmlns") => return Some(Cow::Borrowed(XMLNS_NAMESPACE)),
             _ => {}
         }
         self.scopes
             .get(prefix.unwrap_or(""))
             .and_then(|v| v.last())
-            .and_then(|ns| ns.as_deref())
+            .and_then(|ns| ns.clone())
     }
 
     /// Creates an element for a tag token (declaring its namespaces) and appends it to `parent`.
+    // `&Cow`, not `&str`: a borrowed name's parts stay borrowed from the input (see `split_cow`).
+    #[allow(clippy::ptr_arg)]
     fn create_element(
         &mut self,
         parent: NodeId,
-        name: &str,
-        attributes: Vec<TokenAttribute<'_>>,
+        name: &Cow<'a, str>,
+        attributes: Vec<TokenAttribute<'a>>,
         span: Span,
     ) -> NodeId {
         // Declarations first: they are in scope for the element and its attributes.
@@ -651,36 +687,36 @@ impl TreeBuilder {
                 // allows) and report it.
                 self.error(ErrorCode::InvalidNamespaceDeclaration, a.span);
             }
-            let ns = (!value.is_empty()).then(|| value.to_owned());
+            let ns = (!value.is_empty()).then(|| a.value.clone());
             let key = declared.unwrap_or("").to_owned();
             self.scopes.entry(key.clone()).or_default().push(ns);
             self.bindings.push(key);
         }
         self.pending_bindings = self.bindings.len() - before;
 
-        let (prefix, local) = split_qname(name);
-        let namespace = match prefix {
+        let (prefix, local) = split_cow(name);
+        let namespace = match prefix.as_deref() {
             Some(p) => match self.lookup(Some(p)) {
-                Some(ns) => Some(ns.to_owned()),
+                Some(ns) => Some(ns),
                 None => {
                     self.error(ErrorCode::UnboundPrefix, span);
                     None
                 }
             },
-            None => self.lookup(None).map(str::to_owned),
+            None => self.lookup(None),
         };
-        let mut attrs: Vec<Attribute> = Vec::with_capacity(attributes.len());
+        let mut attrs: Vec<Attribute<'a>> = Vec::with_capacity(attributes.len());
         let mut seen: HashSet<(Option<String>, String), FxBuild> = HashSet::default();
         for (i, a) in attributes.into_iter().enumerate() {
-            let (aprefix, alocal) = split_qname(&a.name);
+            let (aprefix, alocal) = split_cow(&a.name);
             let ans = if valid_decl[i] {
-                Some(XMLNS_NAMESPACE.to_owned())
-            } else if let Some(p) = aprefix {
+                Some(Cow::Borrowed(XMLNS_NAMESPACE))
+            } else if let Some(p) = aprefix.as_deref() {
                 if p == "xmlns" {
                     None
                 } else {
                     match self.lookup(Some(p)) {
-                        Some(ns) => Some(ns.to_owned()),
+                        Some(ns) => Some(ns),
                         None => {
                             self.error(ErrorCode::UnboundPrefix, a.span);
                             None
@@ -694,7 +730,9 @@ impl TreeBuilder {
                 attrs.iter().any(|b| match &ans {
                     Some(_) => b.namespace == ans && b.local == alocal,
                     None => {
-                        b.namespace.is_none() && b.prefix.as_deref() == aprefix && b.local == alocal
+                        b.namespace.is_none()
+                            && b.prefix.as_deref() == aprefix.as_deref()
+                            && b.local == alocal
                     }
                 })
             } else {
@@ -707,7 +745,7 @@ impl TreeBuilder {
                         ));
                     }
                 }
-                !seen.insert(attribute_key(ans.as_deref(), aprefix, alocal))
+                !seen.insert(attribute_key(ans.as_deref(), aprefix.as_deref(), &alocal))
             };
             if duplicate {
                 self.error(ErrorCode::DuplicateExpandedAttribute, a.span);
@@ -715,20 +753,37 @@ impl TreeBuilder {
             }
             attrs.push(Attribute {
                 namespace: ans,
-                prefix: aprefix.map(str::to_owned),
-                local: alocal.to_owned(),
-                value: a.value.into_owned(),
+                prefix: aprefix,
+                local: alocal,
+                value: a.value,
             });
         }
         self.doc.append(
             parent,
             NodeData::Element(Element {
                 namespace,
-                prefix: prefix.map(str::to_owned),
-                local: local.to_owned(),
+                prefix,
+                local,
                 attributes: attrs,
             }),
         )
+    }
+}
+
+/// Splits a qualified name held as a `Cow`, borrowing the parts when the name is borrowed.
+fn split_cow<'a>(name: &Cow<'a, str>) -> (Option<Cow<'a, str>>, Cow<'a, str>) {
+    match name {
+        Cow::Borrowed(s) => {
+            let (p, l) = split_qname(s);
+            (p.map(Cow::Borrowed), Cow::Borrowed(l))
+        }
+        Cow::Owned(s) => {
+            let (p, l) = split_qname(s);
+            (
+                p.map(|p| Cow::Owned(p.to_owned())),
+                Cow::Owned(l.to_owned()),
+            )
+        }
     }
 }
 
@@ -743,7 +798,7 @@ fn attribute_key(ns: Option<&str>, prefix: Option<&str>, local: &str) -> (Option
 
 /// Parses the whole of `input` into a document; tokenizer and tree diagnostics together, in
 /// input order.
-pub fn parse(input: &str, options: Options) -> (Document, Vec<Diagnostic>) {
+pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
     let mut tokenizer = Tokenizer::new(input, options);
     let mut builder = TreeBuilder::new();
     let mut diagnostics = Vec::new();
@@ -762,7 +817,7 @@ pub fn parse(input: &str, options: Options) -> (Document, Vec<Diagnostic>) {
 /// A streaming parser: tokenizer and tree builder together.
 pub struct Parser {
     tokenizer: Tokenizer<'static>,
-    builder: TreeBuilder,
+    builder: TreeBuilder<'static>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -795,7 +850,7 @@ impl Parser {
     }
 
     /// Ends the input; returns the document and every diagnostic.
-    pub fn finish(mut self) -> (Document, Vec<Diagnostic>) {
+    pub fn finish(mut self) -> (Document<'static>, Vec<Diagnostic>) {
         self.tokenizer.finish();
         self.pump();
         let (doc, _) = self.builder.finish();
@@ -807,7 +862,7 @@ impl Parser {
 #[derive(Clone, Debug)]
 pub struct ParsedBytes {
     /// The document.
-    pub document: Document,
+    pub document: Document<'static>,
     /// Every diagnostic; spans are byte offsets into [`ParsedBytes::text`].
     pub diagnostics: Vec<Diagnostic>,
     /// The decoded text the spans refer to.
@@ -825,6 +880,7 @@ pub fn parse_bytes(bytes: &[u8], options: Options) -> ParsedBytes {
     let (text, encoding, had_decoding_errors) = thicket_input::xml::decode(bytes);
     let text = text.into_owned();
     let (document, diagnostics) = parse(&text, options);
+    let document = document.into_owned();
     ParsedBytes {
         document,
         diagnostics,
@@ -842,7 +898,7 @@ const SNIFF_LEN: usize = 1024;
 #[derive(Clone, Debug)]
 pub struct ParsedStream {
     /// The document.
-    pub document: Document,
+    pub document: Document<'static>,
     /// Every diagnostic; spans are byte offsets into the decoded text.
     pub diagnostics: Vec<Diagnostic>,
     /// The encoding used (see [`parse_bytes`]).

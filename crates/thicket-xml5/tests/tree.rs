@@ -123,14 +123,14 @@ fn build(doc: &mut Document, parent: thicket_xml5::NodeId, g: &Gen) {
                 NodeData::Element(Element {
                     namespace: None,
                     prefix: None,
-                    local: n.clone(),
+                    local: n.clone().into(),
                     attributes: attrs
                         .iter()
                         .map(|(k, v)| thicket_xml5::tree::Attribute {
                             namespace: None,
                             prefix: None,
-                            local: k.clone(),
-                            value: v.clone(),
+                            local: k.clone().into(),
+                            value: v.clone().into(),
                         })
                         .collect(),
                 }),
@@ -140,17 +140,17 @@ fn build(doc: &mut Document, parent: thicket_xml5::NodeId, g: &Gen) {
             }
         }
         Gen::Text(t) => {
-            doc.append(parent, NodeData::Text(t.clone()));
+            doc.append(parent, NodeData::Text(t.clone().into()));
         }
         Gen::Comment(c) => {
-            doc.append(parent, NodeData::Comment(c.clone()));
+            doc.append(parent, NodeData::Comment(c.clone().into()));
         }
         Gen::Pi(t, d) => {
             doc.append(
                 parent,
                 NodeData::Pi {
-                    target: t.clone(),
-                    data: d.clone(),
+                    target: t.clone().into(),
+                    data: d.clone().into(),
                 },
             );
         }
@@ -169,7 +169,7 @@ proptest! {
         let mut doc = Document::new();
         let top = doc.root();
         for c in &before {
-            doc.append(top, NodeData::Comment(c.clone()));
+            doc.append(top, NodeData::Comment(c.clone().into()));
         }
         build(&mut doc, top, &Gen::Element(root.0.clone(), vec![], root.1.clone()));
         let xml = serialize(&doc);
