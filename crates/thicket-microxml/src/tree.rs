@@ -92,20 +92,32 @@ impl Element {
 
 impl Drop for Element {
     fn drop(&mut self) {
-        // Move descendants onto a heap stack so that each element is dropped with no element
-        // children left, keeping the drop depth constant.
-        let mut stack: Vec<Element> = Vec::new();
-        for c in self.children.drain(..) {
-            if let Node::Element(e) = c {
-                stack.push(e);
-            }
+        // Elements whose children hold no element with element children drop with the default
+        // glue at a bounded depth. Deeper descendants are moved onto a heap stack first, so that
+        // each element is dropped with at most one level of element children left.
+        fn deep(e: &Element) -> bool {
+            e.children.iter().any(|g| matches!(g, Node::Element(_)))
         }
-        while let Some(mut e) = stack.pop() {
-            for c in e.children.drain(..) {
-                if let Node::Element(e) = c {
+        fn take_deep(children: &mut Vec<Node>, stack: &mut Vec<Element>) {
+            for c in children.drain(..) {
+                if let Node::Element(e) = c
+                    && deep(&e)
+                {
                     stack.push(e);
                 }
             }
+        }
+        if !self
+            .children
+            .iter()
+            .any(|c| matches!(c, Node::Element(e) if deep(e)))
+        {
+            return;
+        }
+        let mut stack: Vec<Element> = Vec::new();
+        take_deep(&mut self.children, &mut stack);
+        while let Some(mut e) = stack.pop() {
+            take_deep(&mut e.children, &mut stack);
         }
     }
 }
@@ -218,8 +230,12 @@ fn is_strip_ws(c: char) -> bool {
 /// closing, whitespace stripping and the `#doc` wrapper.
 #[derive(Debug, Default)]
 pub struct TreeBuilder {
-    /// Open elements with the span of their start-tag.
-    stack: Vec<(Element, Span)>,
+    /// Open elements with the span of their start-tag and where their children start in
+    /// `nodes`.
+    stack: Vec<(Element, Span, usize)>,
+    /// The children of every open element, innermost last: an element's children are moved
+    /// into a vector of exactly their number when it closes (no growing per element).
+    nodes: Vec<Node>,
     /// Hash of an open element's name to how many open elements have it.
     open_names: HashMap<u64, u32, BuildHasherDefault<IdentityHasher>>,
     /// Top-level nodes.
@@ -324,7 +340,7 @@ impl TreeBuilder {
             Token::StartTagClose { .. } => {
                 if let Some((e, span)) = self.tag.take() {
                     *self.open_names.entry(name_hash(&e.name)).or_insert(0) += 1;
-                    self.stack.push((e, span));
+                    self.stack.push((e, span, self.nodes.len()));
                 }
             }
             Token::EmptyElementTagClose { .. } => {
@@ -339,7 +355,7 @@ impl TreeBuilder {
     }
 
     fn end_tag(&mut self, name: &str, span: Span) {
-        if self.stack.last().is_some_and(|(e, _)| e.name == name) {
+        if self.stack.last().is_some_and(|(e, _, _)| e.name == name) {
             self.pop();
             return;
         }
@@ -347,7 +363,7 @@ impl TreeBuilder {
             .open_names
             .get(&name_hash(name))
             .is_some_and(|&n| n > 0)
-            && self.stack.iter().rev().any(|(e, _)| e.name == name);
+            && self.stack.iter().rev().any(|(e, _, _)| e.name == name);
         if !open {
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::StrayEndTag, span));
@@ -355,7 +371,7 @@ impl TreeBuilder {
         }
         self.diagnostics
             .push(Diagnostic::new(ErrorCode::MismatchedEndTag, span));
-        while let Some((e, _)) = self.stack.last() {
+        while let Some((e, _, _)) = self.stack.last() {
             let done = e.name == name;
             self.pop();
             if done {
@@ -366,7 +382,10 @@ impl TreeBuilder {
 
     /// Closes the current element.
     fn pop(&mut self) {
-        if let Some((e, span)) = self.stack.pop() {
+        if let Some((mut e, span, start)) = self.stack.pop() {
+            if start < self.nodes.len() {
+                e.children = self.nodes.drain(start..).collect();
+            }
             if let Some(n) = self.open_names.get_mut(&name_hash(&e.name)) {
                 *n = n.saturating_sub(1);
             }
@@ -375,8 +394,8 @@ impl TreeBuilder {
     }
 
     fn append_element(&mut self, e: Element, span: Span) {
-        match self.stack.last_mut() {
-            Some((parent, _)) => parent.children.push(Node::Element(e)),
+        match self.stack.last() {
+            Some(_) => self.nodes.push(Node::Element(e)),
             None => {
                 self.top_elements += 1;
                 if self.top_elements == 2 {
@@ -398,10 +417,11 @@ impl TreeBuilder {
             }
             return;
         }
-        if let Some((e, _)) = self.stack.last_mut() {
-            match e.children.last_mut() {
-                Some(Node::Text(t)) => t.push_str(text),
-                _ => e.children.push(Node::Text(text.to_owned())),
+        if let Some(&(_, _, start)) = self.stack.last() {
+            let len = self.nodes.len();
+            match self.nodes.last_mut() {
+                Some(Node::Text(t)) if len > start => t.push_str(text),
+                _ => self.nodes.push(Node::Text(text.to_owned())),
             }
             return;
         }
@@ -459,9 +479,9 @@ impl TreeBuilder {
     pub fn finish(mut self, end: usize) -> (Element, Vec<Diagnostic>) {
         if let Some((e, span)) = self.tag.take() {
             // Only reachable if the token stream was cut inside a start-tag.
-            self.stack.push((e, span));
+            self.stack.push((e, span, self.nodes.len()));
         }
-        if let Some((_, span)) = self.stack.first() {
+        if let Some((_, span, _)) = self.stack.first() {
             let span = *span;
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::UnclosedElement, span));
