@@ -75,6 +75,9 @@ snap!(xml5_json, ["parse", "--json", "broken.xml"]);
 snap!(xml5_html_page, ["parse", "-d", "xml5", "page.html"]);
 snap!(xml5_stdin, ["parse", "-"], stdin = b"<a><b>text</a>");
 
+snap!(xml5_crlf, ["parse", "crlf.xml"]);
+snap!(xml5_utf16, ["parse", "utf16.xml"]);
+
 // MicroXML.
 snap!(microxml_tree_valid, ["parse", "-d", "microxml", "note.xml"]);
 snap!(
@@ -114,6 +117,8 @@ snap!(
     ["parse", "-d", "html", "--tokens", "-"],
     stdin = b"<p>a &lt b</p>"
 );
+
+snap!(leafxml_utf16, ["parse", "-d", "leafxml", "--events", "utf16.xml"]);
 
 // compare.
 snap!(compare_broken, ["compare", "broken.xml"]);

@@ -97,7 +97,7 @@ pub fn parse(bytes: &[u8]) -> Parsed {
     let mut diags = Vec::new();
     loop {
         match reader.next_event() {
-            Ok(Some(event)) => items.push(item(event.kind)),
+            Ok(Some(event)) => items.push(item(&event)),
             Ok(None) => break,
             Err(e) => {
                 diags.push(diag(&e));
@@ -114,8 +114,10 @@ pub fn parse(bytes: &[u8]) -> Parsed {
     }
 }
 
-fn item(kind: EventKind) -> Item {
-    match kind {
+/// The outline item of an event. (Written against references and `to_string`, so it reads
+/// events whether their strings are owned or borrowed.)
+fn item(event: &Event) -> Item {
+    match &event.kind {
         EventKind::Start {
             namespace,
             local_name,
@@ -123,29 +125,29 @@ fn item(kind: EventKind) -> Item {
             external_attributes,
         } => {
             let mut attrs: Vec<Attr> = attributes
-                .into_iter()
+                .iter()
                 .map(|(name, value)| Attr {
                     namespace: None,
-                    name,
-                    value,
+                    name: name.to_string(),
+                    value: value.to_string(),
                 })
                 .collect();
             for (ns, map) in external_attributes {
                 for (name, value) in map {
                     attrs.push(Attr {
-                        namespace: Some(ns.clone()),
-                        name,
-                        value,
+                        namespace: Some(ns.to_string()),
+                        name: name.to_string(),
+                        value: value.to_string(),
                     });
                 }
             }
             Item::Open {
-                namespace,
-                name: local_name,
+                namespace: namespace.as_deref().map(str::to_owned),
+                name: local_name.to_string(),
                 attributes: attrs,
             }
         }
-        EventKind::Text(t) => Item::Text(t),
+        EventKind::Text(t) => Item::Text(t.to_string()),
         EventKind::End { .. } => Item::Close,
     }
 }
