@@ -118,7 +118,10 @@ snap!(
     stdin = b"<p>a &lt b</p>"
 );
 
-snap!(leafxml_utf16, ["parse", "-d", "leafxml", "--events", "utf16.xml"]);
+snap!(
+    leafxml_utf16,
+    ["parse", "-d", "leafxml", "--events", "utf16.xml"]
+);
 
 // compare.
 snap!(compare_broken, ["compare", "broken.xml"]);
