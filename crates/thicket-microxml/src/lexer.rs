@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
-use memchr::{memchr, memchr2, memmem};
+use memchr::{memchr, memchr2, memchr3, memmem};
 use thicket_input::Span;
 
 use crate::error::{Diagnostic, ErrorCode};
@@ -183,14 +183,55 @@ fn is_s(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r')
 }
 
+/// Byte classes: the recovery `NAME` (every byte of a non-ASCII character is a name byte) and
+/// the ASCII part of the MicroXML `name`.
+const NAME_START: u8 = 1;
+const NAME_CHAR: u8 = 2;
+const MICRO_START: u8 = 4;
+const MICRO_CHAR: u8 = 8;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let alpha = b.is_ascii_alphabetic();
+        let mut c = 0;
+        if b >= 0x80 || alpha || b == b'_' || b == b':' || b == b'$' {
+            c |= NAME_START | NAME_CHAR;
+        }
+        if b.is_ascii_digit() || b == b'-' || b == b'.' {
+            c |= NAME_CHAR;
+        }
+        if alpha || b == b'_' {
+            c |= MICRO_START | MICRO_CHAR;
+        }
+        if b.is_ascii_digit() || b == b'-' || b == b'.' {
+            c |= MICRO_CHAR;
+        }
+        t[i] = c;
+        i += 1;
+    }
+    t
+};
+
 #[inline]
 fn is_name_start(b: u8) -> bool {
-    b >= 0x80 || b.is_ascii_alphabetic() || matches!(b, b'_' | b':' | b'$')
+    CLASS[b as usize] & NAME_START != 0
 }
 
 #[inline]
 fn is_name_char(b: u8) -> bool {
-    is_name_start(b) || b.is_ascii_digit() || matches!(b, b'-' | b'.')
+    CLASS[b as usize] & NAME_CHAR != 0
+}
+
+/// True when `name` (a recovery `NAME`) is an ASCII MicroXML `name`; false means "ask
+/// [`validity::is_name`]".
+#[inline]
+fn is_ascii_micro_name(name: &[u8]) -> bool {
+    name.first()
+        .is_some_and(|&c| CLASS[c as usize] & MICRO_START != 0)
+        && name.iter().all(|&c| CLASS[c as usize] & MICRO_CHAR != 0)
 }
 
 /// Length of the run of `S` at the start of `b`.
@@ -204,6 +245,58 @@ fn name_len(b: &[u8]) -> usize {
         Some(&c) if is_name_start(c) => 1 + b[1..].iter().take_while(|&&c| is_name_char(c)).count(),
         _ => 0,
     }
+}
+
+/// True when the 8 bytes of `x` are all printable ASCII, tab, LF or CR (checked lane by lane
+/// without carries between lanes).
+#[inline]
+fn plain_ascii_block(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    /// High bit set in each lane whose byte is zero.
+    #[inline]
+    fn zero_lanes(v: u64) -> u64 {
+        !(((v & !HIGH) + !HIGH) | v | !HIGH)
+    }
+    let hi = x & HIGH;
+    let low = x & !HIGH;
+    let at_least_20 = (low + ONES * 0x60) & HIGH;
+    let del = (low + ONES) & HIGH;
+    if hi | del != 0 {
+        return false;
+    }
+    let control = !at_least_20 & HIGH;
+    if control == 0 {
+        return true;
+    }
+    let allowed = zero_lanes(x ^ (ONES * 0x09))
+        | zero_lanes(x ^ (ONES * 0x0A))
+        | zero_lanes(x ^ (ONES * 0x0D));
+    control & !allowed == 0
+}
+
+/// The text run at the start of `b` (up to `<` or `&`): its length, whether it holds `>`, and
+/// whether it holds CR. Short runs (whitespace between tags) are scanned byte by byte, long
+/// ones with `memchr`.
+#[inline]
+fn text_run(b: &[u8]) -> (usize, bool, bool) {
+    const SHORT: usize = 32;
+    let (mut gt, mut cr) = (false, false);
+    for (i, &c) in b.iter().take(SHORT).enumerate() {
+        match c {
+            b'<' | b'&' => return (i, gt, cr),
+            b'>' => gt = true,
+            b'\r' => cr = true,
+            _ => {}
+        }
+    }
+    if b.len() <= SHORT {
+        return (b.len(), gt, cr);
+    }
+    let n = SHORT + memchr2(b'<', b'&', &b[SHORT..]).unwrap_or(b.len() - SHORT);
+    gt = gt || memchr(b'>', &b[SHORT..n]).is_some();
+    cr = cr || memchr(b'\r', &b[SHORT..n]).is_some();
+    (n, gt, cr)
 }
 
 /// Matches the literal `lit` (ASCII case-insensitively when `ci`) at the start of `b`.
@@ -454,11 +547,13 @@ impl Tokenizer {
         let bytes = chunk.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
-            // Fast path: 16 printable ASCII bytes (or tab, LF, CR) at a time.
-            if let Some(block) = bytes.get(i..i + 16)
-                && block.iter().all(|&b| plain(b))
+            // Fast path: 8 printable ASCII bytes (or tab, LF, CR) at a time.
+            if let Some(&block) = bytes
+                .get(i..i + 8)
+                .and_then(|s| <&[u8; 8]>::try_from(s).ok())
+                && plain_ascii_block(u64::from_le_bytes(block))
             {
-                i += 16;
+                i += 8;
                 continue;
             }
             let b = bytes[i];
@@ -466,6 +561,10 @@ impl Tokenizer {
                 if !plain(b) {
                     self.invalid_char(offset + i, offset + i + 1);
                 }
+                i += 1;
+            } else if !matches!(b, 0xC2 | 0xEF | 0xF0..=0xF4) {
+                // Only characters led by these bytes can be forbidden (C1 controls, noncharacters);
+                // any other byte is a lead or continuation byte of an allowed character.
                 i += 1;
             } else {
                 let c = chunk[i..].chars().next().unwrap_or('\u{FFFD}');
@@ -522,6 +621,12 @@ impl Tokenizer {
 
     /// Appends the input bytes `start..end` (indices into `buf`) as DataChar tokens.
     fn data(&mut self, start: usize, end: usize) {
+        let cr = memchr(b'\r', &self.buf.as_bytes()[start..end]).is_some();
+        self.data_cr(start, end, cr);
+    }
+
+    /// [`Tokenizer::data`] when the caller knows whether `start..end` holds a CR.
+    fn data_cr(&mut self, start: usize, end: usize, cr: bool) {
         if start == end {
             return;
         }
@@ -532,7 +637,7 @@ impl Tokenizer {
         } else {
             self.buf.as_bytes()[start - 1] == b'\r'
         };
-        let plain = memchr(b'\r', bytes).is_none() && !(prev_cr && bytes[0] == b'\n');
+        let plain = !(cr || prev_cr && bytes[0] == b'\n');
         match &mut self.pending {
             None if plain => {
                 self.pending = Some(Pending {
@@ -669,12 +774,12 @@ impl Tokenizer {
             b'&' => self.char_ref(),
             _ => {
                 // DATA_CHAR: every character other than `<` and `&` is one on its own.
-                let n = memchr2(b'<', b'&', b).unwrap_or(b.len());
+                let (n, gt, cr) = text_run(b);
                 let start = self.pos;
-                if memchr(b'>', &b[..n]).is_some() {
+                if gt {
                     self.report_greater_than(start, start + n);
                 }
-                self.data(start, start + n);
+                self.data_cr(start, start + n, cr);
                 self.pos += n;
                 Step::Progress
             }
@@ -929,7 +1034,7 @@ impl Tokenizer {
     /// A name MicroXML does not allow (recovery NAMEs are wider).
     fn check_name(&mut self, start: usize, end: usize) {
         let name = &self.buf[start - self.base..end - self.base];
-        if !validity::is_name(name) {
+        if !is_ascii_micro_name(name.as_bytes()) && !validity::is_name(name) {
             self.diag(ErrorCode::InvalidName, start, end);
         }
     }
@@ -1137,10 +1242,8 @@ impl Tokenizer {
                 }
             }
             _ => {
-                let n = 1 + b[1..]
-                    .iter()
-                    .take_while(|&&c| c != quote && !matches!(c, b'&' | b'<' | b'>'))
-                    .count();
+                let n = 1 + memchr3(quote, b'&', b'<', &b[1..]).unwrap_or(b.len() - 1);
+                let n = memchr(b'>', &b[..n]).unwrap_or(n);
                 self.data(self.pos, self.pos + n);
                 self.pos += n;
             }
@@ -1331,5 +1434,28 @@ fn numeric_value(code: u32) -> RefValue {
         Some(c) => RefValue::Char(c),
         None if code > 0x10_FFFF => RefValue::Literal(ErrorCode::ReferenceOutOfRange),
         None => RefValue::Literal(ErrorCode::InvalidReferencedCharacter),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_ascii_block_agrees_with_bytewise() {
+        let plain = |b: u8| (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
+        for fill in [b'a', b'\n', b' ', b'~'] {
+            for lane in 0..8 {
+                for b in 0..=255u8 {
+                    let mut block = [fill; 8];
+                    block[lane] = b;
+                    assert_eq!(
+                        plain_ascii_block(u64::from_le_bytes(block)),
+                        block.iter().all(|&c| plain(c)),
+                        "{block:?}"
+                    );
+                }
+            }
+        }
     }
 }
