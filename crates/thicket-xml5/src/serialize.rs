@@ -17,7 +17,7 @@ use crate::tree::{Document, NodeData, NodeId, XMLNS_NAMESPACE, split_qname};
 /// that are not XML names, processing-instruction data holding `?>`, and control characters.
 /// These are written as they are, so that XML5 (which reads them without loss) gets the same
 /// tree back. A comment starting with `>` or `->` reads back as an empty comment followed by
-/// text, and a carriage return in a comment, a processing instruction or a name cannot be
+/// text, an attribute whose name starts with `:` is dropped when read back, and a carriage return in a comment, a processing instruction or a name cannot be
 /// escaped and reads back as a line feed.
 pub fn serialize(doc: &Document<'_>) -> String {
     let mut out = String::new();

@@ -696,7 +696,7 @@ impl<'a> Tokenizer<'a> {
     /// state: none of `stops`, no CR, no U+0000, no control or noncharacter. Returns its range,
     /// or `None` when it is empty or a character is being reconsumed. A fast path beside the
     /// state machine: the state's own arms handle the character after the run.
-    fn plain_run(&mut self, stops: &[bool; 128]) -> Option<(usize, usize)> {
+    fn plain_run(&mut self, stops: &Stops) -> Option<(usize, usize)> {
         if self.reconsume || !self.bom_checked {
             return None;
         }
@@ -704,10 +704,19 @@ impl<'a> Tokenizer<'a> {
         let rest = &self.input[start - self.base..];
         let bytes = rest.as_bytes();
         let mut i = 0;
+        // Eight printable ASCII bytes at a time while none of them is a stop.
+        while i + 8 <= bytes.len() {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[i..i + 8]);
+            if stops.word_may_stop(u64::from_le_bytes(w)) {
+                break;
+            }
+            i += 8;
+        }
         while i < bytes.len() {
             let b = bytes[i];
             if b < 0x80 {
-                if stops[b as usize] {
+                if stops.table[b as usize] {
                     break;
                 }
                 i += 1;
@@ -918,7 +927,7 @@ impl<'a> Tokenizer<'a> {
         } else {
             State::TagAttributeValueSingleQuoted
         };
-        let stops = if quote == '"' {
+        let stops: &Stops = if quote == '"' {
             &DQ_VALUE_STOPS
         } else {
             &SQ_VALUE_STOPS
@@ -2236,33 +2245,71 @@ impl<'a> Tokenizer<'a> {
     }
 }
 
-/// A stop table for [`Tokenizer::plain_run`]: the given bytes, CR, and the ASCII characters the
-/// input stream treats specially (U+0000 and controls).
-const fn stops(extra: &[u8]) -> [bool; 128] {
-    let mut t = [false; 128];
-    let mut i = 0;
-    while i < 128 {
-        t[i] = matches!(i as u8, b'\r' | 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F);
-        i += 1;
-    }
-    let mut j = 0;
-    while j < extra.len() {
-        t[extra[j] as usize] = true;
-        j += 1;
-    }
-    t
+/// The characters a [`Tokenizer::plain_run`] stops at: the given bytes, CR, and the ASCII
+/// characters the input stream treats specially (U+0000 and controls); `words` holds the
+/// printable ones broadcast to every byte of a `u64`, for the eight-bytes-at-a-time check.
+struct Stops {
+    table: [bool; 128],
+    words: [u64; 6],
+    count: usize,
 }
 
-static TEXT_STOPS: [bool; 128] = stops(b"<&");
-static TAG_NAME_STOPS: [bool; 128] = stops(b"\t\n />");
-static ATTR_NAME_STOPS: [bool; 128] = stops(b"\t\n =>/");
-static DQ_VALUE_STOPS: [bool; 128] = stops(b"\"&");
-static SQ_VALUE_STOPS: [bool; 128] = stops(b"'&");
-static UNQUOTED_VALUE_STOPS: [bool; 128] = stops(b"\t\n &>");
-static COMMENT_STOPS: [bool; 128] = stops(b"<-");
-static PI_DATA_STOPS: [bool; 128] = stops(b"?");
-static CDATA_STOPS: [bool; 128] = stops(b"]");
-static BOGUS_STOPS: [bool; 128] = stops(b">");
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+const fn stops(extra: &[u8]) -> Stops {
+    let mut table = [false; 128];
+    let mut i = 0;
+    while i < 128 {
+        table[i] = matches!(i as u8, b'\r' | 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F);
+        i += 1;
+    }
+    let mut words = [0u64; 6];
+    let mut count = 0;
+    let mut j = 0;
+    while j < extra.len() {
+        table[extra[j] as usize] = true;
+        if extra[j] >= 0x20 {
+            words[count] = extra[j] as u64 * ONES;
+            count += 1;
+        }
+        j += 1;
+    }
+    Stops {
+        table,
+        words,
+        count,
+    }
+}
+
+impl Stops {
+    /// True when the eight bytes of `w` may need the byte-by-byte loop: a byte below 0x20 or
+    /// above 0x7E, or equal to a printable stop. False positives only cost the slow path.
+    #[inline]
+    fn word_may_stop(&self, w: u64) -> bool {
+        let below_space = w.wrapping_sub(0x20 * ONES) & !w & HIGHS;
+        let high = (w | w.wrapping_add(ONES)) & HIGHS;
+        let mut hit = below_space | high;
+        let mut k = 0;
+        while k < self.count {
+            let x = w ^ self.words[k];
+            hit |= x.wrapping_sub(ONES) & !x & HIGHS;
+            k += 1;
+        }
+        hit != 0
+    }
+}
+
+static TEXT_STOPS: Stops = stops(b"<&");
+static TAG_NAME_STOPS: Stops = stops(b"\t\n />");
+static ATTR_NAME_STOPS: Stops = stops(b"\t\n =>/");
+static DQ_VALUE_STOPS: Stops = stops(b"\"&");
+static SQ_VALUE_STOPS: Stops = stops(b"'&");
+static UNQUOTED_VALUE_STOPS: Stops = stops(b"\t\n &>");
+static COMMENT_STOPS: Stops = stops(b"<-");
+static PI_DATA_STOPS: Stops = stops(b"?");
+static CDATA_STOPS: Stops = stops(b"]");
+static BOGUS_STOPS: Stops = stops(b">");
 
 /// Controls and noncharacters in the input stream are reported (the character is kept).
 #[inline]

@@ -23,6 +23,12 @@ pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
 pub struct NodeId(u32);
 
 impl NodeId {
+    /// The id of the node at `index` in the arena (node 0 is the document node). Ids past
+    /// [`Document::len`] are not nodes.
+    pub fn from_index(index: usize) -> NodeId {
+        NodeId(u32::try_from(index).unwrap_or(u32::MAX))
+    }
+
     /// The position in the arena.
     pub fn index(self) -> usize {
         self.0 as usize

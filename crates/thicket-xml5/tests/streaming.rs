@@ -164,3 +164,42 @@ fn duplicate_attributes_on_tags_with_many_attributes() {
             .all(|d| d.code.as_str() == "duplicate-attribute")
     );
 }
+
+/// The fast paths (eight bytes at a time over long runs) against the same machine fed in chunks
+/// too short for them, on real documents when the corpus is present.
+#[test]
+fn corpus_whole_equals_small_chunks() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/xml");
+    let mut read = 0;
+    for name in [
+        "players.xml",
+        "document.xml",
+        "atom_mediarss_reddit_1.xml",
+        "sample_ns.xml",
+        "libreoffice_document.fodt",
+    ] {
+        let Ok(text) = std::fs::read_to_string(dir.join(name)) else {
+            continue;
+        };
+        read += 1;
+        for profile in [Profile::Draft, Profile::Compatibility] {
+            let whole = normalize(events(&text, Options::with_profile(profile)));
+            let mut cuts = Vec::new();
+            let mut at = 0;
+            while at < text.len() {
+                let mut next = (at + 5).min(text.len());
+                while !text.is_char_boundary(next) {
+                    next += 1;
+                }
+                cuts.push(&text[at..next]);
+                at = next;
+            }
+            let chunked = normalize(streamed(&cuts, profile));
+            assert!(
+                whole == chunked,
+                "{name} {profile:?}: chunked events differ"
+            );
+        }
+    }
+    assert!(read > 0 || !dir.is_dir(), "corpus present but unreadable");
+}
