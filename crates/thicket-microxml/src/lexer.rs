@@ -299,6 +299,23 @@ fn text_run(b: &[u8]) -> (usize, bool, bool) {
     (n, gt, cr)
 }
 
+/// Length of the run of quoted attribute value characters at the start of `b`: up to `quote`,
+/// `&`, `<` or `>`. Short values are scanned byte by byte, long ones with `memchr`.
+#[inline]
+fn quoted_run(b: &[u8], quote: u8) -> usize {
+    const SHORT: usize = 32;
+    for (i, &c) in b.iter().take(SHORT).enumerate() {
+        if c == quote || matches!(c, b'&' | b'<' | b'>') {
+            return i;
+        }
+    }
+    if b.len() <= SHORT {
+        return b.len();
+    }
+    let n = SHORT + memchr3(quote, b'&', b'<', &b[SHORT..]).unwrap_or(b.len() - SHORT);
+    memchr(b'>', &b[SHORT..n]).map_or(n, |i| SHORT + i)
+}
+
 /// Matches the literal `lit` (ASCII case-insensitively when `ci`) at the start of `b`.
 fn literal(b: &[u8], lit: &[u8], ci: bool, eof: bool) -> Scan {
     let n = b.len().min(lit.len());
@@ -1242,8 +1259,7 @@ impl Tokenizer {
                 }
             }
             _ => {
-                let n = 1 + memchr3(quote, b'&', b'<', &b[1..]).unwrap_or(b.len() - 1);
-                let n = memchr(b'>', &b[..n]).unwrap_or(n);
+                let n = 1 + quoted_run(&b[1..], quote);
                 self.data(self.pos, self.pos + n);
                 self.pos += n;
             }
@@ -1440,6 +1456,57 @@ fn numeric_value(code: u32) -> RefValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Byte strings rich in the bytes the fast paths stop at, long enough to pass the
+    /// byte-by-byte prefix and reach `memchr`.
+    fn bytes() -> impl Strategy<Value = Vec<u8>> {
+        let pick = prop::sample::select(vec![
+            b'a', b'Z', b'0', b'-', b'.', b'_', b':', b'$', b' ', b'\n', b'\r', b'\t', b'<', b'>',
+            b'&', b'"', b'\'', 0x0C, 0x7F, 0x80, 0xC2, 0xE3, 0xEF,
+        ]);
+        prop::collection::vec(pick, 0..100)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        #[test]
+        fn text_run_agrees_with_bytewise(b in bytes()) {
+            let n = b.iter().position(|&c| c == b'<' || c == b'&').unwrap_or(b.len());
+            let gt = b[..n].contains(&b'>');
+            let cr = b[..n].contains(&b'\r');
+            prop_assert_eq!(text_run(&b), (n, gt, cr));
+        }
+
+        #[test]
+        fn quoted_run_agrees_with_bytewise(b in bytes(), double in any::<bool>()) {
+            let quote = if double { b'"' } else { b'\'' };
+            let n = b
+                .iter()
+                .position(|&c| c == quote || matches!(c, b'&' | b'<' | b'>'))
+                .unwrap_or(b.len());
+            prop_assert_eq!(quoted_run(&b, quote), n);
+        }
+
+        #[test]
+        fn ascii_name_check_agrees_with_validity(name in "[a-zA-Z0-9_:$.\\-]{0,12}") {
+            if is_ascii_micro_name(name.as_bytes()) {
+                prop_assert!(validity::is_name(&name));
+            } else {
+                prop_assert!(!validity::is_name(&name));
+            }
+        }
+
+        #[test]
+        fn plain_ascii_block_agrees_on_random_blocks(block in prop::array::uniform8(any::<u8>())) {
+            let plain = |b: u8| (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
+            prop_assert_eq!(
+                plain_ascii_block(u64::from_le_bytes(block)),
+                block.iter().all(|&c| plain(c))
+            );
+        }
+    }
 
     #[test]
     fn plain_ascii_block_agrees_with_bytewise() {

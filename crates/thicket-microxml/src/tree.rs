@@ -244,6 +244,8 @@ pub struct TreeBuilder {
     top_info: Vec<TopText>,
     /// The start-tag being built, its span, and whether the current attribute is ignored.
     tag: Option<(Element, Span)>,
+    /// The attributes of the start-tag being built.
+    attributes: Vec<Attribute>,
     ignore_attribute: bool,
     /// Hashes of the current start-tag's attribute names, kept once it has many (so duplicate
     /// checks stay linear overall).
@@ -282,25 +284,25 @@ impl Hasher for IdentityHasher {
     }
 }
 
-/// Whether `e` already has an attribute `name`; keeps `hashes` in step with `e.attributes`
-/// once there are more than a few.
+/// Whether `attributes` already has one called `name`; keeps `hashes` in step with
+/// `attributes` once there are more than a few.
 fn has_attribute(
-    e: &Element,
+    attributes: &[Attribute],
     name: &str,
     hashes: &mut HashSet<u64, BuildHasherDefault<IdentityHasher>>,
 ) -> bool {
     const LINEAR: usize = 16;
-    let n = e.attributes.len();
+    let n = attributes.len();
     if n < LINEAR {
-        return e.attributes.iter().any(|a| a.name == name);
+        return attributes.iter().any(|a| a.name == name);
     }
     if hashes.is_empty() {
-        hashes.extend(e.attributes.iter().map(|a| name_hash(&a.name)));
+        hashes.extend(attributes.iter().map(|a| name_hash(&a.name)));
     }
     let h = name_hash(name);
     if hashes.contains(&h) {
         // Confirm (hash collisions are possible).
-        if e.attributes.iter().any(|a| a.name == name) {
+        if attributes.iter().any(|a| a.name == name) {
             return true;
         }
     }
@@ -323,14 +325,14 @@ impl TreeBuilder {
                 self.attribute_hashes.clear();
             }
             Token::AttributeName { name, span } => {
-                if let Some((e, _)) = &mut self.tag {
-                    if has_attribute(e, &name, &mut self.attribute_hashes) {
+                if self.tag.is_some() {
+                    if has_attribute(&self.attributes, &name, &mut self.attribute_hashes) {
                         self.ignore_attribute = true;
                         self.diagnostics
                             .push(Diagnostic::new(ErrorCode::DuplicateAttribute, span));
                     } else {
                         self.ignore_attribute = false;
-                        e.attributes.push(Attribute {
+                        self.attributes.push(Attribute {
                             name: name.into_owned(),
                             value: String::new(),
                         });
@@ -338,13 +340,13 @@ impl TreeBuilder {
                 }
             }
             Token::StartTagClose { .. } => {
-                if let Some((e, span)) = self.tag.take() {
+                if let Some((e, span)) = self.take_tag() {
                     *self.open_names.entry(name_hash(&e.name)).or_insert(0) += 1;
                     self.stack.push((e, span, self.nodes.len()));
                 }
             }
             Token::EmptyElementTagClose { .. } => {
-                if let Some((e, span)) = self.tag.take() {
+                if let Some((e, span)) = self.take_tag() {
                     self.append_element(e, span);
                 }
             }
@@ -408,12 +410,26 @@ impl TreeBuilder {
         }
     }
 
+    /// The start-tag being built, with its attributes moved into a vector of exactly their
+    /// number.
+    fn take_tag(&mut self) -> Option<(Element, Span)> {
+        let (mut e, span) = self.tag.take()?;
+        if !self.attributes.is_empty() {
+            e.attributes = self.attributes.drain(..).collect();
+        }
+        Some((e, span))
+    }
+
     fn text(&mut self, text: &str, span: Span, reference: bool) {
-        if let Some((e, _)) = &mut self.tag {
+        if self.tag.is_some() {
             if !self.ignore_attribute
-                && let Some(a) = e.attributes.last_mut()
+                && let Some(a) = self.attributes.last_mut()
             {
-                a.value.push_str(text);
+                if a.value.is_empty() {
+                    a.value = text.to_owned();
+                } else {
+                    a.value.push_str(text);
+                }
             }
             return;
         }
@@ -477,7 +493,7 @@ impl TreeBuilder {
     /// this builder found. `end` is the input length (where a `no-root-element` diagnostic
     /// points).
     pub fn finish(mut self, end: usize) -> (Element, Vec<Diagnostic>) {
-        if let Some((e, span)) = self.tag.take() {
+        if let Some((e, span)) = self.take_tag() {
             // Only reachable if the token stream was cut inside a start-tag.
             self.stack.push((e, span, self.nodes.len()));
         }
