@@ -1,45 +1,49 @@
 //! Decoding events: start tags, content text and end tags, as the upstream APIs report them.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
 use thicket_input::Span;
 
-/// The external attribute map: namespace -> local name -> value.
-pub type ExternalAttributes = BTreeMap<String, BTreeMap<String, String>>;
+/// The external attribute map of an event: namespace -> local name -> value.
+pub type ExternalAttributes<'a> = BTreeMap<Cow<'a, str>, BTreeMap<Cow<'a, str>, Cow<'a, str>>>;
+
+/// The external attribute map of a tree element, owned.
+pub type ExternalAttributeMap = BTreeMap<String, BTreeMap<String, String>>;
 
 /// What a decoding event carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EventKind {
+pub enum EventKind<'a> {
     /// A starting tag (an empty tag gives a `Start` followed by an `End`).
     Start {
         /// The tag namespace; `None` when the name has no prefix and no default namespace is
         /// declared.
-        namespace: Option<String>,
+        namespace: Option<Cow<'a, str>>,
         /// The element name without its prefix (NFC).
-        local_name: String,
+        local_name: Cow<'a, str>,
         /// The local attribute map in document order: attributes without `:` other than `xmlns`.
-        attributes: Vec<(String, String)>,
+        attributes: Vec<(Cow<'a, str>, Cow<'a, str>)>,
         /// The external attribute map: prefixed attributes other than `xmlns:*`.
-        external_attributes: ExternalAttributes,
+        external_attributes: ExternalAttributes<'a>,
     },
     /// A content assembly between tags: escapes decoded, CDATA joined, line breaks normalized,
     /// NFC. Never empty; never before the root element or after it.
-    Text(String),
+    Text(Cow<'a, str>),
     /// An ending tag (or the end of an empty tag).
     End {
         /// The namespace of the matching start tag.
-        namespace: Option<String>,
+        namespace: Option<Cow<'a, str>>,
         /// The local name of the matching start tag.
-        local_name: String,
+        local_name: Cow<'a, str>,
     },
 }
 
 /// One decoding event with its position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Event {
+pub struct Event<'a> {
     /// What happened.
-    pub kind: EventKind,
+    pub kind: EventKind<'a>,
     /// The 1-based line where the event starts.
     pub line: u32,
     /// The bytes of the decoded text the event covers: the tag token for `Start` and `End`, from
@@ -87,7 +91,60 @@ fn write_name(out: &mut String, namespace: Option<&str>, local: &str) {
     out.push_str(local);
 }
 
-impl fmt::Display for EventKind {
+fn owned(s: Cow<'_, str>) -> Cow<'static, str> {
+    Cow::Owned(s.into_owned())
+}
+
+impl EventKind<'_> {
+    /// The same event owning its strings.
+    pub fn into_owned(self) -> EventKind<'static> {
+        match self {
+            EventKind::Start {
+                namespace,
+                local_name,
+                attributes,
+                external_attributes,
+            } => EventKind::Start {
+                namespace: namespace.map(owned),
+                local_name: owned(local_name),
+                attributes: attributes
+                    .into_iter()
+                    .map(|(n, v)| (owned(n), owned(v)))
+                    .collect(),
+                external_attributes: external_attributes
+                    .into_iter()
+                    .map(|(ns, m)| {
+                        (
+                            owned(ns),
+                            m.into_iter().map(|(n, v)| (owned(n), owned(v))).collect(),
+                        )
+                    })
+                    .collect(),
+            },
+            EventKind::Text(t) => EventKind::Text(owned(t)),
+            EventKind::End {
+                namespace,
+                local_name,
+            } => EventKind::End {
+                namespace: namespace.map(owned),
+                local_name: owned(local_name),
+            },
+        }
+    }
+}
+
+impl Event<'_> {
+    /// The same event owning its strings.
+    pub fn into_owned(self) -> Event<'static> {
+        Event {
+            kind: self.kind.into_owned(),
+            line: self.line,
+            span: self.span,
+        }
+    }
+}
+
+impl fmt::Display for EventKind<'_> {
     /// The canonical one-line dump used by the conformance suite and the snapshots:
     /// `start {ns}name a="1" {ns}b="2"`, `text "..."`, `end {ns}name`. Local attributes come in
     /// document order, external ones sorted; values quoted by [`quote`].

@@ -2,7 +2,7 @@
 //! namespace processing, each in the order the spec gives them.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::io::Read;
 
 use thicket_input::Span;
@@ -12,6 +12,7 @@ use crate::error::{Error, ErrorCode};
 use crate::event::{Event, EventKind, ExternalAttributes};
 use crate::input::{Input, Stop, Tracker};
 use crate::text;
+use crate::text::Piece;
 
 mod token;
 
@@ -51,11 +52,11 @@ enum TagType {
     Empty,
 }
 
-/// An attribute of a tag assembly, decoded.
+/// An attribute of a tag assembly, decoded (pieces of the tag token where nothing changed).
 #[derive(Debug)]
 struct Attr {
-    name: String,
-    value: String,
+    name: Piece,
+    value: Piece,
     /// Offset of the name in the (line-break normalized) tag token.
     offset: usize,
 }
@@ -63,9 +64,18 @@ struct Attr {
 /// A tag assembly: element name, tag type and attributes.
 #[derive(Debug)]
 struct TagAssembly {
-    name: String,
+    name: Piece,
     kind: TagType,
     attrs: Vec<Attr>,
+}
+
+/// What the next event is, once the reader's state is updated; the event borrows from that
+/// state.
+#[derive(Clone, Copy, Debug)]
+enum Ready {
+    Text,
+    Start,
+    End,
 }
 
 /// An error inside a tag token: code, offset in the normalized token, codepoint.
@@ -177,11 +187,27 @@ impl Namespaces {
 pub struct Reader<R> {
     input: Input<R>,
     limits: Limits,
-    queue: VecDeque<Event>,
     peeked: Option<Token>,
     state: StackState,
-    /// The tag stack: element names as written (NFC).
-    tags: Vec<String>,
+    /// The tag stack: element names as written (NFC), end to end in one string.
+    names: String,
+    /// Where each open element's name starts in `names`.
+    name_starts: Vec<usize>,
+    /// The name of the element the last `End` event closed.
+    closed: String,
+    /// The namespace scope to leave before the next event (after an `End`).
+    pending_truncate: Option<usize>,
+    /// The `End` of an empty tag, given on the next call: line and span.
+    pending_end: Option<(u32, Span)>,
+    /// The last tag assembly and where its (line-break normalized) text is.
+    tag: TagAssembly,
+    tag_at: usize,
+    tag_len: usize,
+    tag_in_scratch: bool,
+    tag_scratch: String,
+    /// The last event's line and span.
+    line: u32,
+    span: Span,
     /// The namespace stack.
     ns: Namespaces,
     /// `ns.mark()` before each open element's declarations.
@@ -211,10 +237,24 @@ impl<R: Read> Reader<R> {
         Reader {
             input,
             limits: Limits::default(),
-            queue: VecDeque::new(),
             peeked: None,
             state: StackState::Initial,
-            tags: Vec::new(),
+            names: String::new(),
+            name_starts: Vec::new(),
+            closed: String::new(),
+            pending_truncate: None,
+            pending_end: None,
+            tag: TagAssembly {
+                name: Piece::At(0, 0),
+                kind: TagType::Start,
+                attrs: Vec::new(),
+            },
+            tag_at: 0,
+            tag_len: 0,
+            tag_in_scratch: false,
+            tag_scratch: String::new(),
+            line: 1,
+            span: Span::empty(0),
             ns: Namespaces::new(),
             scopes: Vec::new(),
             doctype_seen: false,
@@ -239,9 +279,18 @@ impl<R: Read> Reader<R> {
 
     /// The next event, `Ok(None)` after the end of the root element and a clean end of input,
     /// or the first error. After an error, every call returns the same error.
-    pub fn next_event(&mut self) -> Result<Option<Event>, Error> {
-        if let Some(e) = self.queue.pop_front() {
-            return Ok(Some(e));
+    ///
+    /// The event borrows from the reader: names, values and text are borrowed where decoding
+    /// left them unchanged. [`Event::into_owned`] (or [`Reader::next_owned`]) keeps one.
+    pub fn next_event(&mut self) -> Result<Option<Event<'_>>, Error> {
+        if let Some(mark) = self.pending_truncate.take() {
+            self.ns.truncate(mark);
+        }
+        if let Some((line, span)) = self.pending_end.take() {
+            self.close();
+            self.line = line;
+            self.span = span;
+            return Ok(Some(self.build(Ready::End)));
         }
         if let Some(e) = &self.failed {
             return Err(e.clone());
@@ -250,11 +299,84 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         match self.step() {
-            Ok(e) => Ok(e),
+            Ok(Some(ready)) => Ok(Some(self.build(ready))),
+            Ok(None) => Ok(None),
             Err(e) => {
                 self.failed = Some(e.clone());
                 Err(e)
             }
+        }
+    }
+
+    /// The next event, owned.
+    pub fn next_owned(&mut self) -> Result<Option<Event<'static>>, Error> {
+        Ok(self.next_event()?.map(Event::into_owned))
+    }
+
+    /// The text of the last tag token (line-break normalized).
+    fn tag_text(&self) -> &str {
+        if self.tag_in_scratch {
+            &self.tag_scratch
+        } else {
+            &self.input.buf[self.tag_at..self.tag_at + self.tag_len]
+        }
+    }
+
+    /// Builds the event `ready` from the reader's state.
+    fn build(&self, ready: Ready) -> Event<'_> {
+        let kind = match ready {
+            Ready::Text => EventKind::Text(Cow::Borrowed(&self.content)),
+            Ready::End => {
+                let (namespace, local) = self.resolve(&self.closed);
+                EventKind::End {
+                    namespace: namespace.map(Cow::Borrowed),
+                    local_name: Cow::Borrowed(local),
+                }
+            }
+            Ready::Start => {
+                let text = self.tag_text();
+                let name = self.tag.name.get(text);
+                let (namespace, local) = self.resolve(name);
+                let mut attributes = Vec::with_capacity(self.tag.attrs.len());
+                let mut external = ExternalAttributes::new();
+                for a in &self.tag.attrs {
+                    let name = a.name.get(text);
+                    let value = Cow::Borrowed(a.value.get(text));
+                    match name.split_once(':') {
+                        None if name == "xmlns" => {}
+                        None => attributes.push((Cow::Borrowed(name), value)),
+                        Some(("xmlns", _)) => {}
+                        Some((prefix, local)) => {
+                            // Checked while processing the tag: the prefix is declared.
+                            if let Some(ns) = self.ns.lookup(prefix) {
+                                external
+                                    .entry(Cow::Borrowed(ns))
+                                    .or_default()
+                                    .insert(Cow::Borrowed(local), value);
+                            }
+                        }
+                    }
+                }
+                EventKind::Start {
+                    namespace: namespace.map(Cow::Borrowed),
+                    local_name: Cow::Borrowed(local),
+                    attributes,
+                    external_attributes: external,
+                }
+            }
+        };
+        Event {
+            kind,
+            line: self.line,
+            span: self.span,
+        }
+    }
+
+    /// Namespace and local name of an element name that passed tag rewriting.
+    fn resolve<'s>(&'s self, name: &'s str) -> (Option<&'s str>, &'s str) {
+        match name.split_once(':') {
+            Some((prefix, local)) => (self.ns.lookup(prefix), local),
+            None => (self.ns.lookup(""), name),
         }
     }
 
@@ -316,7 +438,7 @@ impl<R: Read> Reader<R> {
     // ----- assemblies -----
 
     /// Reads one content assembly (maybe empty) and the tag or end of file after it.
-    fn step(&mut self) -> Result<Option<Event>, Error> {
+    fn step(&mut self) -> Result<Option<Ready>, Error> {
         self.content.clear();
         let mut first: Option<(usize, Tracker)> = None;
         let mut last_end = 0;
@@ -358,19 +480,21 @@ impl<R: Read> Reader<R> {
             }
         };
         if let Some((abs, at)) = first
-            && let Some(text) = self.finish_content()
+            && self.finish_content()
         {
             if self.state == StackState::Active {
                 self.peeked = Some(tok);
-                return Ok(Some(Event {
-                    kind: EventKind::Text(text),
-                    line: at.line,
-                    span: Span::new(abs, last_end),
-                }));
+                self.line = at.line;
+                self.span = Span::new(abs, last_end);
+                return Ok(Some(Ready::Text));
             }
             // "Padding content assemblies that appear before the first tag assembly or after
             // the last tag assembly are discarded by decoders."
-            if !text.bytes().all(|b| matches!(b, b'\t' | b' ' | b'\n')) {
+            if !self
+                .content
+                .bytes()
+                .all(|b| matches!(b, b'\t' | b' ' | b'\n'))
+            {
                 return Err(self.error_from(at, abs, ErrorCode::StrayContent));
             }
         }
@@ -383,17 +507,16 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Line break normalization, then NFC; `None` when the assembly is empty.
-    fn finish_content(&mut self) -> Option<String> {
+    /// Line break normalization, then NFC, in `content`; false when the assembly is empty.
+    fn finish_content(&mut self) -> bool {
         if self.content.is_empty() {
-            return None;
+            return false;
         }
         let normalized = text::chain(text::normalize_line_breaks(&self.content), text::nfc);
-        let text = match normalized {
-            Cow::Borrowed(_) => std::mem::take(&mut self.content),
-            Cow::Owned(o) => o,
-        };
-        Some(text)
+        if let Cow::Owned(o) = normalized {
+            self.content = o;
+        }
+        true
     }
 
     /// "At the end of XML interpretation, the tag stack must be empty in "finished" state."
@@ -410,52 +533,47 @@ impl<R: Read> Reader<R> {
 
     /// A tag assembly of `n` bytes at the cursor: parse, empty tag expansion, tag stack,
     /// namespace processing.
-    fn tag(&mut self, n: usize) -> Result<Event, Error> {
+    fn tag(&mut self, n: usize) -> Result<Ready, Error> {
         self.seen_tag = true;
-        let raw = &self.input.rest()[..n];
         // "Before parsing a tag token within a tag assembly, line break normalization is
         // performed on the whole tag token."
-        let normalized = text::normalize_line_breaks(raw);
-        let changed = matches!(normalized, Cow::Owned(_));
-        let parsed = parse_tag(&normalized, self.limits.max_attributes);
-        let tag = match parsed {
-            Ok(t) => t,
-            Err((code, off, cp)) => {
-                let off = if changed {
-                    text::map_back_line_breaks(raw, off)
-                } else {
-                    off
-                };
-                return Err(self.error_at(off, code, cp));
+        let changed = match text::normalize_line_breaks(&self.input.rest()[..n]) {
+            Cow::Borrowed(_) => false,
+            Cow::Owned(o) => {
+                self.tag_scratch = o;
+                true
             }
         };
-        let map = |s: &Self, off: usize| -> usize {
+        self.tag_in_scratch = changed;
+        self.tag_at = self.input.pos;
+        self.tag_len = n;
+        let raw = &self.input.buf[self.tag_at..self.tag_at + n];
+        let text: &str = if changed { &self.tag_scratch } else { raw };
+        let map = |off: usize| -> usize {
             if changed {
-                text::map_back_line_breaks(&s.input.rest()[..n], off)
+                text::map_back_line_breaks(raw, off)
             } else {
                 off
             }
         };
+        if let Err((code, off, cp)) = parse_tag(text, self.limits.max_attributes, &mut self.tag) {
+            let off = map(off);
+            return Err(self.error_at(off, code, cp));
+        }
         let start = self.input.abs(0);
-        let line = self.input.at.line;
-        let span = Span::new(start, start + n);
-        let event = match tag.kind {
+        self.line = self.input.at.line;
+        self.span = Span::new(start, start + n);
+        let name = self.tag.name.get(text);
+        let ready = match self.tag.kind {
             TagType::End => {
-                let Some(top) = self.tags.last() else {
+                let Some(&top) = self.name_starts.last() else {
                     return Err(self.error_at(0, ErrorCode::UnexpectedEndTag, None));
                 };
-                if *top != tag.name {
+                if self.names[top..] != *name {
                     return Err(self.error_at(0, ErrorCode::MismatchedEndTag, None));
                 }
-                let (namespace, local_name) = self.pop();
-                Event {
-                    kind: EventKind::End {
-                        namespace,
-                        local_name,
-                    },
-                    line,
-                    span,
-                }
+                self.close();
+                Ready::End
             }
             TagType::Start | TagType::Empty => {
                 if self.state == StackState::Finished {
@@ -464,193 +582,150 @@ impl<R: Read> Reader<R> {
                 if self
                     .limits
                     .max_depth
-                    .is_some_and(|max| self.tags.len() >= max)
+                    .is_some_and(|max| self.name_starts.len() >= max)
                 {
                     return Err(self.error_at(0, ErrorCode::DepthLimit, None));
                 }
                 let mark = self.ns.mark();
-                if let Err((code, off)) = self.declare(&tag.attrs) {
+                let checked = declare(&mut self.ns, text, &self.tag.attrs)
+                    .and_then(|()| check_rewrite(&self.ns, text, name, &self.tag.attrs));
+                if let Err((code, off)) = checked {
                     self.ns.truncate(mark);
-                    let off = map(self, off);
+                    let off = map(off);
                     return Err(self.error_at(off, code, None));
                 }
-                let TagAssembly { name, kind, attrs } = tag;
-                let rewritten = self.rewrite(&name, attrs);
-                let (namespace, local, attributes, external) = match rewritten {
-                    Ok(r) => r,
-                    Err((code, off)) => {
-                        self.ns.truncate(mark);
-                        let off = map(self, off);
-                        return Err(self.error_at(off, code, None));
-                    }
-                };
                 self.scopes.push(mark);
-                self.tags.push(name);
+                self.name_starts.push(self.names.len());
+                self.names.push_str(name);
                 self.state = StackState::Active;
-                if kind == TagType::Empty {
-                    // "Empty tag expansion".
-                    let (namespace, local_name) = self.pop();
-                    self.queue.push_back(Event {
-                        kind: EventKind::End {
-                            namespace,
-                            local_name,
-                        },
-                        // Set to the line where the tag ends, below.
-                        line,
-                        span: Span::empty(start + n),
-                    });
-                }
-                Event {
-                    kind: EventKind::Start {
-                        namespace,
-                        local_name: local,
-                        attributes,
-                        external_attributes: external,
-                    },
-                    line,
-                    span,
-                }
+                Ready::Start
             }
         };
+        let empty = self.tag.kind == TagType::Empty;
         self.input.advance(n);
-        if let Some(end) = self.queue.back_mut() {
-            end.line = self.input.at.line;
+        if empty {
+            // "Empty tag expansion": the end comes with the next call.
+            self.pending_end = Some((self.input.at.line, Span::empty(start + n)));
         }
-        Ok(event)
+        Ok(ready)
     }
 
-    /// Pops the tag stack and the namespace stack, returning the namespace and local name of
-    /// the element (resolved while its declarations are still in scope).
-    fn pop(&mut self) -> (Option<String>, String) {
-        let name = self.tags.pop().unwrap_or_default();
-        let resolved = match name.split_once(':') {
-            Some((prefix, local)) => (self.lookup(prefix).map(str::to_owned), local.to_owned()),
-            None => (self.lookup("").map(str::to_owned), name),
-        };
-        let mark = self.scopes.pop().unwrap_or(0);
-        self.ns.truncate(mark);
-        if self.tags.is_empty() {
+    /// Pops the tag stack into `closed`; the namespace scope is left before the next event.
+    fn close(&mut self) {
+        let start = self.name_starts.pop().unwrap_or(0);
+        self.closed.clear();
+        self.closed.push_str(&self.names[start..]);
+        self.names.truncate(start);
+        self.pending_truncate = self.scopes.pop();
+        if self.name_starts.is_empty() {
             self.state = StackState::Finished;
         }
-        resolved
     }
+}
 
-    /// "Namespace declarations": adds this tag's bindings.
-    fn declare(&mut self, attrs: &[Attr]) -> Result<(), (ErrorCode, usize)> {
-        for a in attrs {
-            let prefix = if a.name == "xmlns" {
-                ""
-            } else if let Some(p) = a.name.strip_prefix("xmlns:") {
-                if !names::is_prefix(p) {
-                    return Err((ErrorCode::InvalidNamespacePrefix, a.offset));
-                }
-                if p == "xmlns" {
-                    return Err((ErrorCode::XmlnsPrefixDeclared, a.offset));
-                }
-                p
-            } else {
-                continue;
-            };
-            if a.value.is_empty() {
-                return Err((ErrorCode::EmptyNamespaceValue, a.offset));
+/// "Namespace declarations": adds this tag's bindings to `ns`.
+fn declare(ns: &mut Namespaces, text: &str, attrs: &[Attr]) -> Result<(), (ErrorCode, usize)> {
+    for a in attrs {
+        let name = a.name.get(text);
+        let prefix = if name == "xmlns" {
+            ""
+        } else if let Some(p) = name.strip_prefix("xmlns:") {
+            if !names::is_prefix(p) {
+                return Err((ErrorCode::InvalidNamespacePrefix, a.offset));
             }
-            if prefix == "xml" && a.value != XML_NAMESPACE {
-                return Err((ErrorCode::XmlPrefixRebound, a.offset));
+            if p == "xmlns" {
+                return Err((ErrorCode::XmlnsPrefixDeclared, a.offset));
             }
-            if prefix != "xml" && a.value == XML_NAMESPACE {
-                return Err((ErrorCode::XmlNamespaceRebound, a.offset));
-            }
-            if a.value == XMLNS_NAMESPACE {
-                return Err((ErrorCode::XmlnsNamespaceBound, a.offset));
-            }
-            self.ns.declare(prefix, a.value.clone());
-        }
-        Ok(())
-    }
-
-    fn lookup(&self, prefix: &str) -> Option<&str> {
-        self.ns.lookup(prefix)
-    }
-
-    /// Splits `prefix:local`: exactly one colon, both parts valid names.
-    fn split(name: &str, offset: usize) -> Result<(&str, &str), (ErrorCode, usize)> {
-        let (prefix, local) = name.split_once(':').unwrap_or(("", name));
-        if local.contains(':') {
-            return Err((ErrorCode::MultipleColons, offset));
-        }
-        if !names::is_name(prefix) || !names::is_name(local) {
-            return Err((ErrorCode::InvalidQualifiedName, offset));
-        }
-        Ok((prefix, local))
-    }
-
-    /// "Tag rewriting": namespace and local name, local and external attribute maps.
-    #[allow(clippy::type_complexity)]
-    fn rewrite(
-        &self,
-        name: &str,
-        attrs: Vec<Attr>,
-    ) -> Result<
-        (
-            Option<String>,
-            String,
-            Vec<(String, String)>,
-            ExternalAttributes,
-        ),
-        (ErrorCode, usize),
-    > {
-        let (namespace, local) = if name.contains(':') {
-            let (prefix, local) = Self::split(name, 1)?;
-            let ns = self
-                .lookup(prefix)
-                .ok_or((ErrorCode::UndeclaredPrefix, 1))?;
-            (Some(ns.to_owned()), local.to_owned())
+            p
         } else {
-            (self.lookup("").map(str::to_owned), name.to_owned())
+            continue;
         };
-        let mut attributes = Vec::with_capacity(attrs.len());
-        let mut external = ExternalAttributes::new();
-        for a in attrs {
-            if !a.name.contains(':') {
-                if a.name != "xmlns" {
-                    attributes.push((a.name, a.value));
-                }
-                continue;
-            }
-            let (prefix, local) = Self::split(&a.name, a.offset)?;
-            if prefix == "xmlns" {
-                continue;
-            }
-            let ns = self
-                .lookup(prefix)
-                .ok_or((ErrorCode::UndeclaredPrefix, a.offset))?;
-            let slot = match external.get_mut(ns) {
-                Some(slot) => slot,
-                None => external.entry(ns.to_owned()).or_default(),
-            };
-            if slot.insert(local.to_owned(), a.value).is_some() {
-                return Err((ErrorCode::DuplicateExternalAttribute, a.offset));
-            }
+        let value = a.value.get(text);
+        if value.is_empty() {
+            return Err((ErrorCode::EmptyNamespaceValue, a.offset));
         }
-        Ok((namespace, local, attributes, external))
+        if prefix == "xml" && value != XML_NAMESPACE {
+            return Err((ErrorCode::XmlPrefixRebound, a.offset));
+        }
+        if prefix != "xml" && value == XML_NAMESPACE {
+            return Err((ErrorCode::XmlNamespaceRebound, a.offset));
+        }
+        if value == XMLNS_NAMESPACE {
+            return Err((ErrorCode::XmlnsNamespaceBound, a.offset));
+        }
+        ns.declare(prefix, value.to_owned());
     }
+    Ok(())
 }
 
-impl<R: Read> Iterator for Reader<R> {
-    type Item = Result<Event, Error>;
-
-    /// Events until the end of the document; an error ends the iteration after it is returned.
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.failed.is_some() && self.queue.is_empty() {
-            return None;
-        }
-        self.next_event().transpose()
+/// Splits `prefix:local`: exactly one colon, both parts valid names.
+fn split(name: &str, offset: usize) -> Result<(&str, &str), (ErrorCode, usize)> {
+    let (prefix, local) = name.split_once(':').unwrap_or(("", name));
+    if local.contains(':') {
+        return Err((ErrorCode::MultipleColons, offset));
     }
+    if !names::is_name(prefix) || !names::is_name(local) {
+        return Err((ErrorCode::InvalidQualifiedName, offset));
+    }
+    Ok((prefix, local))
 }
 
-/// Every event of a document held in memory.
-pub fn parse_events(bytes: &[u8]) -> Result<Vec<Event>, Error> {
-    Reader::from_bytes(bytes).collect()
+/// "Tag rewriting", checked: prefixed names split and resolve, and no two attributes meet in
+/// the external attribute map. The event is built from the same data afterwards.
+fn check_rewrite(
+    ns: &Namespaces,
+    text: &str,
+    name: &str,
+    attrs: &[Attr],
+) -> Result<(), (ErrorCode, usize)> {
+    if name.contains(':') {
+        let (prefix, _) = split(name, 1)?;
+        ns.lookup(prefix).ok_or((ErrorCode::UndeclaredPrefix, 1))?;
+    }
+    // (namespace, local name, offset) of every external attribute.
+    let mut seen: Vec<(&str, &str, usize)> = Vec::new();
+    for a in attrs {
+        let name = a.name.get(text);
+        if !name.contains(':') {
+            continue;
+        }
+        let (prefix, local) = split(name, a.offset)?;
+        if prefix == "xmlns" {
+            continue;
+        }
+        let uri = ns
+            .lookup(prefix)
+            .ok_or((ErrorCode::UndeclaredPrefix, a.offset))?;
+        seen.push((uri, local, a.offset));
+    }
+    if seen.len() > 1 {
+        // Report the earliest attribute that repeats an earlier (namespace, local name).
+        let mut order: Vec<usize> = (0..seen.len()).collect();
+        order.sort_by(|&x, &y| {
+            (seen[x].0, seen[x].1)
+                .cmp(&(seen[y].0, seen[y].1))
+                .then(x.cmp(&y))
+        });
+        if let Some(k) = order
+            .windows(2)
+            .filter(|w| (seen[w[0]].0, seen[w[0]].1) == (seen[w[1]].0, seen[w[1]].1))
+            .map(|w| w[1])
+            .min()
+        {
+            return Err((ErrorCode::DuplicateExternalAttribute, seen[k].2));
+        }
+    }
+    Ok(())
+}
+
+/// Every event of a document held in memory, owned.
+pub fn parse_events(bytes: &[u8]) -> Result<Vec<Event<'static>>, Error> {
+    let mut reader = Reader::from_bytes(bytes);
+    let mut events = Vec::new();
+    while let Some(e) = reader.next_owned()? {
+        events.push(e);
+    }
+    Ok(events)
 }
 
 // ----- tag tokens -----
@@ -707,7 +782,11 @@ fn check_name(s: &str, i: usize, j: usize) -> Result<(&str, usize), TagError> {
 }
 
 /// Parses a line-break-normalized tag token (`<` ... `>`) into a tag assembly.
-fn parse_tag(s: &str, max_attributes: Option<usize>) -> Result<TagAssembly, TagError> {
+fn parse_tag(
+    s: &str,
+    max_attributes: Option<usize>,
+    tag: &mut TagAssembly,
+) -> Result<(), TagError> {
     let b = s.as_bytes();
     let last = b.len() - 1;
     let mut i = 1;
@@ -716,10 +795,11 @@ fn parse_tag(s: &str, max_attributes: Option<usize>) -> Result<TagAssembly, TagE
         i = 2;
     }
     let (name, next) = scan_name(s, i)?;
-    let name = text::nfc(name).into_owned();
+    tag.name = Piece::of(s, name, text::nfc(name));
     i = next;
-    let mut kind = if end { TagType::End } else { TagType::Start };
-    let mut attrs: Vec<Attr> = Vec::new();
+    tag.kind = if end { TagType::End } else { TagType::Start };
+    let attrs = &mut tag.attrs;
+    attrs.clear();
     loop {
         let ws_start = i;
         while i < last && is_ws(b[i]) {
@@ -734,7 +814,7 @@ fn parse_tag(s: &str, max_attributes: Option<usize>) -> Result<TagAssembly, TagE
                 if i + 1 != last {
                     return Err((ErrorCode::MalformedTag, i, None));
                 }
-                kind = TagType::Empty;
+                tag.kind = TagType::Empty;
                 break;
             }
             _ => {
@@ -772,42 +852,47 @@ fn parse_tag(s: &str, max_attributes: Option<usize>) -> Result<TagAssembly, TagE
                 // whitespace compression, and third by Unicode normalization to NFC."
                 let value = text::unescape(raw).map_err(|e| (e.code, i + 1 + e.offset, e.value))?;
                 let value = text::chain(value, text::compress_whitespace);
-                let value = text::chain(value, text::nfc).into_owned();
+                let value = text::chain(value, text::nfc);
                 if max_attributes.is_some_and(|max| attrs.len() >= max) {
                     return Err((ErrorCode::AttributeLimit, offset, None));
                 }
                 attrs.push(Attr {
-                    name: text::nfc(aname).into_owned(),
-                    value,
+                    name: Piece::of(s, aname, text::nfc(aname)),
+                    value: Piece::of(s, raw, value),
                     offset,
                 });
                 i += close + 2;
             }
         }
     }
-    check_duplicates(&attrs)?;
-    Ok(TagAssembly { name, kind, attrs })
+    check_duplicates(s, attrs)
 }
 
 /// "It is an error if the same tag has more than one attribute with the same attribute name."
 /// Reports the earliest attribute that repeats an earlier name.
-fn check_duplicates(attrs: &[Attr]) -> Result<(), TagError> {
+fn check_duplicates(s: &str, attrs: &[Attr]) -> Result<(), TagError> {
     if attrs.len() < 2 {
         return Ok(());
     }
     if attrs.len() <= 8 {
         for (k, a) in attrs.iter().enumerate() {
-            if attrs[..k].iter().any(|b| b.name == a.name) {
+            if attrs[..k].iter().any(|b| b.name.get(s) == a.name.get(s)) {
                 return Err((ErrorCode::DuplicateAttribute, a.offset, None));
             }
         }
         return Ok(());
     }
     let mut order: Vec<usize> = (0..attrs.len()).collect();
-    order.sort_by(|&x, &y| attrs[x].name.cmp(&attrs[y].name).then(x.cmp(&y)));
+    order.sort_by(|&x, &y| {
+        attrs[x]
+            .name
+            .get(s)
+            .cmp(attrs[y].name.get(s))
+            .then(x.cmp(&y))
+    });
     let repeated = order
         .windows(2)
-        .filter(|w| attrs[w[0]].name == attrs[w[1]].name)
+        .filter(|w| attrs[w[0]].name.get(s) == attrs[w[1]].name.get(s))
         .map(|w| w[1])
         .min();
     match repeated {

@@ -197,6 +197,34 @@ pub(crate) fn nfc(s: &str) -> Cow<'_, str> {
     Cow::Owned(s.nfc().collect())
 }
 
+/// A decoded string that is either a range of a source text (nothing changed) or owned.
+#[derive(Debug, Clone)]
+pub(crate) enum Piece {
+    At(usize, usize),
+    Owned(String),
+}
+
+impl Piece {
+    /// The piece for `decoded`, the decoding of `part` (a slice of `source`).
+    pub(crate) fn of(source: &str, part: &str, decoded: Cow<'_, str>) -> Piece {
+        match decoded {
+            Cow::Borrowed(d) if std::ptr::eq(d, part) => {
+                let start = part.as_ptr() as usize - source.as_ptr() as usize;
+                Piece::At(start, start + part.len())
+            }
+            d => Piece::Owned(d.into_owned()),
+        }
+    }
+
+    /// The string, given the source text it was cut from.
+    pub(crate) fn get<'a>(&'a self, source: &'a str) -> &'a str {
+        match self {
+            Piece::At(a, b) => source.get(*a..*b).unwrap_or_default(),
+            Piece::Owned(s) => s,
+        }
+    }
+}
+
 /// Applies a borrowed-or-owned transformation to a `Cow`, keeping ownership where possible.
 pub(crate) fn chain<'a>(s: Cow<'a, str>, f: impl FnOnce(&str) -> Cow<'_, str>) -> Cow<'a, str> {
     match s {

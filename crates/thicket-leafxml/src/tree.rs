@@ -4,7 +4,7 @@
 use std::io::Read;
 
 use crate::error::Error;
-use crate::event::{EventKind, ExternalAttributes};
+use crate::event::{EventKind, ExternalAttributeMap};
 use crate::reader::{Limits, Reader};
 
 /// A child of an element.
@@ -26,7 +26,7 @@ pub struct Element {
     /// The local attribute map, in document order.
     pub attributes: Vec<(String, String)>,
     /// The external attribute map (namespace -> local name -> value).
-    pub external_attributes: ExternalAttributes,
+    pub external_attributes: ExternalAttributeMap,
     /// Child elements and text, in document order.
     pub children: Vec<Node>,
 }
@@ -38,7 +38,7 @@ impl Element {
             namespace: None,
             local_name: local_name.into(),
             attributes: Vec::new(),
-            external_attributes: ExternalAttributes::new(),
+            external_attributes: ExternalAttributeMap::new(),
             children: Vec::new(),
         }
     }
@@ -65,22 +65,34 @@ impl Element {
         let mut stack: Vec<Element> = Vec::new();
         let mut root = None;
         while let Some(event) = reader.next_event()? {
-            match event.kind {
+            match event.kind.into_owned() {
                 EventKind::Start {
                     namespace,
                     local_name,
                     attributes,
                     external_attributes,
                 } => stack.push(Element {
-                    namespace,
-                    local_name,
-                    attributes,
-                    external_attributes,
+                    namespace: namespace.map(String::from),
+                    local_name: local_name.into_owned(),
+                    attributes: attributes
+                        .into_iter()
+                        .map(|(n, v)| (n.into_owned(), v.into_owned()))
+                        .collect(),
+                    external_attributes: external_attributes
+                        .into_iter()
+                        .map(|(ns, m)| {
+                            let m = m
+                                .into_iter()
+                                .map(|(n, v)| (n.into_owned(), v.into_owned()))
+                                .collect();
+                            (ns.into_owned(), m)
+                        })
+                        .collect(),
                     children: Vec::new(),
                 }),
                 EventKind::Text(t) => {
                     if let Some(top) = stack.last_mut() {
-                        top.children.push(Node::Text(t));
+                        top.children.push(Node::Text(t.into_owned()));
                     }
                 }
                 EventKind::End { .. } => {

@@ -4,13 +4,13 @@
 //! The writer accepts exactly what the decoder can give back: whatever it writes decodes to the
 //! same events (positions aside). It rejects anything else instead of changing it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{self, Write};
 
 use thicket_charref::numeric::is_leafxml_char;
 use thicket_names::leafxml as names;
 
-use crate::event::{EventKind, ExternalAttributes};
+use crate::event::EventKind;
 use crate::reader::{XML_NAMESPACE, XMLNS_NAMESPACE};
 use crate::text;
 use crate::tree::{Element, Node};
@@ -109,7 +109,7 @@ impl<W: Write> Writer<W> {
     }
 
     /// Writes one event.
-    pub fn write(&mut self, event: &EventKind) -> Result<(), WriteError> {
+    pub fn write(&mut self, event: &EventKind<'_>) -> Result<(), WriteError> {
         match event {
             EventKind::Start {
                 namespace,
@@ -229,12 +229,12 @@ impl<W: Write> Writer<W> {
         Ok(prefix)
     }
 
-    fn start(
+    fn start<K: AsRef<str> + Ord, V: AsRef<str>>(
         &mut self,
         namespace: Option<&str>,
         local: &str,
-        attributes: &[(String, String)],
-        external: &ExternalAttributes,
+        attributes: &[(K, V)],
+        external: &BTreeMap<K, BTreeMap<K, V>>,
     ) -> Result<(), WriteError> {
         if self.state == State::Finished {
             return Err(WriteError::Structure("a second root element"));
@@ -242,30 +242,32 @@ impl<W: Write> Writer<W> {
         check_local_name(local)?;
         let mut seen = HashSet::new();
         for (i, (name, value)) in attributes.iter().enumerate() {
+            let (name, value) = (name.as_ref(), value.as_ref());
             check_local_name(name)?;
             if name == "xmlns" {
-                return Err(WriteError::InvalidName(name.clone()));
+                return Err(WriteError::InvalidName(name.to_owned()));
             }
             if !canonical_value(value) {
-                return Err(WriteError::NonCanonicalValue(value.clone()));
+                return Err(WriteError::NonCanonicalValue(value.to_owned()));
             }
             let repeated = if attributes.len() <= 8 {
-                attributes[..i].iter().any(|(n, _)| n == name)
+                attributes[..i].iter().any(|(n, _)| n.as_ref() == name)
             } else {
-                !seen.insert(name.as_str())
+                !seen.insert(name)
             };
             if repeated {
-                return Err(WriteError::DuplicateAttribute(name.clone()));
+                return Err(WriteError::DuplicateAttribute(name.to_owned()));
             }
         }
         for (ns, attrs) in external {
+            let ns = ns.as_ref();
             if ns.is_empty() || ns == XMLNS_NAMESPACE {
-                return Err(WriteError::InvalidNamespace(ns.clone()));
+                return Err(WriteError::InvalidNamespace(ns.to_owned()));
             }
             for (name, value) in attrs {
-                check_local_name(name)?;
-                if !canonical_value(value) {
-                    return Err(WriteError::NonCanonicalValue(value.clone()));
+                check_local_name(name.as_ref())?;
+                if !canonical_value(value.as_ref()) {
+                    return Err(WriteError::NonCanonicalValue(value.as_ref().to_owned()));
                 }
             }
         }
@@ -278,7 +280,7 @@ impl<W: Write> Writer<W> {
                 Some(ns) => format!("{}:{local}", self.bind(ns, &mut decls)?),
             };
             for ns in external.keys() {
-                prefixes.push(self.bind(ns, &mut decls)?);
+                prefixes.push(self.bind(ns.as_ref(), &mut decls)?);
             }
             Ok::<_, WriteError>(qname)
         })();
@@ -296,9 +298,9 @@ impl<W: Write> Writer<W> {
         self.buf.push_str(&decls);
         for (name, value) in attributes {
             self.buf.push(' ');
-            self.buf.push_str(name);
+            self.buf.push_str(name.as_ref());
             self.buf.push_str("=\"");
-            escape_value(value, &mut self.buf);
+            escape_value(value.as_ref(), &mut self.buf);
             self.buf.push('"');
         }
         for ((_, attrs), prefix) in external.iter().zip(&prefixes) {
@@ -306,9 +308,9 @@ impl<W: Write> Writer<W> {
                 self.buf.push(' ');
                 self.buf.push_str(prefix);
                 self.buf.push(':');
-                self.buf.push_str(name);
+                self.buf.push_str(name.as_ref());
                 self.buf.push_str("=\"");
-                escape_value(value, &mut self.buf);
+                escape_value(value.as_ref(), &mut self.buf);
                 self.buf.push('"');
             }
         }

@@ -96,10 +96,20 @@ impl Read for Trickle<'_> {
     }
 }
 
-fn both(bytes: &[u8]) -> (Result<Vec<Event>, Error>, Result<Vec<Event>, Error>) {
+type Decoded = Result<Vec<Event<'static>>, Error>;
+
+fn collect<R: Read>(mut reader: Reader<R>) -> Decoded {
+    let mut events = Vec::new();
+    while let Some(e) = reader.next_owned()? {
+        events.push(e);
+    }
+    Ok(events)
+}
+
+fn both(bytes: &[u8]) -> (Decoded, Decoded) {
     (
-        Reader::from_bytes(bytes).collect(),
-        Reader::new(Trickle(bytes, 0)).collect(),
+        collect(Reader::from_bytes(bytes)),
+        collect(Reader::new(Trickle(bytes, 0))),
     )
 }
 
