@@ -1093,6 +1093,7 @@ impl Tokenizer {
                     Some(b'=') => {
                         self.attribute_name(n, n + t + 1);
                         self.mode = Mode::StartAttributeValue;
+                        self.quoted_value_fast_path();
                         return Step::Progress;
                     }
                     _ if self.opts.boolean_attributes => {
@@ -1125,6 +1126,26 @@ impl Tokenizer {
         self.emit(Kind::Close, Text::None, Span::empty(a));
         self.mode = Mode::Main;
         Step::Progress
+    }
+
+    /// Fast path beside StartAttributeValue and the quoted-value modes for the common
+    /// `="value"`: when a quote follows `=` directly and the value holds no `&`, `<` or `>` before
+    /// its closing quote, does what those modes would do (SINGLE_QUOTE / DOUBLE_QUOTE, the
+    /// DATA_CHARs, the closing quote) in one go. Otherwise leaves the mode methods to it.
+    fn quoted_value_fast_path(&mut self) {
+        let b = self.rest();
+        let Some(&quote @ (b'"' | b'\'')) = b.first() else {
+            return;
+        };
+        let n = quoted_run(&b[1..], quote);
+        if b.get(1 + n) != Some(&quote) {
+            return;
+        }
+        let start = self.pos + 1;
+        self.data(start, start + n);
+        self.pos = start + n + 1;
+        self.mode = Mode::Tag;
+        self.after_quote = true;
     }
 
     /// Emits an AttributeName for the name of length `n` and consumes `len` bytes.

@@ -46,3 +46,33 @@ proptest! {
         }
     }
 }
+
+/// Start-tags with attributes: the `="value"` fast path (taken when the closing quote is already
+/// buffered) against the plain mode methods (what char-by-char feeding runs, since the input
+/// then ends right after `=`).
+fn attributes() -> impl Strategy<Value = String> {
+    let space = prop::sample::select(vec!["", " ", "\r\n", "\t"]);
+    let name = prop::sample::select(vec!["x", "y", "xmlns", "a$", "é"]);
+    let value = prop::sample::select(vec![
+        "='v'", "=\"w\"", "=\"\"", "=''", "= 'v'", "='a\"b'", "=\"a'b\"", "='&amp;'", "='<'",
+        "='>'", "='\r\n'", "='", "=\"", "=v", "",
+    ]);
+    let attribute = (space, name, value).prop_map(|(s, n, v)| format!("{s}{n}{v}"));
+    let end = prop::sample::select(vec![">", "/>", "", " >", "x</a>"]);
+    let tag = (prop::collection::vec(attribute, 0..5), end)
+        .prop_map(|(attrs, end)| format!("<a{}{end}", attrs.concat()));
+    prop::collection::vec(tag, 1..4).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    #[test]
+    fn quoted_value_fast_path_agrees_with_the_modes(text in attributes()) {
+        for options in all_options() {
+            let whole = tokenize_chunks(&[&text], options);
+            let chars = tokenize_chunks(&thicket_testkit::chunks::chars(&text), options);
+            prop_assert_eq!(&chars, &whole);
+        }
+    }
+}
