@@ -67,6 +67,16 @@ impl SBuf {
         }
     }
 
+    /// The length in bytes of the text so far.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            SBuf::Empty => 0,
+            SBuf::Range(s, e) => e - s,
+            SBuf::Owned(o) => o.len(),
+        }
+    }
+
     /// The text so far.
     pub(crate) fn as_str<'a>(&'a self, buf: &'a str, base: usize) -> &'a str {
         match self {

@@ -73,14 +73,17 @@ struct DoctypeBuild {
     force_quirks: bool,
 }
 
-/// A finished token waiting to be returned, its strings still as [`SBuf`]s.
+/// A finished token waiting to be returned. Text carries its string; a tag, comment or DOCTYPE
+/// stays in the tokenizer's `tag`, `comment` or `doctype` field until it is returned (the
+/// tokenizer never runs ahead of the token it returned, so at most one of each is waiting), which
+/// keeps the queue entries small and saves moving the tag twice.
 enum Pending {
     Text(SBuf, Span),
     Discarded(Span),
     Eof(Span),
-    Tag(TagBuild, Span),
-    Comment(SBuf, Span),
-    Doctype(DoctypeBuild, Span),
+    Tag(Span),
+    Comment(Span),
+    Doctype(Span),
 }
 
 impl Pending {
@@ -89,58 +92,38 @@ impl Pending {
             Pending::Text(_, s)
             | Pending::Discarded(s)
             | Pending::Eof(s)
-            | Pending::Tag(_, s)
-            | Pending::Comment(_, s)
-            | Pending::Doctype(_, s) => *s,
+            | Pending::Tag(s)
+            | Pending::Comment(s)
+            | Pending::Doctype(s) => *s,
         }
     }
+}
 
-    #[inline]
-    fn materialize(self, buf: &str, base: usize) -> Token<'_> {
-        match self {
-            Pending::Text(t, span) => Token::Text {
-                text: t.into_cow(buf, base),
-                span,
-            },
-            Pending::Discarded(span) => Token::Discarded { span },
-            Pending::Eof(span) => Token::Eof { span },
-            Pending::Comment(d, span) => Token::Comment {
-                data: d.into_cow(buf, base),
-                span,
-            },
-            Pending::Doctype(d, span) => Token::Doctype(Doctype {
-                name: d.name.map(|s| s.into_cow(buf, base)),
-                public_id: d.public_id.map(|s| s.into_cow(buf, base)),
-                system_id: d.system_id.map(|s| s.into_cow(buf, base)),
-                force_quirks: d.force_quirks,
-                span,
-            }),
-            Pending::Tag(t, span) => {
-                let attributes = if t.attrs.is_empty() {
-                    Vec::new()
-                } else {
-                    t.attrs
-                        .into_iter()
-                        .map(|a| Attribute {
-                            name: a.name.into_cow(buf, base),
-                            value: a.value.into_cow(buf, base),
-                            span: Span::new(a.start, a.end),
-                        })
-                        .collect()
-                };
-                let tag = Tag {
-                    name: t.name.into_cow(buf, base),
-                    attributes,
-                    self_closing: t.self_closing,
-                    span,
-                };
-                if t.end_tag {
-                    Token::EndTag(tag)
-                } else {
-                    Token::StartTag(tag)
-                }
-            }
-        }
+/// The token of a finished tag, its strings borrowed from `buf` where possible.
+#[inline]
+fn materialize_tag(t: TagBuild, span: Span, buf: &str, base: usize) -> Token<'_> {
+    let attributes = if t.attrs.is_empty() {
+        Vec::new()
+    } else {
+        t.attrs
+            .into_iter()
+            .map(|a| Attribute {
+                name: a.name.into_cow(buf, base),
+                value: a.value.into_cow(buf, base),
+                span: Span::new(a.start, a.end),
+            })
+            .collect()
+    };
+    let tag = Tag {
+        name: t.name.into_cow(buf, base),
+        attributes,
+        self_closing: t.self_closing,
+        span,
+    };
+    if t.end_tag {
+        Token::EndTag(tag)
+    } else {
+        Token::StartTag(tag)
     }
 }
 
@@ -365,7 +348,30 @@ impl Tokenizer {
             self.run();
         }
         let p = self.queue.pop_front()?;
-        Some(p.materialize(&self.buf, self.base))
+        let (buf, base) = (self.buf.as_str(), self.base);
+        Some(match p {
+            Pending::Text(t, span) => Token::Text {
+                text: t.into_cow(buf, base),
+                span,
+            },
+            Pending::Discarded(span) => Token::Discarded { span },
+            Pending::Eof(span) => Token::Eof { span },
+            Pending::Tag(span) => materialize_tag(std::mem::take(&mut self.tag), span, buf, base),
+            Pending::Comment(span) => Token::Comment {
+                data: std::mem::take(&mut self.comment).into_cow(buf, base),
+                span,
+            },
+            Pending::Doctype(span) => {
+                let d = std::mem::take(&mut self.doctype);
+                Token::Doctype(Doctype {
+                    name: d.name.map(|s| s.into_cow(buf, base)),
+                    public_id: d.public_id.map(|s| s.into_cow(buf, base)),
+                    system_id: d.system_id.map(|s| s.into_cow(buf, base)),
+                    force_quirks: d.force_quirks,
+                    span,
+                })
+            }
+        })
     }
 
     /// Switches the state between tokens (a tree builder after `<title>`, `<script>`...).
@@ -802,16 +808,16 @@ impl Tokenizer {
     fn emit_tag(&mut self) {
         self.finish_attribute();
         let gt = Span::new(self.pos - 1, self.pos);
-        let tag = std::mem::take(&mut self.tag);
-        if tag.end_tag {
-            if !tag.attrs.is_empty() {
+        debug_assert!(!self.queue.iter().any(|p| matches!(p, Pending::Tag(_))));
+        if self.tag.end_tag {
+            if !self.tag.attrs.is_empty() {
                 self.error_at(ErrorCode::EndTagWithAttributes, gt);
             }
-            if tag.self_closing {
+            if self.tag.self_closing {
                 self.error_at(ErrorCode::EndTagWithTrailingSolidus, gt);
             }
         } else {
-            let name = tag.name.as_str(&self.buf, self.base);
+            let name = self.tag.name.as_str(&self.buf, self.base);
             self.last_start_tag.clear();
             self.last_start_tag.push_str(name);
             if self.options.switch_by_tag_name {
@@ -825,7 +831,7 @@ impl Tokenizer {
                 };
             }
         }
-        self.push_token(Pending::Tag(tag, Span::new(self.token_start, self.pos)));
+        self.push_token(Pending::Tag(Span::new(self.token_start, self.pos)));
     }
 
     /// Whether the current end tag is an appropriate end tag token.
@@ -858,12 +864,16 @@ impl Tokenizer {
     /// linear overall.
     fn check_duplicate_attribute(&mut self) {
         let Some(a) = &self.attr else { return };
+        if self.tag.attrs.is_empty() {
+            return;
+        }
         let name = a.name.as_str(&self.buf, self.base);
         let duplicate = if self.tag.attrs.len() < LINEAR_DUPLICATE_LIMIT {
+            // Lengths first: most names differ in length, and that needs no slicing.
             self.tag
                 .attrs
                 .iter()
-                .any(|x| x.name.as_str(&self.buf, self.base) == name)
+                .any(|x| x.name.len() == name.len() && x.name.as_str(&self.buf, self.base) == name)
         } else {
             let set = self.attr_names.get_or_insert_with(|| {
                 self.tag
@@ -921,16 +931,13 @@ impl Tokenizer {
     }
 
     fn emit_comment(&mut self) {
-        let data = std::mem::take(&mut self.comment);
-        self.push_token(Pending::Comment(
-            data,
-            Span::new(self.token_start, self.pos),
-        ));
+        debug_assert!(!self.queue.iter().any(|p| matches!(p, Pending::Comment(_))));
+        self.push_token(Pending::Comment(Span::new(self.token_start, self.pos)));
     }
 
     fn emit_doctype(&mut self) {
-        let d = std::mem::take(&mut self.doctype);
-        self.push_token(Pending::Doctype(d, Span::new(self.token_start, self.pos)));
+        debug_assert!(!self.queue.iter().any(|p| matches!(p, Pending::Doctype(_))));
+        self.push_token(Pending::Doctype(Span::new(self.token_start, self.pos)));
     }
 
     fn eof_in_doctype(&mut self) -> Flow {
