@@ -257,7 +257,12 @@ pub struct Tokenizer {
     state: State,
     return_state: State,
     options: Options,
+    /// The "last start tag" name when it is not a range of the buffer.
     last_start_tag: String,
+    /// The "last start tag" name as absolute offsets into the buffer, when it is the input
+    /// unchanged (most names): saves copying every start tag's name. Copied into
+    /// `last_start_tag` before [`Tokenizer::compact`] drops that part of the buffer.
+    last_start_range: Option<(usize, usize)>,
 
     /// Where the current markup (`<`, `&`) started.
     token_start: usize,
@@ -308,6 +313,7 @@ impl Tokenizer {
             return_state: State::Data,
             options,
             last_start_tag,
+            last_start_range: None,
             token_start: 0,
             last_end: 0,
             text: SBuf::Empty,
@@ -387,6 +393,7 @@ impl Tokenizer {
     /// Sets the "last start tag" used by the appropriate-end-tag check.
     pub fn set_last_start_tag(&mut self, name: Option<&str>) {
         self.last_start_tag.clear();
+        self.last_start_range = None;
         if let Some(n) = name {
             self.last_start_tag.push_str(n);
         }
@@ -414,6 +421,11 @@ impl Tokenizer {
         let keep = self.queue.front().map_or(self.last_end, |p| p.span().start);
         let drop = keep.saturating_sub(self.base);
         if drop >= 4096 && drop * 2 >= self.buf.len() {
+            if let Some((s, e)) = self.last_start_range.take() {
+                self.last_start_tag.clear();
+                self.last_start_tag
+                    .push_str(&self.buf[s - self.base..e - self.base]);
+            }
             self.buf.drain(..drop);
             self.base += drop;
         }
@@ -817,11 +829,16 @@ impl Tokenizer {
                 self.error_at(ErrorCode::EndTagWithTrailingSolidus, gt);
             }
         } else {
-            let name = self.tag.name.as_str(&self.buf, self.base);
-            self.last_start_tag.clear();
-            self.last_start_tag.push_str(name);
+            if let SBuf::Range(s, e) = self.tag.name {
+                self.last_start_range = Some((s, e));
+            } else {
+                self.last_start_range = None;
+                self.last_start_tag.clear();
+                self.last_start_tag
+                    .push_str(self.tag.name.as_str(&self.buf, self.base));
+            }
             if self.options.switch_by_tag_name {
-                self.state = match name {
+                self.state = match self.tag.name.as_str(&self.buf, self.base) {
                     "title" | "textarea" => State::Rcdata,
                     "style" | "xmp" | "iframe" | "noembed" | "noframes" => State::Rawtext,
                     "noscript" if self.options.scripting => State::Rawtext,
@@ -836,8 +853,11 @@ impl Tokenizer {
 
     /// Whether the current end tag is an appropriate end tag token.
     fn appropriate_end_tag(&self) -> bool {
-        !self.last_start_tag.is_empty()
-            && self.tag.name.as_str(&self.buf, self.base) == self.last_start_tag
+        let last = match self.last_start_range {
+            Some((s, e)) => &self.buf[s - self.base..e - self.base],
+            None => self.last_start_tag.as_str(),
+        };
+        !last.is_empty() && self.tag.name.as_str(&self.buf, self.base) == last
     }
 
     fn start_attribute(&mut self) {

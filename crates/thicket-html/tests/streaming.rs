@@ -180,3 +180,28 @@ fn discarded_input_keeps_spans_lossless() {
     assert_eq!(rebuilt, input);
     assert_eq!(texts(&all), ["T:a", "X:1..4", "T:b", "X:5..15", "EOF"]);
 }
+
+#[test]
+fn last_start_tag_survives_buffer_compaction() {
+    // The last start tag's name is kept as a range of the buffer; feeding much more text in
+    // chunks makes the tokenizer drop the consumed start of the buffer, which must keep the name.
+    let opts = || Options {
+        switch_by_tag_name: true,
+        ..Options::default()
+    };
+    let text = "y".repeat(100);
+    for open in ["<textarea>", "<TextArea>"] {
+        let mut chunks = vec![open];
+        chunks.extend(std::iter::repeat_n(text.as_str(), 200));
+        chunks.push("</textareax></textarea><p>");
+        let all: Vec<Token<'static>> = feed_all(Tokenizer::with_options(opts()), &chunks)
+            .into_iter()
+            .flatten()
+            .collect();
+        let names: Vec<String> = texts(&all)
+            .into_iter()
+            .filter(|t| !t.starts_with("T:"))
+            .collect();
+        assert_eq!(names, ["S:textarea", "E:textarea", "S:p", "EOF"], "{open}");
+    }
+}
