@@ -702,34 +702,7 @@ impl<'a> Tokenizer<'a> {
         }
         let start = self.pos;
         let rest = &self.input[start - self.base..];
-        let bytes = rest.as_bytes();
-        let mut i = 0;
-        // Eight printable ASCII bytes at a time while none of them is a stop.
-        while i + 8 <= bytes.len() {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&bytes[i..i + 8]);
-            if stops.word_may_stop(u64::from_le_bytes(w)) {
-                break;
-            }
-            i += 8;
-        }
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b < 0x80 {
-                if stops.table[b as usize] {
-                    break;
-                }
-                i += 1;
-            } else {
-                let Some(c) = rest[i..].chars().next() else {
-                    break;
-                };
-                if bad_char(c).is_some() {
-                    break;
-                }
-                i += c.len_utf8();
-            }
-        }
+        let i = stops.run_len(rest);
         if i == 0 {
             return None;
         }
@@ -2245,17 +2218,16 @@ impl<'a> Tokenizer<'a> {
     }
 }
 
-/// The characters a [`Tokenizer::plain_run`] stops at: the given bytes, CR, and the ASCII
-/// characters the input stream treats specially (U+0000 and controls); `words` holds the
-/// printable ones broadcast to every byte of a `u64`, for the eight-bytes-at-a-time check.
+/// The characters a [`Tokenizer::plain_run`] stops at: the given bytes, CR, the ASCII characters
+/// the input stream treats specially (U+0000 and controls), and the non-ASCII controls and
+/// noncharacters. `printable` holds the printable stops, padded with repeats of the first, for
+/// the sixteen-bytes-at-a-time check.
 struct Stops {
     table: [bool; 128],
-    words: [u64; 6],
-    count: usize,
+    printable: [u8; 6],
+    /// The controls that are not stops (tab, LF, form feed), a stop replaced by 0xFF.
+    allowed_controls: [u8; 3],
 }
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 const fn stops(extra: &[u8]) -> Stops {
     let mut table = [false; 128];
@@ -2264,39 +2236,99 @@ const fn stops(extra: &[u8]) -> Stops {
         table[i] = matches!(i as u8, b'\r' | 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F);
         i += 1;
     }
-    let mut words = [0u64; 6];
+    let mut printable = [0u8; 6];
     let mut count = 0;
     let mut j = 0;
     while j < extra.len() {
         table[extra[j] as usize] = true;
         if extra[j] >= 0x20 {
-            words[count] = extra[j] as u64 * ONES;
+            printable[count] = extra[j];
             count += 1;
         }
         j += 1;
     }
+    let mut k = count;
+    while k < 6 {
+        printable[k] = printable[0];
+        k += 1;
+    }
+    let mut allowed_controls = [b'\t', b'\n', 0x0C];
+    let mut c = 0;
+    while c < 3 {
+        if table[allowed_controls[c] as usize] {
+            allowed_controls[c] = 0xFF;
+        }
+        c += 1;
+    }
     Stops {
         table,
-        words,
-        count,
+        printable,
+        allowed_controls,
     }
 }
 
+/// Bytes of a [`Stops::run_len`] block.
+const BLOCK: usize = 16;
+
 impl Stops {
-    /// True when the eight bytes of `w` may need the byte-by-byte loop: a byte below 0x20 or
-    /// above 0x7E, or equal to a printable stop. False positives only cost the slow path.
+    /// True when `block` may hold a byte that needs the byte-by-byte loop: a control (tab, LF and
+    /// form feed excepted unless stops), DEL, a non-ASCII byte, or a printable stop. Branch-free, so the
+    /// compiler can compare all sixteen bytes at once; false positives only cost the slow loop.
     #[inline]
-    fn word_may_stop(&self, w: u64) -> bool {
-        let below_space = w.wrapping_sub(0x20 * ONES) & !w & HIGHS;
-        let high = (w | w.wrapping_add(ONES)) & HIGHS;
-        let mut hit = below_space | high;
-        let mut k = 0;
-        while k < self.count {
-            let x = w ^ self.words[k];
-            hit |= x.wrapping_sub(ONES) & !x & HIGHS;
-            k += 1;
+    fn block_may_stop(&self, block: &[u8; BLOCK]) -> bool {
+        let p = self.printable;
+        let a = self.allowed_controls;
+        let mut hit = 0u8;
+        for &b in block {
+            let control = (b < 0x20) & (b != a[0]) & (b != a[1]) & (b != a[2]);
+            let stop =
+                (b == p[0]) | (b == p[1]) | (b == p[2]) | (b == p[3]) | (b == p[4]) | (b == p[5]);
+            hit |= u8::from(control | (b > 0x7E) | stop);
         }
         hit != 0
+    }
+
+    /// The length of the run at the start of `rest` with none of these stops: byte by byte
+    /// through the first block (most runs are short names and values), then whole blocks, then
+    /// byte by byte through a block that may stop, and so on. Ends on a character boundary.
+    fn run_len(&self, rest: &str) -> usize {
+        let bytes = rest.as_bytes();
+        let mut i = 0;
+        loop {
+            let block_end = i + BLOCK;
+            while i < block_end {
+                let Some(&b) = bytes.get(i) else {
+                    return i;
+                };
+                if b < 0x80 {
+                    if self.table[b as usize] {
+                        return i;
+                    }
+                    i += 1;
+                } else if matches!(b, 0xC2 | 0xEF | 0xF0..) {
+                    // The leads of every non-ASCII control (C2 80..9F) and noncharacter
+                    // (EF B7 90..AF, EF BF BE..BF, and the four-byte U+xFFFE, U+xFFFF).
+                    let Some(c) = rest.get(i..).and_then(|r| r.chars().next()) else {
+                        return i;
+                    };
+                    if bad_char(c).is_some() {
+                        return i;
+                    }
+                    i += c.len_utf8();
+                } else {
+                    // Another lead, or a continuation byte: never the start of a stop.
+                    i += 1;
+                }
+            }
+            while let Some(block) = bytes.get(i..i + BLOCK) {
+                let mut w = [0u8; BLOCK];
+                w.copy_from_slice(block);
+                if self.block_may_stop(&w) {
+                    break;
+                }
+                i += BLOCK;
+            }
+        }
     }
 }
 

@@ -113,6 +113,23 @@ proptest! {
         check(&input, Profile::Compatibility)?;
     }
 
+    /// Long runs (past the sixteen-byte blocks of the fast path) with controls, noncharacters,
+    /// CR, tab, form feed and multi-byte characters at any position: the whole input (fast
+    /// paths) against the plain state machine fed one character at a time.
+    #[test]
+    fn long_runs_with_special_characters(
+        input in r#"(<a b="|" c='|'>|<!--|-->|<\?p |\?>|<!\[CDATA\[|\]\]>|</a>|[a-z0-9 .=:/]{1,40}|[\t\n\r\x0C\x00\x01\x7F\u0080\u009F\u00A0é日\uFDD0\uFDEF\uFDF0\uFFFE\uFFFF\U0001FFFE\U0010FFFF😀&<>"']){0,40}"#
+    ) {
+        for profile in [Profile::Draft, Profile::Compatibility] {
+            let whole = normalize(events(&input, Options::with_profile(profile)));
+            let by_char: Vec<&str> = input
+                .char_indices()
+                .map(|(i, c)| &input[i..i + c.len_utf8()])
+                .collect();
+            prop_assert_eq!(&normalize(streamed(&by_char, profile)), &whole);
+        }
+    }
+
     /// Any text at all: both profiles tokenize it chunk-invariantly and build a tree.
     #[test]
     fn any_text(input in ".{0,40}") {
