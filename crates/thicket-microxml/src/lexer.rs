@@ -638,7 +638,13 @@ impl Tokenizer {
 
     /// Appends the input bytes `start..end` (indices into `buf`) as DataChar tokens.
     fn data(&mut self, start: usize, end: usize) {
-        let cr = memchr(b'\r', &self.buf.as_bytes()[start..end]).is_some();
+        let bytes = &self.buf.as_bytes()[start..end];
+        // Short runs (most attribute values) are cheaper to look at than to set memchr up for.
+        let cr = if bytes.len() < 32 {
+            bytes.contains(&b'\r')
+        } else {
+            memchr(b'\r', bytes).is_some()
+        };
         self.data_cr(start, end, cr);
     }
 
