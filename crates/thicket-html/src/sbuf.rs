@@ -15,11 +15,19 @@ pub(crate) enum SBuf {
 
 impl SBuf {
     /// Appends the input `start..end` (absolute offsets; `buf` starts at absolute `base`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_raw(&mut self, buf: &str, base: usize, start: usize, end: usize) {
         match self {
             SBuf::Empty => *self = SBuf::Range(start, end),
             SBuf::Range(_, e) if *e == start => *e = end,
+            _ => self.push_raw_slow(buf, base, start, end),
+        }
+    }
+
+    /// [`SBuf::push_raw`] when the text stops being one range of the input.
+    #[inline(never)]
+    fn push_raw_slow(&mut self, buf: &str, base: usize, start: usize, end: usize) {
+        match self {
             SBuf::Range(s, e) => {
                 let mut o = String::with_capacity((*e - *s) + (end - start) + 16);
                 o.push_str(&buf[*s - base..*e - base]);
@@ -27,6 +35,7 @@ impl SBuf {
                 *self = SBuf::Owned(o);
             }
             SBuf::Owned(o) => o.push_str(&buf[start - base..end - base]),
+            SBuf::Empty => *self = SBuf::Range(start, end),
         }
     }
 
