@@ -446,6 +446,20 @@ impl<'a> Tokenizer<'a> {
             self.reconsume = false;
             return Ok(self.cur);
         }
+        // Fast path beside the general one below: a printable ASCII character, tab, LF or form
+        // feed needs no normalization and no diagnostic.
+        if self.bom_checked
+            && let Some(&b) = self.input.as_bytes().get(self.pos - self.base)
+            && ((0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | 0x0C))
+        {
+            let c = char::from(b);
+            self.cur = Some(c);
+            self.cur_at = self.pos;
+            self.cur_len = 1;
+            self.cur_verbatim = true;
+            self.pos += 1;
+            return Ok(Some(c));
+        }
         if !self.bom_checked {
             if self.input.len() - (self.pos - self.base) == 0 && !self.finished {
                 return Err(Suspend);
@@ -1013,22 +1027,33 @@ impl<'a> Tokenizer<'a> {
         let span = Span::new(self.attr_start, self.attr_end);
         // Names are compared by a 64-bit hash first (and by text on a hash match); past 32
         // attributes the hashes also go into a set, so a tag's check stays linear.
+        // Up to SMALL attributes the names are compared directly, without hashing.
+        const SMALL: usize = 8;
         let name = self.attr_name.as_str(&self.input, self.base);
-        let hash = name_hash(name);
-        let maybe = if self.attrs.len() < 32 {
-            self.attr_hashes.contains(&hash)
+        let (duplicate, hash) = if self.attrs.len() < SMALL {
+            (self.attrs.iter().any(|a| a.name == name), None)
         } else {
-            if self.attr_hash_set.is_empty() {
-                self.attr_hash_set.extend(self.attr_hashes.iter().copied());
+            while self.attr_hashes.len() < self.attrs.len() {
+                let h = name_hash(&self.attrs[self.attr_hashes.len()].name);
+                self.attr_hashes.push(h);
             }
-            !self.attr_hash_set.insert(hash)
+            let hash = name_hash(name);
+            let maybe = if self.attrs.len() < 32 {
+                self.attr_hashes.contains(&hash)
+            } else {
+                if self.attr_hash_set.is_empty() {
+                    self.attr_hash_set.extend(self.attr_hashes.iter().copied());
+                }
+                !self.attr_hash_set.insert(hash)
+            };
+            let duplicate = maybe
+                && self
+                    .attrs
+                    .iter()
+                    .zip(&self.attr_hashes)
+                    .any(|(a, &h)| h == hash && a.name == name);
+            (duplicate, Some(hash))
         };
-        let duplicate = maybe
-            && self
-                .attrs
-                .iter()
-                .zip(&self.attr_hashes)
-                .any(|(a, &h)| h == hash && a.name == name);
         if duplicate {
             self.attr_name = Acc::Empty;
             self.attr_value = Acc::Empty;
@@ -1038,7 +1063,9 @@ impl<'a> Tokenizer<'a> {
         let name = self.attr_name.take(&self.input, self.base);
         let value = self.attr_value.take(&self.input, self.base);
         self.attrs.push(Attribute { name, value, span });
-        self.attr_hashes.push(hash);
+        if let Some(hash) = hash {
+            self.attr_hashes.push(hash);
+        }
     }
 
     /// Emits the tag in progress, as `kind` when given, and switches to the data state.
