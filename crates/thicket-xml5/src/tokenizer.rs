@@ -2250,7 +2250,9 @@ impl<'a> Tokenizer<'a> {
 /// noncharacters. `printable` holds the printable stops, padded with repeats of the first, for
 /// the sixteen-bytes-at-a-time check.
 struct Stops {
-    table: [bool; 128],
+    /// Every byte's class: [`PLAIN`], [`STOP`], or [`CHECK`] (a lead byte whose character may
+    /// be a non-ASCII control or noncharacter).
+    class: [u8; 256],
     printable: [u8; 6],
     /// The controls that are not stops (tab, LF, form feed), a stop replaced by 0xFF.
     allowed_controls: [u8; 3],
@@ -2287,12 +2289,34 @@ const fn stops(extra: &[u8]) -> Stops {
         }
         c += 1;
     }
+    let mut class = [PLAIN; 256];
+    let mut b = 0;
+    while b < 256 {
+        class[b] = if b < 0x80 {
+            if table[b] { STOP } else { PLAIN }
+        } else if matches!(b as u8, 0xC2 | 0xEF | 0xF0..) {
+            // The leads of every non-ASCII control (C2 80..9F) and noncharacter
+            // (EF B7 90..AF, EF BF BE..BF, and the four-byte U+xFFFE, U+xFFFF).
+            CHECK
+        } else {
+            // Another lead, or a continuation byte: never the start of a stop.
+            PLAIN
+        };
+        b += 1;
+    }
     Stops {
-        table,
+        class,
         printable,
         allowed_controls,
     }
 }
+
+/// A byte that never stops a run by itself.
+const PLAIN: u8 = 0;
+/// A byte that stops a run.
+const STOP: u8 = 1;
+/// A lead byte whose character is checked with [`bad_char`].
+const CHECK: u8 = 2;
 
 /// Bytes of a [`Stops::run_len`] block.
 const BLOCK: usize = 16;
@@ -2322,30 +2346,29 @@ impl Stops {
         let bytes = rest.as_bytes();
         let mut i = 0;
         loop {
-            let block_end = i + BLOCK;
+            let block_end = (i + BLOCK).min(bytes.len());
             while i < block_end {
-                let Some(&b) = bytes.get(i) else {
+                let Some(k) = bytes[i..block_end]
+                    .iter()
+                    .position(|&b| self.class[usize::from(b)] != PLAIN)
+                else {
+                    i = block_end;
+                    break;
+                };
+                i += k;
+                if self.class[usize::from(bytes[i])] == STOP {
+                    return i;
+                }
+                let Some(c) = rest.get(i..).and_then(|r| r.chars().next()) else {
                     return i;
                 };
-                if b < 0x80 {
-                    if self.table[b as usize] {
-                        return i;
-                    }
-                    i += 1;
-                } else if matches!(b, 0xC2 | 0xEF | 0xF0..) {
-                    // The leads of every non-ASCII control (C2 80..9F) and noncharacter
-                    // (EF B7 90..AF, EF BF BE..BF, and the four-byte U+xFFFE, U+xFFFF).
-                    let Some(c) = rest.get(i..).and_then(|r| r.chars().next()) else {
-                        return i;
-                    };
-                    if bad_char(c).is_some() {
-                        return i;
-                    }
-                    i += c.len_utf8();
-                } else {
-                    // Another lead, or a continuation byte: never the start of a stop.
-                    i += 1;
+                if bad_char(c).is_some() {
+                    return i;
                 }
+                i += c.len_utf8();
+            }
+            if i >= bytes.len() {
+                return bytes.len();
             }
             while let Some(block) = bytes.get(i..i + BLOCK) {
                 let mut w = [0u8; BLOCK];
