@@ -794,12 +794,19 @@ impl Tokenizer {
     }
 
     fn new_tag(&mut self, end_tag: bool) {
-        self.tag = TagBuild {
-            end_tag,
-            ..TagBuild::default()
-        };
-        self.attr = None;
-        self.attr_names = None;
+        // Field by field: the previous tag has normally been taken already (all fields empty),
+        // and assigning a whole new `TagBuild` would run its drop glue every time.
+        let t = &mut self.tag;
+        t.end_tag = end_tag;
+        t.name = SBuf::Empty;
+        t.attrs.clear();
+        t.self_closing = false;
+        if self.attr.is_some() {
+            self.attr = None;
+        }
+        if self.attr_names.is_some() {
+            self.attr_names = None;
+        }
     }
 
     /// Appends the current input character to the tag name (lowercased) and consumes it.
