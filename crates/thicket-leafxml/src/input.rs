@@ -86,11 +86,26 @@ impl Tracker {
     /// Moves over `s`.
     pub fn advance(&mut self, s: &str) {
         let b = s.as_bytes();
-        // Fast path: ASCII without CR, where only LF breaks lines.
-        if s.is_ascii() && memchr::memchr(b'\r', b).is_none() {
+        // Fast path: no CR, and no lead byte of NEL (C2) or LS (E2), so only LF breaks lines.
+        // One scan for those bytes, one for LF; columns count the bytes that start a
+        // codepoint after the last LF.
+        let ascii = s.is_ascii();
+        let cols = |t: &[u8]| {
+            if ascii {
+                t.len() as u32
+            } else {
+                count_chars(t)
+            }
+        };
+        let only_lf = if ascii {
+            memchr::memchr(b'\r', b).is_none()
+        } else {
+            memchr::memchr3(b'\r', 0xC2, 0xE2, b).is_none()
+        };
+        if only_lf {
             let mut lines = memchr::memchr_iter(b'\n', b);
             let Some(first) = lines.next() else {
-                self.col = self.col.saturating_add(b.len() as u32);
+                self.col = self.col.saturating_add(cols(b));
                 if !b.is_empty() {
                     self.prev_cr = false;
                 }
@@ -103,10 +118,16 @@ impl Tracker {
                 last = i;
             }
             self.line = self.line.saturating_add(count);
-            self.col = (b.len() - last - 1) as u32;
+            self.col = cols(&b[last + 1..]);
             self.prev_cr = false;
             return;
         }
+        self.advance_general(s);
+    }
+
+    /// Moves over `s` byte by byte (every line break style).
+    fn advance_general(&mut self, s: &str) {
+        let b = s.as_bytes();
         let mut i = 0;
         while i < b.len() {
             let x = b[i];
@@ -148,6 +169,24 @@ impl Tracker {
     }
 }
 
+/// Codepoints in UTF-8 bytes: the bytes that are not continuation bytes (the count vectorizes).
+fn count_chars(b: &[u8]) -> u32 {
+    b.iter().filter(|&&x| (x as i8) >= -0x40).count() as u32
+}
+
+/// Length of the codepoint at a lead byte when every codepoint with that lead byte is in the
+/// LeafXML character set: C3..=DF is U+00C0..=U+07FF, E0..=EE is U+0800..=U+EFFF (a `str`
+/// holds no surrogates); C2 (C1 controls), EF (U+FDD0.., U+FFFE) and 4-byte codepoints are
+/// checked codepoint by codepoint.
+#[inline]
+fn valid_lead_len(x: u8) -> Option<usize> {
+    match x {
+        0xC3..=0xDF => Some(2),
+        0xE0..=0xEE => Some(3),
+        _ => None,
+    }
+}
+
 /// The first codepoint of `s` outside the LeafXML character set, with its offset.
 fn first_invalid(s: &str) -> Option<(usize, char)> {
     let b = s.as_bytes();
@@ -172,6 +211,10 @@ fn first_invalid(s: &str) -> Option<(usize, char)> {
                     continue;
                 }
                 return Some((i, x as char));
+            }
+            if let Some(n) = valid_lead_len(x) {
+                i += n;
+                continue;
             }
             let c = s[i..].chars().next()?;
             if !is_leafxml_char(c) {
@@ -368,6 +411,41 @@ mod tests {
         assert_eq!(stop.unwrap().codepoint, Some(0x7F));
         let (_, stop) = decode_all(b"\xFF\xFEa\x00b", 16);
         assert_eq!(stop.unwrap().code, ErrorCode::InvalidUtf16);
+    }
+
+    /// The lead-byte fast path of `first_invalid` agrees with `is_leafxml_char` on every
+    /// codepoint.
+    #[test]
+    fn valid_lead_bytes() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let mut buf = [0; 4];
+            let s = c.encode_utf8(&mut buf);
+            if let Some(n) = valid_lead_len(s.as_bytes()[0]) {
+                assert_eq!(n, s.len(), "{c:?}");
+                assert!(is_leafxml_char(c), "{c:?}");
+            }
+            assert_eq!(first_invalid(s).is_none(), is_leafxml_char(c), "{c:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The fast path of `Tracker::advance` agrees with the byte-by-byte path, however the
+        /// text is split.
+        #[test]
+        fn tracker_fast_path(
+            parts in proptest::collection::vec("[a\r\n\u{85}\u{2028}\u{2026}é日 ]{0,12}", 0..6)
+        ) {
+            let mut fast = Tracker::new();
+            let mut general = Tracker::new();
+            for p in &parts {
+                fast.advance(p);
+                general.advance_general(p);
+                proptest::prop_assert_eq!(
+                    (fast.line, fast.col, fast.prev_cr),
+                    (general.line, general.col, general.prev_cr)
+                );
+            }
+        }
     }
 
     #[test]

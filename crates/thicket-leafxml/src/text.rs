@@ -177,9 +177,45 @@ pub(crate) fn is_compressed(s: &str) -> bool {
     true
 }
 
+/// True for codepoints that are starters (combining class 0) with NFC quick check "Yes", in
+/// ranges common in documents: below U+0300, CJK punctuation without the tone marks
+/// U+302A..=U+302F, kana without the combining sound marks U+3099 and U+309A, CJK unified
+/// ideographs, Hangul syllables, fullwidth forms. Such a codepoint resets the quick check's
+/// state, so a string made of them only is NFC. (Checked on every codepoint in the tests.)
+#[inline]
+fn is_stable_starter(c: char) -> bool {
+    matches!(c as u32,
+        0..=0x2FF | 0x3000..=0x3029 | 0x3030..=0x3098 | 0x309B..=0x30FF | 0x4E00..=0x9FFF
+        | 0xAC00..=0xD7A3 | 0xFF01..=0xFF9D)
+}
+
+/// True when `s` is made of stable starters only (so it is NFC): all-ASCII strings at once,
+/// the rest codepoint by codepoint.
+fn all_stable_starters(s: &str) -> bool {
+    if s.is_ascii() {
+        return true;
+    }
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] < 0x80 {
+            i += 1;
+            continue;
+        }
+        let Some(c) = s.get(i..).and_then(|r| r.chars().next()) else {
+            return false;
+        };
+        if !is_stable_starter(c) {
+            return false;
+        }
+        i += c.len_utf8();
+    }
+    true
+}
+
 /// True when `s` is in NFC, with a quick check first so ASCII and most text is not copied.
 pub(crate) fn is_nfc(s: &str) -> bool {
-    if s.is_ascii() {
+    if all_stable_starters(s) {
         return true;
     }
     match is_nfc_quick(s.chars()) {
@@ -191,7 +227,7 @@ pub(crate) fn is_nfc(s: &str) -> bool {
 
 /// Unicode normalization to NFC; borrowed when `s` is already normalized.
 pub(crate) fn nfc(s: &str) -> Cow<'_, str> {
-    if s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes {
+    if all_stable_starters(s) || is_nfc_quick(s.chars()) == IsNormalized::Yes {
         return Cow::Borrowed(s);
     }
     Cow::Owned(s.nfc().collect())
@@ -280,6 +316,34 @@ mod tests {
         assert_eq!(compress_whitespace("  a \t\r\n b  "), "a b");
         assert!(matches!(compress_whitespace("a b"), Cow::Borrowed(_)));
         assert_eq!(compress_whitespace("   "), "");
+    }
+
+    /// Every stable starter is a starter with quick check "Yes", and strings of them are NFC.
+    #[test]
+    fn stable_starters() {
+        use unicode_normalization::char::canonical_combining_class;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            if is_stable_starter(c) {
+                assert_eq!(canonical_combining_class(c), 0, "{c:?}");
+                assert_eq!(is_nfc_quick(std::iter::once(c)), IsNormalized::Yes, "{c:?}");
+            }
+        }
+        assert!(all_stable_starters("abc 日本語のテキスト、한국어 éà ＡＢ"));
+        assert!(!all_stable_starters("か\u{3099}"));
+        assert!(!all_stable_starters("e\u{301}"));
+    }
+
+    proptest::proptest! {
+        /// The fast path agrees with the quick check and full normalization.
+        #[test]
+        fn nfc_fast_path(s in "[ae\u{300}\u{301}\u{302a}か\u{3099}日한\u{f900}\u{1d15e} ]{0,16}") {
+            let expected: String = s.nfc().collect();
+            proptest::prop_assert_eq!(is_nfc(&s), expected == s);
+            proptest::prop_assert_eq!(nfc(&s), expected.as_str());
+            if all_stable_starters(&s) {
+                proptest::prop_assert_eq!(&expected, &s);
+            }
+        }
     }
 
     #[test]
