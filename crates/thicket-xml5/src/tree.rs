@@ -115,8 +115,56 @@ pub enum NodeData<'a> {
 struct Node<'a> {
     data: NodeData<'a>,
     parent: Option<NodeId>,
-    children: Vec<NodeId>,
+    children: Children,
 }
+
+/// Up to [`INLINE`] children are kept in the node itself (most elements have few), so only
+/// nodes with more children allocate.
+#[derive(Clone, Debug)]
+enum Children {
+    Inline { len: u8, ids: [NodeId; INLINE] },
+    Heap(Vec<NodeId>),
+}
+
+const INLINE: usize = 4;
+
+impl Children {
+    const EMPTY: Children = Children::Inline {
+        len: 0,
+        ids: [NodeId(0); INLINE],
+    };
+
+    fn as_slice(&self) -> &[NodeId] {
+        match self {
+            Children::Inline { len, ids } => &ids[..usize::from(*len)],
+            Children::Heap(v) => v,
+        }
+    }
+
+    fn push(&mut self, id: NodeId) {
+        match self {
+            Children::Inline { len, ids } if usize::from(*len) < INLINE => {
+                ids[usize::from(*len)] = id;
+                *len += 1;
+            }
+            Children::Inline { ids, .. } => {
+                let mut v = Vec::with_capacity(INLINE * 2);
+                v.extend_from_slice(ids);
+                v.push(id);
+                *self = Children::Heap(v);
+            }
+            Children::Heap(v) => v.push(id),
+        }
+    }
+}
+
+impl PartialEq for Children {
+    fn eq(&self, other: &Children) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Children {}
 
 /// The XML declaration's pseudo-attributes (draft profile).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -150,7 +198,7 @@ impl<'a> Document<'a> {
             nodes: vec![Node {
                 data: NodeData::Document,
                 parent: None,
-                children: Vec::new(),
+                children: Children::EMPTY,
             }],
             xml_declaration: None,
         }
@@ -246,7 +294,7 @@ impl<'a> Document<'a> {
 
     /// The children of `id`, in order.
     pub fn children(&self, id: NodeId) -> &[NodeId] {
-        &self.nodes[id.index()].children
+        self.nodes[id.index()].children.as_slice()
     }
 
     /// The parent of `id` (`None` for the document node).
@@ -258,7 +306,7 @@ impl<'a> Document<'a> {
     /// and empty text is not added; the id of the node that holds the data is returned.
     pub fn append(&mut self, parent: NodeId, data: NodeData<'a>) -> NodeId {
         if let NodeData::Text(t) = &data {
-            if let Some(&last) = self.nodes[parent.index()].children.last()
+            if let Some(&last) = self.nodes[parent.index()].children.as_slice().last()
                 && let NodeData::Text(prev) = &mut self.nodes[last.index()].data
             {
                 prev.to_mut().push_str(t);
@@ -272,7 +320,7 @@ impl<'a> Document<'a> {
         self.nodes.push(Node {
             data,
             parent: Some(parent),
-            children: Vec::new(),
+            children: Children::EMPTY,
         });
         self.nodes[parent.index()].children.push(id);
         id

@@ -264,3 +264,22 @@ fn bytes_parser_matches_parse_bytes_for_any_chunking() {
     let p = thicket_xml5::BytesParser::new(Options::default());
     assert_eq!(p.finish().encoding.name(), "UTF-8");
 }
+
+/// Children past the few kept inline in a node stay in order.
+#[test]
+fn many_children_in_order() {
+    let (doc, _) = thicket_xml5::parse(
+        "<r><a/><b/><c/><d/><e/><f/><g/><h/><i/></r>",
+        thicket_xml5::Options::default(),
+    );
+    let root = doc.root_element().expect("root element");
+    let names: Vec<String> = doc
+        .children(root)
+        .iter()
+        .filter_map(|&c| doc.element(c).map(|e| e.qualified_name()))
+        .collect();
+    assert_eq!(names, ["a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+    for &c in doc.children(root) {
+        assert_eq!(doc.parent(c), Some(root));
+    }
+}
