@@ -92,9 +92,15 @@ fn decode_escape(body: &str) -> Result<char, (ErrorCode, Option<u32>)> {
 /// True when `s` may hold a line break other than a lone LF (CR, NEL or LS).
 #[inline]
 fn may_need_line_breaks(s: &str) -> bool {
-    // NEL is C2 85, LS is E2 80 A8 in UTF-8.
-    memchr::memchr3(b'\r', 0xC2, 0xE2, s.as_bytes()).is_some()
-        && s.contains(['\r', '\u{85}', '\u{2028}'])
+    // NEL is C2 85, LS is E2 80 A8 in UTF-8. Short strings (most tag tokens) take a byte loop,
+    // cheaper than setting up the vector scan.
+    let b = s.as_bytes();
+    let candidate = if b.len() < 48 {
+        b.iter().any(|&x| matches!(x, b'\r' | 0xC2 | 0xE2))
+    } else {
+        memchr::memchr3(b'\r', 0xC2, 0xE2, b).is_some()
+    };
+    candidate && s.contains(['\r', '\u{85}', '\u{2028}'])
 }
 
 /// Line break normalization: CR LF, CR NEL, NEL, LS and CR become LF (longest match first).
@@ -331,6 +337,18 @@ mod tests {
         assert!(all_stable_starters("abc 日本語のテキスト、한국어 éà ＡＢ"));
         assert!(!all_stable_starters("か\u{3099}"));
         assert!(!all_stable_starters("e\u{301}"));
+    }
+
+    proptest::proptest! {
+        /// Line break normalization, short and long, agrees with replacing break by break.
+        #[test]
+        fn line_break_fast_path(s in "[ab\r\n\u{85}\u{2028}\u{2026}é]{0,80}") {
+            let expected = s
+                .replace("\r\n", "\n")
+                .replace("\r\u{85}", "\n")
+                .replace(['\r', '\u{85}', '\u{2028}'], "\n");
+            proptest::prop_assert_eq!(normalize_line_breaks(&s), expected.as_str());
+        }
     }
 
     proptest::proptest! {
