@@ -215,6 +215,9 @@ pub struct Reader<R> {
     doctype_seen: bool,
     seen_tag: bool,
     content: String,
+    /// When set, the last content assembly is this range of the input, unchanged (and
+    /// `content` is unused).
+    text_range: Option<(usize, usize)>,
     failed: Option<Error>,
     done: bool,
 }
@@ -260,6 +263,7 @@ impl<R: Read> Reader<R> {
             doctype_seen: false,
             seen_tag: false,
             content: String::new(),
+            text_range: None,
             failed: None,
             done: false,
         }
@@ -325,7 +329,7 @@ impl<R: Read> Reader<R> {
     /// Builds the event `ready` from the reader's state.
     fn build(&self, ready: Ready) -> Event<'_> {
         let kind = match ready {
-            Ready::Text => EventKind::Text(Cow::Borrowed(&self.content)),
+            Ready::Text => EventKind::Text(Cow::Borrowed(self.text())),
             Ready::End => {
                 let (namespace, local) = self.resolve(&self.closed);
                 EventKind::End {
@@ -440,22 +444,41 @@ impl<R: Read> Reader<R> {
     /// Reads one content assembly (maybe empty) and the tag or end of file after it.
     fn step(&mut self) -> Result<Option<Ready>, Error> {
         self.content.clear();
+        self.text_range = None;
         let mut first: Option<(usize, Tracker)> = None;
+        // A first text token without escapes, left in the input (which keeps all its text once
+        // the source is exhausted) until a second token joins it.
+        let mut borrowed: Option<(usize, usize)> = None;
         let mut last_end = 0;
         let tok = loop {
             let tok = self.next_token()?;
             match tok {
                 Token::Text(n) => {
-                    first.get_or_insert((self.input.abs(0), self.input.at));
+                    let pos = self.input.pos;
                     let raw = &self.input.rest()[..n];
-                    if let Err(e) = text::unescape_into(raw, &mut self.content) {
-                        return Err(self.error_at(e.offset, e.code, e.value));
+                    if first.is_none()
+                        && self.input.exhausted()
+                        && memchr::memchr(b'&', raw.as_bytes()).is_none()
+                    {
+                        borrowed = Some((pos, pos + n));
+                    } else {
+                        if let Some((a, b)) = borrowed.take() {
+                            self.content.push_str(&self.input.buf[a..b]);
+                        }
+                        let raw = &self.input.rest()[..n];
+                        if let Err(e) = text::unescape_into(raw, &mut self.content) {
+                            return Err(self.error_at(e.offset, e.code, e.value));
+                        }
                     }
+                    first.get_or_insert((self.input.abs(0), self.input.at));
                     self.input.advance(n);
                     last_end = self.input.abs(0);
                 }
                 Token::CData(n) => {
                     first.get_or_insert((self.input.abs(0), self.input.at));
+                    if let Some((a, b)) = borrowed.take() {
+                        self.content.push_str(&self.input.buf[a..b]);
+                    }
                     self.content.push_str(&self.input.rest()[9..n - 3]);
                     self.input.advance(n);
                     last_end = self.input.abs(0);
@@ -474,13 +497,13 @@ impl<R: Read> Reader<R> {
                 Token::Tag(_) | Token::Eof => break tok,
             }
             if let (Some(max), Some((abs, at))) = (self.limits.max_token_len, first)
-                && self.content.len() > max
+                && self.content.len() + borrowed.map_or(0, |(a, b)| b - a) > max
             {
                 return Err(self.error_from(at, abs, ErrorCode::TokenLengthLimit));
             }
         };
         if let Some((abs, at)) = first
-            && self.finish_content()
+            && self.finish_content(borrowed)
         {
             if self.state == StackState::Active {
                 self.peeked = Some(tok);
@@ -491,7 +514,7 @@ impl<R: Read> Reader<R> {
             // "Padding content assemblies that appear before the first tag assembly or after
             // the last tag assembly are discarded by decoders."
             if !self
-                .content
+                .text()
                 .bytes()
                 .all(|b| matches!(b, b'\t' | b' ' | b'\n'))
             {
@@ -507,8 +530,26 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Line break normalization, then NFC, in `content`; false when the assembly is empty.
-    fn finish_content(&mut self) -> bool {
+    /// The text of the last content assembly.
+    fn text(&self) -> &str {
+        match self.text_range {
+            Some((a, b)) => &self.input.buf[a..b],
+            None => &self.content,
+        }
+    }
+
+    /// Line break normalization, then NFC, in `content` (or of the `borrowed` input range,
+    /// which stays borrowed when both leave it unchanged); false when the assembly is empty.
+    fn finish_content(&mut self, borrowed: Option<(usize, usize)>) -> bool {
+        if let Some((a, b)) = borrowed {
+            let raw = &self.input.buf[a..b];
+            let normalized = text::chain(text::normalize_line_breaks(raw), text::nfc);
+            match normalized {
+                Cow::Borrowed(_) => self.text_range = Some((a, b)),
+                Cow::Owned(o) => self.content = o,
+            }
+            return a < b;
+        }
         if self.content.is_empty() {
             return false;
         }
