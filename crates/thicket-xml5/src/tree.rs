@@ -595,13 +595,19 @@ impl<'a> TreeBuilder<'a> {
                 self.unbind_to(marker);
             }
             TokenKind::EndTag { name } => {
-                if self.stack.last().is_some_and(|e| e.name != name) {
-                    self.error(ErrorCode::MismatchedEndTag, span);
-                }
-                if self.open_names.get(name.as_ref()).copied().unwrap_or(0) > 0 {
-                    while let Some(e) = self.pop() {
-                        if e == name {
-                            break;
+                if self.stack.last().is_some_and(|e| e.name == name) {
+                    // The usual case: the end tag closes the current element, so there is no
+                    // need to ask whether an element of that name is open.
+                    self.pop();
+                } else {
+                    if !self.stack.is_empty() {
+                        self.error(ErrorCode::MismatchedEndTag, span);
+                    }
+                    if self.open_names.get(name.as_ref()).copied().unwrap_or(0) > 0 {
+                        while let Some(e) = self.pop() {
+                            if e == name {
+                                break;
+                            }
                         }
                     }
                 }
