@@ -209,6 +209,22 @@ static CDATA_STOPS: [u8; 256] = table(b"]\0\r");
 static DOCTYPE_DQ_STOPS: [u8; 256] = table(b"\">\0\r");
 static DOCTYPE_SQ_STOPS: [u8; 256] = table(b"'>\0\r");
 
+/// Bytes an unquoted attribute value may hold on [`Tokenizer::fast_attributes`]'s path: not
+/// whitespace, `&`, `>`, NULL or CR (which end the value or need the states) and not `"`, `'`,
+/// `<`, `=` or `` ` `` (which are errors there). Non-ASCII runs are checked with [`is_plain`].
+static UNQUOTED_FAST: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0x21;
+    while b < 256 {
+        t[b] = !matches!(
+            b as u8,
+            b'"' | b'\'' | b'<' | b'=' | b'>' | b'&' | b'`' | 0x7F
+        );
+        b += 1;
+    }
+    t
+};
+
 /// How many bytes [`Tokenizer::scan`] looks at with its table before calling memchr.
 const SHORT_RUN: usize = 16;
 
@@ -1578,9 +1594,10 @@ impl Tokenizer {
         Flow::Go
     }
 
-    /// A fast path beside the attribute states for the common shape `name="value"` (a lowercase
+    /// A fast path beside the attribute states for the common shapes `name="value"` (a lowercase
     /// ASCII name, a quoted value without `&`, NULL, CR or characters with input-stream errors,
-    /// then whitespace, `/` or `>`), taking whole attributes at once. It produces exactly what the
+    /// then whitespace, `/` or `>`) and `name=value` (an unquoted value of [`UNQUOTED_FAST`]
+    /// bytes, then whitespace or `>`), taking whole attributes at once. It produces exactly what the
     /// states would (the only possible error, `duplicate-attribute`, is reported at the `=`) and
     /// gives up, leaving everything to the states, at anything else or at the end of the buffer.
     /// `None` means "not taken here"; otherwise the flow of the state the states would reach.
@@ -1603,21 +1620,45 @@ impl Tokenizer {
                 i += 1;
             }
             let eq = i;
-            let quote = match (bytes.get(eq), bytes.get(eq + 1)) {
-                (Some(b'='), Some(&q @ (b'"' | b'\''))) => q,
-                _ => break,
-            };
-            let value_start = eq + 2;
-            let Some(len) = memchr::memchr2(quote, b'&', &bytes[value_start..]) else {
-                break;
-            };
-            let value_end = value_start + len;
-            if bytes[value_end] != quote || !is_plain(&bytes[value_start..value_end]) {
+            if bytes.get(eq) != Some(&b'=') {
                 break;
             }
-            let after = value_end + 1;
-            let next = match bytes.get(after) {
-                Some(&b @ (b' ' | b'\t' | b'\n' | b'\x0C' | b'/' | b'>')) => b,
+            let (value_start, value_end, after, next) = match bytes.get(eq + 1) {
+                Some(&quote @ (b'"' | b'\'')) => {
+                    let value_start = eq + 2;
+                    let Some(len) = memchr::memchr2(quote, b'&', &bytes[value_start..]) else {
+                        break;
+                    };
+                    let value_end = value_start + len;
+                    if bytes[value_end] != quote || !is_plain(&bytes[value_start..value_end]) {
+                        break;
+                    }
+                    let after = value_end + 1;
+                    match bytes.get(after) {
+                        Some(&b @ (b' ' | b'\t' | b'\n' | b'\x0C' | b'/' | b'>')) => {
+                            (value_start, value_end, after, b)
+                        }
+                        _ => break,
+                    }
+                }
+                // Unquoted: a run of bytes that neither end the value nor carry an error, then
+                // whitespace or `>` (the attribute ends with its value).
+                Some(&b) if UNQUOTED_FAST[b as usize] => {
+                    let value_start = eq + 1;
+                    let mut j = value_start;
+                    while bytes.get(j).is_some_and(|&b| UNQUOTED_FAST[b as usize]) {
+                        j += 1;
+                    }
+                    if !is_plain(&bytes[value_start..j]) {
+                        break;
+                    }
+                    match bytes.get(j) {
+                        Some(&b @ (b' ' | b'\t' | b'\n' | b'\x0C' | b'>')) => {
+                            (value_start, j, j, b)
+                        }
+                        _ => break,
+                    }
+                }
                 _ => break,
             };
             // Commit the attribute, as the states would have built it (after the one the states

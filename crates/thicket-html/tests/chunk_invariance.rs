@@ -105,6 +105,14 @@ fn markup() -> impl Strategy<Value = String> {
         "/>",
         "x=y",
         "<a b=c>",
+        " u=v ",
+        " u=v/",
+        " k=a/b>",
+        " k=a`b ",
+        " k=v\r",
+        " k=\u{9f}v ",
+        "<i j=k l=m>",
+        " j=x&y ",
     ]);
     prop::collection::vec(pieces, 0..24).prop_map(|v| v.concat())
 }
