@@ -117,7 +117,13 @@ impl Namespaces {
     fn position(&self, prefix: &str) -> Option<usize> {
         match &self.index {
             Some(index) => index.get(prefix).copied(),
-            None => self.prefixes.iter().position(|p| p == prefix),
+            // First byte and length before the full comparison: prefixes are short and often
+            // share a length, where a call to memcmp costs more than the test.
+            None => self.prefixes.iter().position(|p| {
+                p.len() == prefix.len()
+                    && p.as_bytes().first() == prefix.as_bytes().first()
+                    && p == prefix
+            }),
         }
     }
 
