@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod bom;
+mod codes;
 pub mod decode;
 pub mod newline;
 mod position;
