@@ -1,0 +1,12 @@
+//! Thicket's parsers, doing the work the issues set targets for.
+//! One file per dialect, so work on one dialect never touches another's adapter.
+
+mod html;
+mod leafxml;
+mod microxml;
+mod xml5;
+
+pub use html::html;
+pub use leafxml::leafxml_events;
+pub use microxml::microxml_tree;
+pub use xml5::{xml5_tokens, xml5_tree};

@@ -1,0 +1,17 @@
+//! thicket-xml5 in the comparison.
+
+/// thicket-xml5: the tokenizer over a whole `&str` (tokens borrow from it where unchanged).
+pub fn xml5_tokens(text: &str, _bytes: &[u8]) -> Option<usize> {
+    let mut tok = thicket_xml5::Tokenizer::new(text, thicket_xml5::Options::default());
+    let mut n = 0usize;
+    while let Some(token) = tok.next_token() {
+        n += token.span.end - token.span.start;
+    }
+    Some(n)
+}
+
+/// thicket-xml5: tokenizer and tree construction, with namespaces.
+pub fn xml5_tree(text: &str, _bytes: &[u8]) -> Option<usize> {
+    let (doc, diagnostics) = thicket_xml5::parse(text, thicket_xml5::Options::default());
+    Some(diagnostics.len() + usize::from(doc.root_element().is_some()))
+}
