@@ -32,6 +32,16 @@ pub struct Options {
     pub cdata_allowed: bool,
 }
 
+/// What the direct path of [`Tokenizer::next_token`] found.
+enum Fast {
+    /// Nothing to return: the states go on (with any text found so far pending).
+    No,
+    /// A tag, ready in `tag`, with no text before it.
+    Tag(Span),
+    /// Text (pending in `text`) and then a tag, ready in `tag`.
+    TextThenTag(Span),
+}
+
 /// What a state method tells the loop.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Flow {
@@ -99,23 +109,23 @@ impl Pending {
     }
 }
 
-/// The token of a finished tag, its strings borrowed from `buf` where possible.
+/// The token of the finished tag `t`, its strings borrowed from `buf` where possible. Its
+/// attribute list keeps its capacity for the next tag.
 #[inline]
-fn materialize_tag(t: TagBuild, span: Span, buf: &str, base: usize) -> Token<'_> {
+fn take_tag<'a>(t: &mut TagBuild, span: Span, buf: &'a str, base: usize) -> Token<'a> {
     let attributes = if t.attrs.is_empty() {
         Vec::new()
     } else {
-        t.attrs
-            .into_iter()
-            .map(|a| Attribute {
-                name: a.name.into_cow(buf, base),
-                value: a.value.into_cow(buf, base),
-                span: Span::new(a.start, a.end),
-            })
-            .collect()
+        let mut v = Vec::with_capacity(t.attrs.len());
+        v.extend(t.attrs.drain(..).map(|a| Attribute {
+            name: a.name.into_cow(buf, base),
+            value: a.value.into_cow(buf, base),
+            span: Span::new(a.start, a.end),
+        }));
+        v
     };
     let tag = Tag {
-        name: t.name.into_cow(buf, base),
+        name: std::mem::take(&mut t.name).into_cow(buf, base),
         attributes,
         self_closing: t.self_closing,
         span,
@@ -298,6 +308,9 @@ pub struct Tokenizer {
     charref_code: u32,
 
     queue: VecDeque<Pending>,
+    /// A tag built by the direct path ([`Tokenizer::fast_data`]) behind the text it returned:
+    /// handed out by the next call, before anything else (the queue is empty meanwhile).
+    ready_tag: Option<Span>,
     diagnostics: Vec<Diagnostic<ErrorCode>>,
 }
 
@@ -344,6 +357,7 @@ impl Tokenizer {
             charref_start: 0,
             charref_code: 0,
             queue: VecDeque::new(),
+            ready_tag: None,
             diagnostics: Vec::new(),
         }
     }
@@ -366,7 +380,33 @@ impl Tokenizer {
     /// The next token, or `None` when more input is needed (or the end-of-file token has been
     /// returned).
     pub fn next_token(&mut self) -> Option<Token<'_>> {
+        if let Some(span) = self.ready_tag.take() {
+            self.last_end = span.end;
+            return Some(take_tag(&mut self.tag, span, &self.buf, self.base));
+        }
         if self.queue.is_empty() {
+            // Between tokens nothing is pending (text is flushed before `run` returns), so in the
+            // data state the direct path may look at the input first.
+            debug_assert!(self.text_span.is_none());
+            if self.state == State::Data && !self.done {
+                match self.fast_data() {
+                    Fast::No => {}
+                    Fast::Tag(span) => {
+                        self.last_end = span.end;
+                        return Some(take_tag(&mut self.tag, span, &self.buf, self.base));
+                    }
+                    Fast::TextThenTag(span) => {
+                        self.ready_tag = Some(span);
+                        let (s, e) = self.text_span.take().unwrap_or((span.start, span.start));
+                        self.last_end = e;
+                        let text = std::mem::take(&mut self.text);
+                        return Some(Token::Text {
+                            text: text.into_cow(&self.buf, self.base),
+                            span: Span::new(s, e),
+                        });
+                    }
+                }
+            }
             self.run();
         }
         let p = self.queue.pop_front()?;
@@ -378,7 +418,7 @@ impl Tokenizer {
             },
             Pending::Discarded(span) => Token::Discarded { span },
             Pending::Eof(span) => Token::Eof { span },
-            Pending::Tag(span) => materialize_tag(std::mem::take(&mut self.tag), span, buf, base),
+            Pending::Tag(span) => take_tag(&mut self.tag, span, buf, base),
             Pending::Comment(span) => Token::Comment {
                 data: std::mem::take(&mut self.comment).into_cow(buf, base),
                 span,
@@ -852,26 +892,33 @@ impl Tokenizer {
                 self.error_at(ErrorCode::EndTagWithTrailingSolidus, gt);
             }
         } else {
-            if let SBuf::Range(s, e) = self.tag.name {
-                self.last_start_range = Some((s, e));
-            } else {
-                self.last_start_range = None;
-                self.last_start_tag.clear();
-                self.last_start_tag
-                    .push_str(self.tag.name.as_str(&self.buf, self.base));
-            }
-            if self.options.switch_by_tag_name {
-                self.state = match self.tag.name.as_str(&self.buf, self.base) {
-                    "title" | "textarea" => State::Rcdata,
-                    "style" | "xmp" | "iframe" | "noembed" | "noframes" => State::Rawtext,
-                    "noscript" if self.options.scripting => State::Rawtext,
-                    "script" => State::ScriptData,
-                    "plaintext" => State::Plaintext,
-                    _ => self.state,
-                };
-            }
+            self.start_tag_done();
         }
         self.push_token(Pending::Tag(Span::new(self.token_start, self.pos)));
+    }
+
+    /// A start tag is finished: it becomes the last start tag, and without a tree builder its
+    /// name may switch the state.
+    #[inline]
+    fn start_tag_done(&mut self) {
+        if let SBuf::Range(s, e) = self.tag.name {
+            self.last_start_range = Some((s, e));
+        } else {
+            self.last_start_range = None;
+            self.last_start_tag.clear();
+            self.last_start_tag
+                .push_str(self.tag.name.as_str(&self.buf, self.base));
+        }
+        if self.options.switch_by_tag_name {
+            self.state = match self.tag.name.as_str(&self.buf, self.base) {
+                "title" | "textarea" => State::Rcdata,
+                "style" | "xmp" | "iframe" | "noembed" | "noframes" => State::Rawtext,
+                "noscript" if self.options.scripting => State::Rawtext,
+                "script" => State::ScriptData,
+                "plaintext" => State::Plaintext,
+                _ => self.state,
+            };
+        }
     }
 
     /// Whether the current end tag is an appropriate end tag token.
@@ -1011,6 +1058,174 @@ impl Tokenizer {
             None => target.push_raw(&self.buf, self.base, start, end),
         }
         self.pos = end;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // The direct path beside the states: text, references and whole tags in one go.
+
+    /// In the data state between tokens: takes a text run, and then a whole tag when the buffer
+    /// holds all of it and it is plain (see [`Tokenizer::fast_tag`]). Anything else (a chunk
+    /// end, CR, NULL, a tag that is not plain, markup declarations) is left to the states at its
+    /// start, with the text so far pending as the states would have it.
+    fn fast_data(&mut self) -> Fast {
+        let end = self.scan(&DATA_STOPS);
+        if end > self.pos {
+            self.emit_raw(self.pos, end);
+            self.pos = end;
+        }
+        if self.buf.as_bytes().get(end - self.base) == Some(&b'<')
+            && let Some(span) = self.fast_tag()
+        {
+            return if self.text_span.is_some() {
+                Fast::TextThenTag(span)
+            } else {
+                Fast::Tag(span)
+            };
+        }
+        Fast::No
+    }
+
+    /// A whole tag at `pos` (a `<`), when all of it is in the buffer and it has none of what
+    /// makes the states do more than copy: a start tag `<name attr attr="v" attr='v' attr=v>`
+    /// (or `/>`) or an end tag `</name>`, with lowercase names of [`NAME_STOPS`]' plain bytes,
+    /// values without `&`, NULL, CR or characters with input-stream errors, no duplicate
+    /// attribute (at most [`LINEAR_DUPLICATE_LIMIT`] of them) and nothing that is a parse error.
+    /// Builds it in `tag` exactly as the states would, moves past it and returns its span;
+    /// otherwise changes nothing the states read (`tag` is reset by them at a tag's start) and
+    /// returns `None`.
+    fn fast_tag(&mut self) -> Option<Span> {
+        let bytes = self.buf.as_bytes();
+        let base = self.base;
+        let at = |j: usize| bytes.get(j).copied();
+        let is_ws = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0C');
+        let lt = self.pos - base;
+        let mut j = lt + 1;
+        let end_tag = at(j)? == b'/';
+        if end_tag {
+            j += 1;
+        }
+        if !at(j)?.is_ascii_lowercase() {
+            return None;
+        }
+        let name_start = j;
+        j += 1;
+        while NAME_STOPS[at(j)? as usize] == PLAIN {
+            j += 1;
+        }
+        let t = &mut self.tag;
+        t.end_tag = end_tag;
+        t.name = SBuf::Range(base + name_start, base + j);
+        t.attrs.clear();
+        t.self_closing = false;
+        let gt = loop {
+            let b = at(j)?;
+            if b == b'>' {
+                break j;
+            }
+            if b == b'/' {
+                if !end_tag && at(j + 1)? == b'>' {
+                    t.self_closing = true;
+                    break j + 1;
+                }
+                return None;
+            }
+            if is_ws(b) {
+                j += 1;
+                continue;
+            }
+            // An attribute: only after whitespace (a name stops at whitespace, `/`, `>` or at
+            // what makes this path give up, and a value is followed by whitespace, `/` or `>`).
+            if end_tag {
+                return None;
+            }
+            let ns = j;
+            while NAME_STOPS[at(j)? as usize] == PLAIN {
+                j += 1;
+            }
+            let ne = j;
+            if ne == ns {
+                return None;
+            }
+            let name = &bytes[ns..ne];
+            if t.attrs.len() >= LINEAR_DUPLICATE_LIMIT
+                || t.attrs.iter().any(|a| match a.name {
+                    SBuf::Range(s, e) => &bytes[s - base..e - base] == name,
+                    _ => true,
+                })
+            {
+                return None;
+            }
+            let mut k = j;
+            while is_ws(at(k)?) {
+                k += 1;
+            }
+            if at(k)? != b'=' {
+                // No value; what follows is another attribute, `/` or `>`.
+                t.attrs.push(AttrBuild {
+                    name: SBuf::Range(base + ns, base + ne),
+                    value: SBuf::Empty,
+                    start: base + ns,
+                    end: base + ne,
+                });
+                j = k;
+                continue;
+            }
+            j = k + 1;
+            while is_ws(at(j)?) {
+                j += 1;
+            }
+            let (vs, ve, after) = match at(j)? {
+                quote @ (b'"' | b'\'') => {
+                    let vs = j + 1;
+                    let len = memchr::memchr2(quote, b'&', &bytes[vs..])?;
+                    let ve = vs + len;
+                    if bytes[ve] != quote || !is_plain(&bytes[vs..ve]) {
+                        return None;
+                    }
+                    // After the closing quote: whitespace, `/` or `>` (anything else is an error).
+                    if !matches!(at(ve + 1)?, b' ' | b'\t' | b'\n' | b'\x0C' | b'/' | b'>') {
+                        return None;
+                    }
+                    (vs, ve, ve + 1)
+                }
+                b if UNQUOTED_FAST[b as usize] => {
+                    let vs = j;
+                    let mut ve = j + 1;
+                    while UNQUOTED_FAST[at(ve)? as usize] {
+                        ve += 1;
+                    }
+                    if !matches!(at(ve)?, b' ' | b'\t' | b'\n' | b'\x0C' | b'>')
+                        || !is_plain(&bytes[vs..ve])
+                    {
+                        return None;
+                    }
+                    (vs, ve, ve)
+                }
+                _ => return None,
+            };
+            t.attrs.push(AttrBuild {
+                name: SBuf::Range(base + ns, base + ne),
+                value: if ve > vs {
+                    SBuf::Range(base + vs, base + ve)
+                } else {
+                    SBuf::Empty
+                },
+                start: base + ns,
+                end: base + after,
+            });
+            j = after;
+        };
+        let start = base + lt;
+        let end = base + gt + 1;
+        self.token_start = start;
+        self.pos = end;
+        if end > self.checked {
+            self.checked = end;
+        }
+        if !end_tag {
+            self.start_tag_done();
+        }
+        Some(Span::new(start, end))
     }
 
     // ---------------------------------------------------------------------------------------
