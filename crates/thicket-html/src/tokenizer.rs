@@ -137,6 +137,65 @@ fn take_tag<'a>(t: &mut TagBuild, span: Span, buf: &'a str, base: usize) -> Toke
     }
 }
 
+/// What a character reference resolves to on the direct path.
+#[derive(Clone, Copy)]
+enum Resolved {
+    Str(&'static str),
+    Char(char),
+}
+
+/// The longest name (without `&`) in the named-reference table is 32 bytes plus `;`.
+const MAX_REFERENCE_NAME: usize = 32;
+
+/// A complete character reference at `buf[i]` (an `&`) that the states would resolve without
+/// a parse error and without looking further: `&name;` whose whole name with its `;` is in the
+/// table (names hold `;` only at their end, so that is the longest match), or `&#digits;` /
+/// `&#xhex;` with a number that has no error. Returns what it resolves to and the index after
+/// its `;`; `None` (the states decide) for anything else, including a buffer that ends first.
+#[inline]
+fn fast_reference(buf: &str, i: usize) -> Option<(Resolved, usize)> {
+    let bytes = buf.as_bytes();
+    let first = *bytes.get(i + 1)?;
+    if first.is_ascii_alphanumeric() {
+        let mut j = i + 2;
+        let limit = i + 1 + MAX_REFERENCE_NAME;
+        while bytes.get(j)?.is_ascii_alphanumeric() {
+            j += 1;
+            if j > limit {
+                return None;
+            }
+        }
+        if bytes[j] != b';' {
+            return None;
+        }
+        let value = thicket_charref::named(&buf[i + 1..=j])?.value?;
+        return Some((Resolved::Str(value), j + 1));
+    }
+    if first != b'#' {
+        return None;
+    }
+    let mut j = i + 2;
+    let radix = if matches!(*bytes.get(j)?, b'x' | b'X') {
+        j += 1;
+        16
+    } else {
+        10
+    };
+    let digits = j;
+    let mut code = 0u32;
+    while let Some(d) = char::from(*bytes.get(j)?).to_digit(radix) {
+        code = numeric::accumulate(code, radix, d);
+        j += 1;
+    }
+    if j == digits || bytes[j] != b';' {
+        return None;
+    }
+    match numeric::whatwg(code) {
+        (c, None) => Some((Resolved::Char(c), j + 1)),
+        (_, Some(_)) => None,
+    }
+}
+
 /// Byte classes of a scan table: part of the run, ends the run, or part of the run but possibly
 /// the start of a character with an input-stream error.
 const PLAIN: u8 = 0;
@@ -1063,38 +1122,59 @@ impl Tokenizer {
     // ---------------------------------------------------------------------------------------
     // The direct path beside the states: text, references and whole tags in one go.
 
-    /// In the data state between tokens: takes a text run, and then a whole tag when the buffer
-    /// holds all of it and it is plain (see [`Tokenizer::fast_tag`]). Anything else (a chunk
-    /// end, CR, NULL, a tag that is not plain, markup declarations) is left to the states at its
-    /// start, with the text so far pending as the states would have it.
+    /// In the data state between tokens: takes text runs and the complete references between
+    /// them ([`fast_reference`]), and then a whole tag when the buffer holds all of it and it is
+    /// plain (see [`Tokenizer::fast_tag`]). Anything else (a chunk end, CR, NULL, a reference or
+    /// tag that is not plain, markup declarations) is left to the states at its start, with the
+    /// text so far pending as the states would have it.
     fn fast_data(&mut self) -> Fast {
-        let end = self.scan(&DATA_STOPS);
-        if end > self.pos {
-            self.emit_raw(self.pos, end);
-            self.pos = end;
+        loop {
+            let end = self.scan(&DATA_STOPS);
+            if end > self.pos {
+                self.emit_raw(self.pos, end);
+                self.pos = end;
+            }
+            match self.buf.as_bytes().get(end - self.base) {
+                Some(b'<') => {
+                    return match self.fast_tag() {
+                        Some(span) if self.text_span.is_some() => Fast::TextThenTag(span),
+                        Some(span) => Fast::Tag(span),
+                        None => Fast::No,
+                    };
+                }
+                Some(b'&') => {
+                    let Some((resolved, after)) = fast_reference(&self.buf, end - self.base) else {
+                        return Fast::No;
+                    };
+                    let after = self.base + after;
+                    let mut tmp = [0u8; 4];
+                    let s = match resolved {
+                        Resolved::Str(s) => s,
+                        Resolved::Char(c) => c.encode_utf8(&mut tmp),
+                    };
+                    self.emit_str(s, end, after);
+                    self.pos = after;
+                    if after > self.checked {
+                        self.checked = after;
+                    }
+                }
+                _ => return Fast::No,
+            }
         }
-        if self.buf.as_bytes().get(end - self.base) == Some(&b'<')
-            && let Some(span) = self.fast_tag()
-        {
-            return if self.text_span.is_some() {
-                Fast::TextThenTag(span)
-            } else {
-                Fast::Tag(span)
-            };
-        }
-        Fast::No
     }
 
     /// A whole tag at `pos` (a `<`), when all of it is in the buffer and it has none of what
     /// makes the states do more than copy: a start tag `<name attr attr="v" attr='v' attr=v>`
     /// (or `/>`) or an end tag `</name>`, with lowercase names of [`NAME_STOPS`]' plain bytes,
-    /// values without `&`, NULL, CR or characters with input-stream errors, no duplicate
+    /// values without NULL, CR or characters with input-stream errors (quoted ones may hold
+    /// references that [`fast_reference`] resolves, unquoted ones none), no duplicate
     /// attribute (at most [`LINEAR_DUPLICATE_LIMIT`] of them) and nothing that is a parse error.
     /// Builds it in `tag` exactly as the states would, moves past it and returns its span;
     /// otherwise changes nothing the states read (`tag` is reset by them at a tag's start) and
     /// returns `None`.
     fn fast_tag(&mut self) -> Option<Span> {
-        let bytes = self.buf.as_bytes();
+        let buf = self.buf.as_str();
+        let bytes = buf.as_bytes();
         let base = self.base;
         let at = |j: usize| bytes.get(j).copied();
         let is_ws = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0C');
@@ -1178,9 +1258,43 @@ impl Tokenizer {
                 quote @ (b'"' | b'\'') => {
                     let vs = j + 1;
                     let len = memchr::memchr2(quote, b'&', &bytes[vs..])?;
-                    let ve = vs + len;
-                    if bytes[ve] != quote || !is_plain(&bytes[vs..ve]) {
+                    let mut ve = vs + len;
+                    if !is_plain(&bytes[vs..ve]) {
                         return None;
+                    }
+                    if bytes[ve] == b'&' {
+                        // References: the value is built piece by piece.
+                        let mut p = vs;
+                        let mut value = SBuf::Empty;
+                        loop {
+                            if ve > p {
+                                value.push_raw(buf, base, base + p, base + ve);
+                            }
+                            if bytes[ve] == quote {
+                                break;
+                            }
+                            let (resolved, after) = fast_reference(buf, ve)?;
+                            match resolved {
+                                Resolved::Str(s) => value.push_str(buf, base, s),
+                                Resolved::Char(c) => value.push_char(buf, base, c),
+                            }
+                            p = after;
+                            ve = p + memchr::memchr2(quote, b'&', &bytes[p..])?;
+                            if !is_plain(&bytes[p..ve]) {
+                                return None;
+                            }
+                        }
+                        if !matches!(at(ve + 1)?, b' ' | b'\t' | b'\n' | b'\x0C' | b'/' | b'>') {
+                            return None;
+                        }
+                        t.attrs.push(AttrBuild {
+                            name: SBuf::Range(base + ns, base + ne),
+                            value,
+                            start: base + ns,
+                            end: base + ve + 1,
+                        });
+                        j = ve + 1;
+                        continue;
                     }
                     // After the closing quote: whitespace, `/` or `>` (anything else is an error).
                     if !matches!(at(ve + 1)?, b' ' | b'\t' | b'\n' | b'\x0C' | b'/' | b'>') {
