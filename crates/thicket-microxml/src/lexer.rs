@@ -19,6 +19,7 @@ use thicket_input::Span;
 use crate::error::{Diagnostic, ErrorCode};
 use crate::options::{NamedReferences, Options};
 use crate::token::Token;
+use crate::tree::TreeBuilder;
 use crate::validity;
 
 /// The tokenization modes of the spec.
@@ -487,30 +488,76 @@ impl Tokenizer {
     /// The next abstract token, or `None` when more input is needed (or, after
     /// [`Tokenizer::finish`], at the end).
     pub fn next_token(&mut self) -> Option<Token<'_>> {
+        let raw = self.next_raw()?;
+        Some(self.materialize(raw))
+    }
+
+    /// The next token with its text as input offsets.
+    fn next_raw(&mut self) -> Option<Raw> {
         loop {
             if let Some(raw) = self.queue.pop_front() {
-                return Some(self.materialize(raw));
+                return Some(raw);
             }
-            if self.done {
-                return None;
-            }
-            if self.pos == self.buf.len() {
-                if !self.finished {
-                    return None;
-                }
-                self.end_of_input();
-                continue;
-            }
-            if !self.finished && self.base + self.buf.len() < self.wait_for {
-                return None;
-            }
-            if self.step() == Step::More {
-                let available = self.buf.len() - self.pos;
-                let end = self.base + self.buf.len();
-                self.wait_for = end + if available < 256 { 1 } else { available };
+            if !self.advance() {
                 return None;
             }
         }
+    }
+
+    /// One step of the modes (or the end of the input); false when nothing more can be done
+    /// now.
+    #[inline]
+    pub(crate) fn advance(&mut self) -> bool {
+        if self.done {
+            return false;
+        }
+        if self.pos == self.buf.len() {
+            if !self.finished {
+                return false;
+            }
+            self.end_of_input();
+            return true;
+        }
+        if !self.finished && self.base + self.buf.len() < self.wait_for {
+            return false;
+        }
+        if self.step() == Step::More {
+            let available = self.buf.len() - self.pos;
+            let end = self.base + self.buf.len();
+            self.wait_for = end + if available < 256 { 1 } else { available };
+            return false;
+        }
+        true
+    }
+
+    /// Hands every queued token to `builder`, with its text borrowed from `input` (the whole
+    /// input, fed in one piece, so that offsets are indices into it).
+    #[inline]
+    pub(crate) fn drain_into<'a>(&mut self, input: &'a str, builder: &mut TreeBuilder<'a>) {
+        while let Some(raw) = self.queue.pop_front() {
+            let text = match raw.text {
+                Text::None => Cow::Borrowed(""),
+                Text::Src(a, b) => Cow::Borrowed(&input[a..b]),
+                Text::Owned(s) => Cow::Owned(s),
+                Text::Static(s) => Cow::Borrowed(s),
+            };
+            let span = raw.span;
+            match raw.kind {
+                Kind::Open => builder.start_tag_open(text, span),
+                Kind::Attr => builder.attribute_name(text, span),
+                Kind::Close => builder.start_tag_close(),
+                Kind::EmptyClose => builder.empty_element_tag_close(),
+                Kind::End => builder.end_tag(&text, span),
+                Kind::Data => builder.text(text, span, false),
+                Kind::CharRef => builder.text(text, span, true),
+            }
+        }
+    }
+
+    /// Whether the whole input has been consumed.
+    #[inline]
+    pub(crate) fn is_done(&self) -> bool {
+        self.done
     }
 
     fn materialize(&self, raw: Raw) -> Token<'_> {

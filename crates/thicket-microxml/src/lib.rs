@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod document;
 mod error;
 mod lexer;
 mod options;
@@ -8,6 +9,7 @@ mod token;
 mod tree;
 pub mod validity;
 
+pub use document::{Attributes, Children, Document, ElementRef, NodeRef};
 pub use error::{Diagnostic, ErrorCode};
 pub use lexer::{Mode, Tokenizer};
 pub use options::{NamedReferences, Options};
@@ -15,16 +17,27 @@ pub use serialize::{SerializeError, to_string, write};
 pub use token::Token;
 pub use tree::{Attribute, DOC_WRAPPER, Element, Node, Parsed, Parser, TreeBuilder};
 
-/// Parses `text` with the spec's behaviour ([`Options::default`]).
-pub fn parse(text: &str) -> Parsed {
+/// Parses `text` with the spec's behaviour ([`Options::default`]). The tree borrows from `text`
+/// ([`Parsed::into_owned`] detaches it).
+pub fn parse(text: &str) -> Parsed<'_> {
     parse_with(text, Options::default())
 }
 
-/// Parses `text` with `options`.
-pub fn parse_with(text: &str, options: Options) -> Parsed {
-    let mut p = Parser::new(options);
-    p.feed(text);
-    p.finish()
+/// Parses `text` with `options`. The tree borrows from `text` where recovery and newline
+/// normalization changed nothing; the result is the same as feeding `text` to a [`Parser`].
+pub fn parse_with(text: &str, options: Options) -> Parsed<'_> {
+    let mut tokenizer = Tokenizer::new(options);
+    tokenizer.feed(text);
+    tokenizer.finish();
+    let mut builder = TreeBuilder::with_input_len(text.len());
+    loop {
+        tokenizer.drain_into(text, &mut builder);
+        if tokenizer.is_done() || !tokenizer.advance() {
+            break;
+        }
+    }
+    tokenizer.drain_into(text, &mut builder);
+    tree::finish(builder, tokenizer.take_diagnostics(), text.len())
 }
 
 /// The tree in the suites' JSON form, `["name", {"attr": "value"}, [children]]`, with attributes

@@ -1,11 +1,14 @@
-//! Tree building: abstract tokens to an [`Element`] tree, and the streaming [`Parser`].
+//! Tree building: abstract tokens to a [`Document`], the owned [`Element`] tree, and the
+//! streaming [`Parser`].
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use thicket_input::Span;
 
+use crate::document::{self, Document, ElementRef, NONE, NodeData};
 use crate::error::{Diagnostic, ErrorCode};
 use crate::lexer::Tokenizer;
 use crate::options::Options;
@@ -194,17 +197,30 @@ impl fmt::Debug for Node {
 
 /// The result of parsing: the tree and the validity diagnostics, sorted by position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Parsed {
-    /// The document element (or the `#doc` wrapper).
-    pub root: Element,
+pub struct Parsed<'a> {
+    /// The tree: the document element (or the `#doc` wrapper) and everything below it.
+    pub document: Document<'a>,
     /// Where the input is not valid MicroXML; empty for a valid document.
     pub diagnostics: Vec<Diagnostic>,
 }
 
-impl Parsed {
+impl<'a> Parsed<'a> {
     /// True when the input is valid MicroXML.
     pub fn is_valid(&self) -> bool {
         self.diagnostics.is_empty()
+    }
+
+    /// The document element, or the `#doc` wrapper.
+    pub fn root(&self) -> ElementRef<'_, 'a> {
+        self.document.root()
+    }
+
+    /// The same result, owning its strings.
+    pub fn into_owned(self) -> Parsed<'static> {
+        Parsed {
+            document: self.document.into_owned(),
+            diagnostics: self.diagnostics,
+        }
     }
 }
 
@@ -226,32 +242,50 @@ fn is_strip_ws(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\u{C}' | ' ')
 }
 
+/// An open element: its node, the span of its start-tag, its last child so far.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    id: u32,
+    span: Span,
+    last: u32,
+}
+
 /// Builds the tree from abstract tokens: duplicate attributes, tag matching, end-of-input
-/// closing, whitespace stripping and the `#doc` wrapper.
-#[derive(Debug, Default)]
-pub struct TreeBuilder {
-    /// Open elements with the span of their start-tag and where their children start in
-    /// `nodes`.
-    stack: Vec<(Element, Span, usize)>,
-    /// The children of every open element, innermost last: an element's children are moved
-    /// into a vector of exactly their number when it closes (no growing per element).
-    nodes: Vec<Node>,
+/// closing, whitespace stripping and the `#doc` wrapper. The tree is a [`Document`] holding the
+/// tokens' strings as they come (borrowed tokens give a borrowed tree).
+#[derive(Debug)]
+pub struct TreeBuilder<'a> {
+    /// The arena; node 0 is the `#doc` wrapper.
+    nodes: Vec<NodeData<'a>>,
+    /// Every element's attributes, each element's contiguous.
+    attributes: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    /// Open elements, innermost last.
+    stack: Vec<Open>,
+    /// The last top-level node.
+    top_last: u32,
     /// Hash of an open element's name to how many open elements have it.
     open_names: HashMap<u64, u32, BuildHasherDefault<IdentityHasher>>,
     /// Top-level nodes.
-    top: Vec<Node>,
+    top: Vec<u32>,
     /// Whitespace bookkeeping, parallel to `top` (unused for elements).
     top_info: Vec<TopText>,
-    /// The start-tag being built, its span, and whether the current attribute is ignored.
-    tag: Option<(Element, Span)>,
-    /// The attributes of the start-tag being built.
-    attributes: Vec<Attribute>,
+    /// The start-tag being built: its name and span.
+    tag: Option<(Cow<'a, str>, Span)>,
+    /// Where the attributes of the start-tag being built start in `attributes`.
+    tag_attributes: usize,
+    /// Whether the current attribute is a duplicate (its value is ignored).
     ignore_attribute: bool,
     /// Hashes of the current start-tag's attribute names, kept once it has many (so duplicate
     /// checks stay linear overall).
     attribute_hashes: HashSet<u64, BuildHasherDefault<IdentityHasher>>,
     top_elements: usize,
     diagnostics: Vec<Diagnostic>,
+}
+
+impl Default for TreeBuilder<'_> {
+    fn default() -> Self {
+        TreeBuilder::new()
+    }
 }
 
 /// FNV-1a over the name's bytes: names are short and not attacker-chosen keys of a map that
@@ -287,22 +321,22 @@ impl Hasher for IdentityHasher {
 /// Whether `attributes` already has one called `name`; keeps `hashes` in step with
 /// `attributes` once there are more than a few.
 fn has_attribute(
-    attributes: &[Attribute],
+    attributes: &[(Cow<'_, str>, Cow<'_, str>)],
     name: &str,
     hashes: &mut HashSet<u64, BuildHasherDefault<IdentityHasher>>,
 ) -> bool {
     const LINEAR: usize = 16;
     let n = attributes.len();
     if n < LINEAR {
-        return attributes.iter().any(|a| a.name == name);
+        return attributes.iter().any(|a| a.0 == name);
     }
     if hashes.is_empty() {
-        hashes.extend(attributes.iter().map(|a| name_hash(&a.name)));
+        hashes.extend(attributes.iter().map(|a| name_hash(&a.0)));
     }
     let h = name_hash(name);
     if hashes.contains(&h) {
         // Confirm (hash collisions are possible).
-        if attributes.iter().any(|a| a.name == name) {
+        if attributes.iter().any(|a| a.0 == name) {
             return true;
         }
     }
@@ -310,62 +344,137 @@ fn has_attribute(
     false
 }
 
-impl TreeBuilder {
+/// `c[start..end]`, without copying a borrowed string.
+fn slice_cow(c: &mut Cow<'_, str>, start: usize, end: usize) {
+    match c {
+        Cow::Borrowed(s) => *s = &s[start..end],
+        Cow::Owned(s) => {
+            s.truncate(end);
+            s.drain(..start);
+        }
+    }
+}
+
+impl<'a> TreeBuilder<'a> {
     /// An empty builder.
-    pub fn new() -> TreeBuilder {
-        TreeBuilder::default()
+    pub fn new() -> TreeBuilder<'a> {
+        TreeBuilder {
+            nodes: vec![document::wrapper()],
+            attributes: Vec::new(),
+            stack: Vec::new(),
+            top_last: NONE,
+            open_names: HashMap::default(),
+            top: Vec::new(),
+            top_info: Vec::new(),
+            tag: None,
+            tag_attributes: 0,
+            ignore_attribute: false,
+            attribute_hashes: HashSet::default(),
+            top_elements: 0,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// An empty builder with room for about `len` bytes of input.
+    pub(crate) fn with_input_len(len: usize) -> TreeBuilder<'a> {
+        let mut b = TreeBuilder::new();
+        // Typical markup has a node per 20-40 bytes and an attribute per 40-80.
+        b.nodes.reserve(len / 32);
+        b.attributes.reserve(len / 64);
+        b
     }
 
     /// Processes one token.
-    pub fn push(&mut self, token: Token<'_>) {
+    pub fn push(&mut self, token: Token<'a>) {
         match token {
-            Token::StartTagOpen { name, span } => {
-                self.tag = Some((Element::new(name.into_owned()), span));
-                self.ignore_attribute = false;
-                self.attribute_hashes.clear();
-            }
-            Token::AttributeName { name, span } => {
-                if self.tag.is_some() {
-                    if has_attribute(&self.attributes, &name, &mut self.attribute_hashes) {
-                        self.ignore_attribute = true;
-                        self.diagnostics
-                            .push(Diagnostic::new(ErrorCode::DuplicateAttribute, span));
-                    } else {
-                        self.ignore_attribute = false;
-                        self.attributes.push(Attribute {
-                            name: name.into_owned(),
-                            value: String::new(),
-                        });
-                    }
-                }
-            }
-            Token::StartTagClose { .. } => {
-                if let Some((e, span)) = self.take_tag() {
-                    *self.open_names.entry(name_hash(&e.name)).or_insert(0) += 1;
-                    self.stack.push((e, span, self.nodes.len()));
-                }
-            }
-            Token::EmptyElementTagClose { .. } => {
-                if let Some((e, span)) = self.take_tag() {
-                    self.append_element(e, span);
-                }
-            }
+            Token::StartTagOpen { name, span } => self.start_tag_open(name, span),
+            Token::AttributeName { name, span } => self.attribute_name(name, span),
+            Token::StartTagClose { .. } => self.start_tag_close(),
+            Token::EmptyElementTagClose { .. } => self.empty_element_tag_close(),
             Token::EndTag { name, span } => self.end_tag(&name, span),
-            Token::Data { text, span } => self.text(&text, span, false),
-            Token::CharRef { text, span } => self.text(&text, span, true),
+            Token::Data { text, span } => self.text(text, span, false),
+            Token::CharRef { text, span } => self.text(text, span, true),
         }
     }
 
-    fn end_tag(&mut self, name: &str, span: Span) {
-        if self.stack.last().is_some_and(|(e, _, _)| e.name == name) {
+    #[inline]
+    pub(crate) fn start_tag_open(&mut self, name: Cow<'a, str>, span: Span) {
+        self.tag = Some((name, span));
+        self.tag_attributes = self.attributes.len();
+        self.ignore_attribute = false;
+        self.attribute_hashes.clear();
+    }
+
+    #[inline]
+    pub(crate) fn attribute_name(&mut self, name: Cow<'a, str>, span: Span) {
+        if self.tag.is_none() {
+            return;
+        }
+        if has_attribute(
+            &self.attributes[self.tag_attributes..],
+            &name,
+            &mut self.attribute_hashes,
+        ) {
+            self.ignore_attribute = true;
+            self.diagnostics
+                .push(Diagnostic::new(ErrorCode::DuplicateAttribute, span));
+        } else {
+            self.ignore_attribute = false;
+            self.attributes.push((name, Cow::Borrowed("")));
+        }
+    }
+
+    /// The value of the current attribute (a whole `Data` token inside a start-tag).
+    #[inline]
+    pub(crate) fn attribute_value(&mut self, text: Cow<'a, str>) {
+        if self.ignore_attribute || self.attributes.len() == self.tag_attributes {
+            return;
+        }
+        if let Some(a) = self.attributes.last_mut() {
+            if a.1.is_empty() {
+                a.1 = text;
+            } else {
+                a.1.to_mut().push_str(&text);
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn start_tag_close(&mut self) {
+        if let Some((id, span)) = self.take_tag() {
+            *self.open_names.entry(name_hash(self.name(id))).or_insert(0) += 1;
+            self.stack.push(Open {
+                id,
+                span,
+                last: NONE,
+            });
+        }
+    }
+
+    #[inline]
+    pub(crate) fn empty_element_tag_close(&mut self) {
+        self.take_tag();
+    }
+
+    fn name(&self, id: u32) -> &str {
+        &self.nodes[id as usize].value
+    }
+
+    #[inline]
+    pub(crate) fn end_tag(&mut self, name: &str, span: Span) {
+        if self.stack.last().is_some_and(|o| self.name(o.id) == name) {
             self.pop();
             return;
         }
+        self.end_tag_slow(name, span);
+    }
+
+    fn end_tag_slow(&mut self, name: &str, span: Span) {
         let open = self
             .open_names
             .get(&name_hash(name))
             .is_some_and(|&n| n > 0)
-            && self.stack.iter().rev().any(|(e, _, _)| e.name == name);
+            && self.stack.iter().rev().any(|o| self.name(o.id) == name);
         if !open {
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::StrayEndTag, span));
@@ -373,8 +482,8 @@ impl TreeBuilder {
         }
         self.diagnostics
             .push(Diagnostic::new(ErrorCode::MismatchedEndTag, span));
-        while let Some((e, _, _)) = self.stack.last() {
-            let done = e.name == name;
+        while let Some(o) = self.stack.last() {
+            let done = self.name(o.id) == name;
             self.pop();
             if done {
                 break;
@@ -383,79 +492,119 @@ impl TreeBuilder {
     }
 
     /// Closes the current element.
+    #[inline]
     fn pop(&mut self) {
-        if let Some((mut e, span, start)) = self.stack.pop() {
-            if start < self.nodes.len() {
-                e.children = self.nodes.drain(start..).collect();
-            }
-            if let Some(n) = self.open_names.get_mut(&name_hash(&e.name)) {
+        if let Some(o) = self.stack.pop() {
+            let h = name_hash(self.name(o.id));
+            if let Some(n) = self.open_names.get_mut(&h) {
                 *n = n.saturating_sub(1);
             }
-            self.append_element(e, span);
         }
     }
 
-    fn append_element(&mut self, e: Element, span: Span) {
-        match self.stack.last() {
-            Some(_) => self.nodes.push(Node::Element(e)),
+    /// Adds node `id` as the last child of the current element (or at the top level).
+    #[inline]
+    fn link(&mut self, id: u32) {
+        let last = match self.stack.last_mut() {
+            Some(o) => {
+                let last = o.last;
+                o.last = id;
+                if last == NONE {
+                    self.nodes[o.id as usize].first_child = id;
+                    return;
+                }
+                last
+            }
             None => {
-                self.top_elements += 1;
-                if self.top_elements == 2 {
-                    self.diagnostics
-                        .push(Diagnostic::new(ErrorCode::MultipleRootElements, span));
+                let last = self.top_last;
+                self.top_last = id;
+                self.top.push(id);
+                if last == NONE {
+                    self.nodes[0].first_child = id;
+                    return;
                 }
-                self.top.push(Node::Element(e));
-                self.top_info.push(TopText::default());
+                last
             }
-        }
+        };
+        self.nodes[last as usize].next_sibling = id;
     }
 
-    /// The start-tag being built, with its attributes moved into a vector of exactly their
-    /// number.
-    fn take_tag(&mut self) -> Option<(Element, Span)> {
-        let (mut e, span) = self.tag.take()?;
-        if !self.attributes.is_empty() {
-            e.attributes = self.attributes.drain(..).collect();
+    /// The start-tag being built, as a node linked into the tree.
+    #[inline]
+    fn take_tag(&mut self) -> Option<(u32, Span)> {
+        let (name, span) = self.tag.take()?;
+        let id = self.nodes.len() as u32;
+        let range = (self.tag_attributes as u32, self.attributes.len() as u32);
+        self.nodes.push(NodeData::element(name, range));
+        let top = self.stack.is_empty();
+        self.link(id);
+        if top {
+            self.top_elements += 1;
+            if self.top_elements == 2 {
+                self.diagnostics
+                    .push(Diagnostic::new(ErrorCode::MultipleRootElements, span));
+            }
+            self.top_info.push(TopText::default());
         }
-        Some((e, span))
+        Some((id, span))
     }
 
-    fn text(&mut self, text: &str, span: Span, reference: bool) {
+    #[inline]
+    pub(crate) fn text(&mut self, text: Cow<'a, str>, span: Span, reference: bool) {
         if self.tag.is_some() {
-            if !self.ignore_attribute
-                && let Some(a) = self.attributes.last_mut()
-            {
-                if a.value.is_empty() {
-                    a.value = text.to_owned();
-                } else {
-                    a.value.push_str(text);
-                }
+            self.attribute_value(text);
+            return;
+        }
+        if let Some(o) = self.stack.last() {
+            let last = o.last;
+            if last != NONE && self.nodes[last as usize].is_text() {
+                self.nodes[last as usize].value.to_mut().push_str(&text);
+            } else {
+                let id = self.nodes.len() as u32;
+                self.nodes.push(NodeData::text(text));
+                self.link(id);
             }
             return;
         }
-        if let Some(&(_, _, start)) = self.stack.last() {
-            let len = self.nodes.len();
-            match self.nodes.last_mut() {
-                Some(Node::Text(t)) if len > start => t.push_str(text),
-                _ => self.nodes.push(Node::Text(text.to_owned())),
-            }
-            return;
-        }
-        // Top level.
+        self.top_text(text, span, reference);
+    }
+
+    fn top_text(&mut self, text: Cow<'a, str>, span: Span, reference: bool) {
         if reference || text.chars().any(|c| !validity::is_s(c)) {
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::TextOutsideRoot, span));
         }
-        match self.top.last_mut() {
-            Some(Node::Text(t)) => t.push_str(text),
-            _ => {
-                self.top.push(Node::Text(text.to_owned()));
-                self.top_info.push(TopText {
-                    lead: 0,
-                    all: true,
-                    trail: 0,
-                });
-            }
+        let last = self.top_last;
+        let (ws_prefix, all_ws, ws_suffix) = if reference {
+            (0, false, 0)
+        } else {
+            let prefix: usize = text
+                .chars()
+                .take_while(|&c| is_strip_ws(c))
+                .map(char::len_utf8)
+                .sum();
+            let suffix: usize = if prefix == text.len() {
+                prefix
+            } else {
+                text.chars()
+                    .rev()
+                    .take_while(|&c| is_strip_ws(c))
+                    .map(char::len_utf8)
+                    .sum()
+            };
+            (prefix, prefix == text.len(), suffix)
+        };
+        if last != NONE && self.nodes[last as usize].is_text() {
+            self.nodes[last as usize].value.to_mut().push_str(&text);
+        } else {
+            let id = self.nodes.len() as u32;
+            self.nodes.push(NodeData::text(text));
+            self.link(id);
+            self.top_info.push(TopText {
+                lead: 0,
+                all: true,
+                trail: 0,
+            });
         }
         let Some(info) = self.top_info.last_mut() else {
             return;
@@ -463,84 +612,88 @@ impl TreeBuilder {
         if reference {
             info.all = false;
             info.trail = 0;
-            return;
-        }
-        let ws_prefix: usize = text
-            .chars()
-            .take_while(|&c| is_strip_ws(c))
-            .map(char::len_utf8)
-            .sum();
-        if ws_prefix == text.len() {
+        } else if all_ws {
             if info.all {
-                info.lead += text.len();
+                info.lead += ws_prefix;
             }
-            info.trail += text.len();
+            info.trail += ws_prefix;
         } else {
             if info.all {
                 info.lead += ws_prefix;
                 info.all = false;
             }
-            info.trail = text
-                .chars()
-                .rev()
-                .take_while(|&c| is_strip_ws(c))
-                .map(char::len_utf8)
-                .sum();
+            info.trail = ws_suffix;
         }
     }
 
     /// Closes what is open, strips whitespace, wraps, and returns the tree and the diagnostics
     /// this builder found. `end` is the input length (where a `no-root-element` diagnostic
     /// points).
-    pub fn finish(mut self, end: usize) -> (Element, Vec<Diagnostic>) {
-        if let Some((e, span)) = self.take_tag() {
+    pub fn finish(mut self, end: usize) -> (Document<'a>, Vec<Diagnostic>) {
+        if self.tag.is_some() {
             // Only reachable if the token stream was cut inside a start-tag.
-            self.stack.push((e, span, self.nodes.len()));
+            self.start_tag_close();
         }
-        if let Some((_, span, _)) = self.stack.first() {
-            let span = *span;
+        if let Some(o) = self.stack.first() {
+            let span = o.span;
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::UnclosedElement, span));
         }
-        while !self.stack.is_empty() {
-            self.pop();
-        }
+        self.stack.clear();
         // Whitespace stripping: only the first and the last top-level node can be touched.
         let n = self.top.len();
         if n > 0 {
-            if let Node::Text(t) = &mut self.top[n - 1] {
-                let trail = self.top_info[n - 1].trail.min(t.len());
-                t.truncate(t.len() - trail);
+            let last = &mut self.nodes[self.top[n - 1] as usize];
+            if last.is_text() {
+                let len = last.value.len();
+                let trail = self.top_info[n - 1].trail.min(len);
+                slice_cow(&mut last.value, 0, len - trail);
             }
-            if let Node::Text(t) = &mut self.top[0] {
-                let lead = self.top_info[0].lead.min(t.len());
-                t.drain(..lead);
+            let first = &mut self.nodes[self.top[0] as usize];
+            if first.is_text() {
+                let len = first.value.len();
+                let lead = self.top_info[0].lead.min(len);
+                slice_cow(&mut first.value, lead, len);
             }
-            self.top
-                .retain(|node| !matches!(node, Node::Text(t) if t.is_empty()));
+            let nodes = &self.nodes;
+            self.top.retain(|&id| {
+                !(nodes[id as usize].is_text() && nodes[id as usize].value.is_empty())
+            });
+            // Relink the top level.
+            self.nodes[0].first_child = self.top.first().copied().unwrap_or(NONE);
+            for w in self.top.windows(2) {
+                self.nodes[w[0] as usize].next_sibling = w[1];
+            }
+            if let Some(&l) = self.top.last() {
+                self.nodes[l as usize].next_sibling = NONE;
+            }
         }
         if self.top_elements == 0 {
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::NoRootElement, Span::empty(end)));
         }
-        let root = match self.top.pop() {
-            Some(Node::Element(e)) if self.top.is_empty() => e,
-            last => {
-                let mut doc = Element::new(DOC_WRAPPER);
-                doc.children = std::mem::take(&mut self.top);
-                doc.children.extend(last);
-                doc
-            }
+        let root = match self.top[..] {
+            [id] if !self.nodes[id as usize].is_text() => id,
+            _ => 0,
         };
-        (root, self.diagnostics)
+        (
+            Document {
+                nodes: self.nodes,
+                attributes: self.attributes,
+                root,
+            },
+            self.diagnostics,
+        )
     }
 }
 
-/// The streaming parser: tokenizer and tree builder.
+/// The streaming parser: tokenizer and tree builder. The tree owns its strings, since the
+/// chunks it was built from are gone; [`crate::parse_with`] builds a tree borrowing from the
+/// input instead.
 #[derive(Debug, Default)]
 pub struct Parser {
     tokenizer: Tokenizer,
-    builder: TreeBuilder,
+    builder: TreeBuilder<'static>,
     len: usize,
 }
 
@@ -563,18 +716,30 @@ impl Parser {
 
     fn drain(&mut self) {
         while let Some(t) = self.tokenizer.next_token() {
-            self.builder.push(t);
+            self.builder.push(t.into_owned());
         }
     }
 
     /// Ends the input and returns the tree with every diagnostic, sorted by position.
-    pub fn finish(mut self) -> Parsed {
+    pub fn finish(mut self) -> Parsed<'static> {
         self.tokenizer.finish();
         self.drain();
-        let mut diagnostics = self.tokenizer.take_diagnostics();
-        let (root, more) = self.builder.finish(self.len);
-        diagnostics.extend(more);
-        diagnostics.sort_by_key(|d| (d.span.start, d.span.end, d.code));
-        Parsed { root, diagnostics }
+        let diagnostics = self.tokenizer.take_diagnostics();
+        finish(self.builder, diagnostics, self.len)
+    }
+}
+
+/// The tree and the diagnostics of tokenizer and builder, sorted by position.
+pub(crate) fn finish<'a>(
+    builder: TreeBuilder<'a>,
+    mut diagnostics: Vec<Diagnostic>,
+    len: usize,
+) -> Parsed<'a> {
+    let (document, more) = builder.finish(len);
+    diagnostics.extend(more);
+    diagnostics.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+    Parsed {
+        document,
+        diagnostics,
     }
 }

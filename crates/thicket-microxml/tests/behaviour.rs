@@ -5,7 +5,7 @@ use thicket_microxml::{
 };
 
 fn json(text: &str, options: Options) -> String {
-    to_json(&parse_with(text, options).root)
+    to_json(&parse_with(text, options).document.to_element())
 }
 
 fn codes(text: &str, options: Options) -> Vec<&'static str> {
@@ -19,8 +19,9 @@ fn codes(text: &str, options: Options) -> Vec<&'static str> {
 #[test]
 fn million_nested_elements_build_and_drop() {
     let n = 1_000_000;
-    let parsed = parse(&"<a>".repeat(n));
-    assert_eq!(parsed.root.depth(), n - 1);
+    let text = "<a>".repeat(n);
+    let parsed = parse(&text);
+    assert_eq!(parsed.document.to_element().depth(), n - 1);
     drop(parsed);
 }
 
@@ -33,12 +34,12 @@ fn deep_trees_clone_compare_and_serialize_without_recursion() {
     let parsed = parse(&open);
     let valid = parse(&closed);
     assert!(valid.is_valid());
-    let copy = parsed.root.clone();
-    assert!(copy == parsed.root);
-    assert!(valid.root == parsed.root);
-    let out = thicket_microxml::to_string(&valid.root).unwrap();
+    let copy = parsed.document.to_element().clone();
+    assert!(copy == parsed.document.to_element());
+    assert!(valid.document.to_element() == parsed.document.to_element());
+    let out = thicket_microxml::to_string(&valid.document.to_element()).unwrap();
     assert_eq!(out.len(), closed.len() - 3); // the innermost is written `<a/>`
-    assert!(format!("{:?}", valid.root).len() > n);
+    assert!(format!("{:?}", valid.document.to_element()).len() > n);
 }
 
 #[test]
@@ -235,7 +236,7 @@ fn adversarial_inputs_are_linear() {
     for text in &inputs {
         let start = std::time::Instant::now();
         let parsed = parse_with(text, Options::upstream());
-        assert!(parsed.root.depth() < n + 1);
+        assert!(parsed.document.to_element().depth() < n + 1);
         assert!(
             start.elapsed().as_secs() < 20,
             "too slow on {:?}...",

@@ -691,12 +691,12 @@ fn reference_agrees_on_known_cases() {
     ] {
         assert_eq!(
             build(tokenize(text, false)),
-            to_json(&parse_with(text, Options::spec()).root),
+            to_json(&parse_with(text, Options::spec()).document.to_element()),
             "{text:?}"
         );
         assert_eq!(
             build(tokenize(text, true)),
-            to_json(&parse_with(text, Options::upstream()).root),
+            to_json(&parse_with(text, Options::upstream()).document.to_element()),
             "{text:?}"
         );
     }
@@ -708,10 +708,10 @@ proptest! {
     #[test]
     fn parser_agrees_with_the_literal_transcription(text in markup()) {
         let expected = build(tokenize(&text, false));
-        let got = to_json(&parse_with(&text, Options::spec()).root);
+        let got = to_json(&parse_with(&text, Options::spec()).document.to_element());
         prop_assert_eq!(got, expected, "spec, input {:?}", text);
         let expected = build(tokenize(&text, true));
-        let got = to_json(&parse_with(&text, Options::upstream()).root);
+        let got = to_json(&parse_with(&text, Options::upstream()).document.to_element());
         prop_assert_eq!(got, expected, "upstream, input {:?}", text);
     }
 }
@@ -742,7 +742,7 @@ fn reference_agrees_on_suite_inputs() {
                 };
                 assert_eq!(
                     build(tokenize(text, upstream)),
-                    to_json(&parse_with(text, options).root),
+                    to_json(&parse_with(text, options).document.to_element()),
                     "{file} {}: {text:?}",
                     case.id
                 );

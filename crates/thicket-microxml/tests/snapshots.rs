@@ -22,7 +22,7 @@ fn dump(text: &str, options: Options) -> String {
     for d in &parsed.diagnostics {
         let _ = writeln!(out, "error[{}] {}", d.code, d.span);
     }
-    let _ = writeln!(out, "tree {}", to_json(&parsed.root));
+    let _ = writeln!(out, "tree {}", to_json(&parsed.document.to_element()));
     out
 }
 

@@ -4,7 +4,9 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use thicket_input::Span;
-use thicket_microxml::{Diagnostic, Element, ErrorCode, Node, Options, Token, Tokenizer, validity};
+use thicket_microxml::{
+    Diagnostic, ElementRef, ErrorCode, NodeRef, Options, Token, Tokenizer, validity,
+};
 
 use super::{CliError, Parsed, Piece, Sink, Sniff, StreamView, drive_text};
 use crate::outline::{Attr, Item, quote};
@@ -187,7 +189,7 @@ pub fn parse(bytes: &[u8]) -> Parsed {
         .map(Diag::from_diagnostic)
         .collect();
     Parsed {
-        tree: Some(items(&parsed.root)),
+        tree: Some(items(parsed.root())),
         text,
         tokens: None,
         tokens_json: None,
@@ -196,37 +198,34 @@ pub fn parse(bytes: &[u8]) -> Parsed {
 }
 
 /// The tree in document order, without recursion.
-fn items(root: &Element) -> Vec<Item> {
-    enum Step<'a> {
-        Node(&'a Node),
-        Close,
-    }
-    fn open(e: &Element) -> Item {
+fn items(root: ElementRef<'_, '_>) -> Vec<Item> {
+    fn open(e: &ElementRef<'_, '_>) -> Item {
         Item::Open {
             namespace: None,
-            name: e.name.clone(),
+            name: e.name().to_owned(),
             attributes: e
-                .attributes
-                .iter()
-                .map(|a| Attr {
+                .attributes()
+                .map(|(name, value)| Attr {
                     namespace: None,
-                    name: a.name.clone(),
-                    value: a.value.clone(),
+                    name: name.to_owned(),
+                    value: value.to_owned(),
                 })
                 .collect(),
         }
     }
-    let mut out = vec![open(root)];
-    let mut stack = vec![Step::Close];
-    stack.extend(root.children.iter().rev().map(Step::Node));
-    while let Some(step) = stack.pop() {
-        match step {
-            Step::Close => out.push(Item::Close),
-            Step::Node(Node::Text(t)) => out.push(Item::Text(t.clone())),
-            Step::Node(Node::Element(e)) => {
-                out.push(open(e));
-                stack.push(Step::Close);
-                stack.extend(e.children.iter().rev().map(Step::Node));
+    let mut out = vec![open(&root)];
+    // Each open element's remaining children; an exhausted iterator closes its element.
+    let mut stack = vec![root.children()];
+    while let Some(children) = stack.last_mut() {
+        match children.next() {
+            None => {
+                stack.pop();
+                out.push(Item::Close);
+            }
+            Some(NodeRef::Text(t)) => out.push(Item::Text(t.to_owned())),
+            Some(NodeRef::Element(e)) => {
+                out.push(open(&e));
+                stack.push(e.children());
             }
         }
     }

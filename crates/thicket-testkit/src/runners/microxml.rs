@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use thicket_microxml::{Diagnostic, Element, Node, Options, Token, Tokenizer, parse_with};
+use thicket_microxml::{Diagnostic, ElementRef, NodeRef, Options, Token, Tokenizer, parse_with};
 
 use crate::suites::microxml::{Expectation, MicroCase, Tree, TreeNode, read, to_json};
 use crate::{Case, Outcome, SuiteDef, chunks, spans};
@@ -85,7 +85,7 @@ pub fn run_case(c: &MicroCase) -> Outcome {
     let parsed = parse_with(&c.source, options());
     if let Some(expected) = tree {
         let expected = &merge_text(expected);
-        let actual = to_tree(&parsed.root);
+        let actual = to_tree(&parsed.root());
         if &actual != expected {
             return Outcome::Fail(format!(
                 "tree: expected {} got {}",
@@ -120,23 +120,21 @@ fn describe(ds: &[Diagnostic]) -> String {
 }
 
 /// The tree in the suites' form.
-pub fn to_tree(e: &Element) -> Tree {
+pub fn to_tree(e: &ElementRef<'_, '_>) -> Tree {
     // Suite trees are shallow; the converted tree is only compared and printed.
     let mut attributes: Vec<(String, String)> = e
-        .attributes
-        .iter()
-        .map(|a| (a.name.clone(), a.value.clone()))
+        .attributes()
+        .map(|(n, v)| (n.to_owned(), v.to_owned()))
         .collect();
     attributes.sort();
     Tree {
-        name: e.name.clone(),
+        name: e.name().to_owned(),
         attributes,
         children: e
-            .children
-            .iter()
+            .children()
             .map(|c| match c {
-                Node::Element(e) => TreeNode::Element(to_tree(e)),
-                Node::Text(t) => TreeNode::Text(t.clone()),
+                NodeRef::Element(e) => TreeNode::Element(to_tree(&e)),
+                NodeRef::Text(t) => TreeNode::Text(t.to_owned()),
             })
             .collect(),
     }
