@@ -237,6 +237,11 @@ pub struct Tokenizer<'a> {
     cur_len: usize,
     cur_verbatim: bool,
     out: VecDeque<Event<'a>>,
+    /// A tag the fast path built while returning the text before it (see
+    /// [`Tokenizer::fast_data`]); returned before anything else.
+    pending: Option<Token<'a>>,
+    /// Scratch for the fast path's attributes (kept to reuse its allocation).
+    raw_attrs: Vec<RawAttr>,
     diagnostics: Vec<Diagnostic>,
 
     text: Acc,
@@ -298,6 +303,8 @@ impl<'a> Tokenizer<'a> {
             cur_len: 0,
             cur_verbatim: true,
             out: VecDeque::new(),
+            pending: None,
+            raw_attrs: Vec::new(),
             diagnostics: Vec::new(),
             text: Acc::Empty,
             text_start: 0,
@@ -360,7 +367,21 @@ impl<'a> Tokenizer<'a> {
     /// The next token; diagnostics met on the way are kept (see [`Tokenizer::take_diagnostics`]).
     /// `None` means more input is needed (streaming) or the end-of-file token was returned.
     pub fn next_token(&mut self) -> Option<Token<'a>> {
+        if let Some(t) = self.pending.take() {
+            return Some(t);
+        }
         loop {
+            // The direct path first, without wrapping the token in an event (as `next_event`
+            // would do next).
+            if self.out.is_empty()
+                && self.state == State::Data
+                && !self.reconsume
+                && self.bom_checked
+                && !self.eof_emitted
+                && let Some(t) = self.fast_data()
+            {
+                return Some(t);
+            }
             match self.next_event()? {
                 Event::Token(t) => return Some(t),
                 Event::Diagnostic(d) => self.diagnostics.push(d),
@@ -371,11 +392,21 @@ impl<'a> Tokenizer<'a> {
     /// The next token or diagnostic, in input order. `None` means more input is needed
     /// (streaming) or the end-of-file token was returned.
     pub fn next_event(&mut self) -> Option<Event<'a>> {
+        if let Some(t) = self.pending.take() {
+            return Some(Event::Token(t));
+        }
         if let Some(e) = self.out.pop_front() {
             return Some(e);
         }
-        while self.out.is_empty() && !self.eof_emitted {
-            if self.step().is_err() {
+        while !self.eof_emitted {
+            if self.state == State::Data
+                && !self.reconsume
+                && self.bom_checked
+                && let Some(t) = self.fast_data()
+            {
+                return Some(Event::Token(t));
+            }
+            if self.step().is_err() || !self.out.is_empty() {
                 break;
             }
         }
@@ -605,6 +636,84 @@ impl<'a> Tokenizer<'a> {
 
     fn markup_span(&self) -> Span {
         Span::new(self.markup_start, self.pos)
+    }
+
+    // ---------------------------------------------------------------- the direct tag path
+
+    /// Fast path beside the data state, for the common case of text followed by a tag: appends
+    /// the run of ordinary text at the input position to the text (as the data state's run
+    /// does), then, when a whole plain tag follows in the buffer (see [`scan_tag`]), builds its
+    /// token directly with slices of the input. Returns the text token (holding the tag in
+    /// `pending`) or the tag; `None` leaves the rest to the states, at the `<` or at whatever
+    /// ended the text run, so the tokens are the same as the states would produce.
+    fn fast_data(&mut self) -> Option<Token<'a>> {
+        let rel = self.pos - self.base;
+        let run = TEXT_STOPS.run_len(&self.input[rel..]);
+        let lt = rel + run;
+        let raw = if self.input.as_bytes().get(lt) == Some(&b'<') {
+            scan_tag(&self.input, lt, &mut self.raw_attrs)
+        } else {
+            None
+        };
+        let Some(raw) = raw else {
+            // The states go on from the end of the run, as after the data state's own run.
+            if run > 0 {
+                let (start, end) = (self.pos, self.pos + run);
+                self.text_span(start, end);
+                self.text.push_range(start, end, &self.input, self.base);
+                self.pos = end;
+            }
+            return None;
+        };
+        let base = self.base;
+        let name = slice_cow(&self.input, raw.name.0, raw.name.1);
+        let kind = match raw.kind {
+            TagKind::End => TokenKind::EndTag { name },
+            kind => {
+                let mut attributes = Vec::with_capacity(self.raw_attrs.len());
+                for a in &self.raw_attrs {
+                    attributes.push(Attribute {
+                        name: slice_cow(&self.input, a.name.0, a.name.1),
+                        value: slice_cow(&self.input, a.value.0, a.value.1),
+                        span: Span::new(base + a.name.0, base + a.end),
+                    });
+                }
+                if kind == TagKind::Empty {
+                    TokenKind::EmptyTag { name, attributes }
+                } else {
+                    TokenKind::StartTag { name, attributes }
+                }
+            }
+        };
+        let tag = Token {
+            kind,
+            span: Span::new(base + lt, base + raw.end),
+        };
+        let text = if !self.text.is_empty() {
+            // Text held from before (a reference, CDATA): the run joins it.
+            if run > 0 {
+                self.text_span(self.pos, base + lt);
+                self.text.push_range(self.pos, base + lt, &self.input, base);
+            }
+            let span = Span::new(self.text_start, self.text_end);
+            Some((self.text.take(&self.input, base), span))
+        } else if run > 0 {
+            let span = Span::new(self.pos, base + lt);
+            Some((slice_cow(&self.input, rel, lt), span))
+        } else {
+            None
+        };
+        self.pos = base + raw.end;
+        match text {
+            Some((text, span)) => {
+                self.pending = Some(tag);
+                Some(Token {
+                    kind: TokenKind::Text(text),
+                    span,
+                })
+            }
+            None => Some(tag),
+        }
     }
 
     // ---------------------------------------------------------------- the machine
@@ -2339,6 +2448,21 @@ impl Stops {
         hit != 0
     }
 
+    /// Past the whole blocks from `i` on that hold no byte that may stop. Out of line: setting
+    /// up the block compare costs more than a short name or value.
+    #[inline(never)]
+    fn skip_blocks(&self, bytes: &[u8], mut i: usize) -> usize {
+        while let Some(block) = bytes.get(i..i + BLOCK) {
+            let mut w = [0u8; BLOCK];
+            w.copy_from_slice(block);
+            if self.block_may_stop(&w) {
+                break;
+            }
+            i += BLOCK;
+        }
+        i
+    }
+
     /// The length of the run at the start of `rest` with none of these stops: byte by byte
     /// through the first block (most runs are short names and values), then whole blocks, then
     /// byte by byte through a block that may stop, and so on. Ends on a character boundary.
@@ -2370,14 +2494,7 @@ impl Stops {
             if i >= bytes.len() {
                 return bytes.len();
             }
-            while let Some(block) = bytes.get(i..i + BLOCK) {
-                let mut w = [0u8; BLOCK];
-                w.copy_from_slice(block);
-                if self.block_may_stop(&w) {
-                    break;
-                }
-                i += BLOCK;
-            }
+            i = self.skip_blocks(bytes, i);
         }
     }
 }
@@ -2392,6 +2509,237 @@ static COMMENT_STOPS: Stops = stops(b"<-");
 static PI_DATA_STOPS: Stops = stops(b"?");
 static CDATA_STOPS: Stops = stops(b"]");
 static BOGUS_STOPS: Stops = stops(b">");
+
+/// An attribute found by [`scan_tag`]: ranges of the input buffer.
+#[derive(Clone, Copy, Debug)]
+struct RawAttr {
+    name: (usize, usize),
+    /// Inside the quotes; empty for an attribute without a value.
+    value: (usize, usize),
+    /// The end of the attribute's span (after the closing quote, or after the name).
+    end: usize,
+}
+
+/// A tag found by [`scan_tag`].
+#[derive(Clone, Copy, Debug)]
+struct RawTag {
+    kind: TagKind,
+    name: (usize, usize),
+    /// Just after the closing `>`.
+    end: usize,
+}
+
+/// A slice of the input buffer as a token string: borrowed when the input is.
+#[inline(always)]
+fn slice_cow<'a>(input: &Cow<'a, str>, start: usize, end: usize) -> Cow<'a, str> {
+    if start == end {
+        return Cow::Borrowed("");
+    }
+    match input {
+        Cow::Borrowed(text) => Cow::Borrowed(&text[start..end]),
+        Cow::Owned(text) => Cow::Owned(text[start..end].to_owned()),
+    }
+}
+
+/// The end of the run at `i` of characters that are none of `stops` (nor CR, U+0000, a control
+/// or a noncharacter): the index of the stop byte. `None` when the buffer ends first or the run
+/// meets a control or noncharacter (which needs a diagnostic, so the states handle it). As
+/// [`Stops::run_len`]: sixteen bytes one at a time (names and most values are short), then
+/// whole blocks while they hold no byte that may stop.
+#[inline]
+fn scan_run(text: &str, mut i: usize, stops: &Stops) -> Option<usize> {
+    let bytes = text.as_bytes();
+    loop {
+        let limit = (i + BLOCK).min(bytes.len());
+        while i < limit {
+            let class = stops.class[usize::from(bytes[i])];
+            if class == PLAIN {
+                i += 1;
+            } else if class == STOP {
+                return Some(i);
+            } else {
+                i = past_checked_char(text, i)?;
+            }
+        }
+        if i >= bytes.len() {
+            return None;
+        }
+        i = stops.skip_blocks(bytes, i);
+    }
+}
+
+/// Past the character whose lead byte (a [`CHECK`] byte) is at `i`, unless it is a control or
+/// noncharacter.
+fn past_checked_char(text: &str, i: usize) -> Option<usize> {
+    let c = text.get(i..)?.chars().next()?;
+    match bad_char(c) {
+        Some(_) => None,
+        None => Some(i + c.len_utf8()),
+    }
+}
+
+/// The direct tag path beside the tag states: reads a whole tag starting at the `<` at `lt` in
+/// one loop when it is plain: `<name a="v" b='w'>`, `<name/>`, `</name>`, names and values of
+/// characters the states take without work (no CR, U+0000, control or noncharacter), quoted
+/// values without `&`, at most [`FAST_ATTRS`] attributes and no duplicate names. The result is
+/// what the states would emit for the same characters (their transitions are followed one by
+/// one below). Anything else, or a tag that the buffer does not hold to its `>`, gives `None`
+/// and the states read the tag from its `<`.
+fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
+    let b = text.as_bytes();
+    attrs.clear();
+    let mut i = lt + 1;
+    // Tag open state.
+    match *b.get(i)? {
+        b'/' => {
+            // End tag open state: the first character of the name (`>` is a short end tag,
+            // whitespace, `<` and `:` are errors).
+            i += 1;
+            let start = i;
+            if matches!(*b.get(i)?, b'>' | b'\t' | b'\n' | b' ' | b'<' | b':') {
+                return None;
+            }
+            // End tag name state.
+            i = scan_run(text, i, &TAG_NAME_STOPS)?;
+            if i == start {
+                return None;
+            }
+            let name = (start, i);
+            // End tag name after state (`/` is an error).
+            loop {
+                match *b.get(i)? {
+                    b'>' => {
+                        return Some(RawTag {
+                            kind: TagKind::End,
+                            name,
+                            end: i + 1,
+                        });
+                    }
+                    b'\t' | b'\n' | b' ' => i += 1,
+                    _ => return None,
+                }
+            }
+        }
+        b'?' | b'!' | b'\t' | b'\n' | b' ' | b':' | b'<' | b'>' => return None,
+        _ => {}
+    }
+    // Tag name state.
+    let start = i;
+    i = scan_run(text, i, &TAG_NAME_STOPS)?;
+    if i == start {
+        return None;
+    }
+    let name = (start, i);
+    let tag = |kind, end| Some(RawTag { kind, name, end });
+    let mut seen = 0u64;
+    loop {
+        // Tag attribute name before state (after the name or a quoted value).
+        match *b.get(i)? {
+            b'\t' | b'\n' | b' ' => {
+                i += 1;
+                continue;
+            }
+            b'>' => return tag(TagKind::Start, i + 1),
+            // Empty tag state: only `/>` is plain.
+            b'/' => {
+                return (*b.get(i + 1)? == b'>').then_some(RawTag {
+                    kind: TagKind::Empty,
+                    name,
+                    end: i + 2,
+                });
+            }
+            b':' => return None,
+            _ => {}
+        }
+        // Tag attribute name state (a name starting with `=` or a stop is not plain).
+        let name_start = i;
+        i = scan_run(text, i, &ATTR_NAME_STOPS)?;
+        if i == name_start || attrs.len() == FAST_ATTRS {
+            return None;
+        }
+        let attr_name = (name_start, i);
+        // Duplicates: a 64-bit filter of (length, last byte) first, the names compared only on a
+        // filter hit.
+        let new = &b[name_start..i];
+        let bit = 1u64 << ((new.len() * 7 + usize::from(b[i - 1])) & 63);
+        if seen & bit != 0 && attrs.iter().any(|a| &b[a.name.0..a.name.1] == new) {
+            return None;
+        }
+        seen |= bit;
+        let mut valueless = RawAttr {
+            name: attr_name,
+            value: (i, i),
+            end: i,
+        };
+        let mut c = *b.get(i)?;
+        if matches!(c, b'\t' | b'\n' | b' ') {
+            // Tag attribute name after state.
+            while matches!(c, b'\t' | b'\n' | b' ') {
+                i += 1;
+                c = *b.get(i)?;
+            }
+            match c {
+                b'=' | b'>' | b'/' => {}
+                // Anything else starts the next attribute (here `:` is no error, unlike in the
+                // name before state, so it is left to the states).
+                b':' => return None,
+                _ => {
+                    attrs.push(valueless);
+                    continue;
+                }
+            }
+        }
+        match c {
+            b'=' => {}
+            b'>' => {
+                attrs.push(valueless);
+                return tag(TagKind::Start, i + 1);
+            }
+            b'/' => {
+                attrs.push(valueless);
+                continue;
+            }
+            _ => return None,
+        }
+        // Tag attribute value before state.
+        i += 1;
+        let quote = loop {
+            match *b.get(i)? {
+                b'\t' | b'\n' | b' ' => i += 1,
+                q @ (b'"' | b'\'') => break q,
+                b'>' => {
+                    valueless.end = attr_name.1;
+                    attrs.push(valueless);
+                    return tag(TagKind::Start, i + 1);
+                }
+                // Unquoted values and references are left to the states.
+                _ => return None,
+            }
+        };
+        // Tag attribute value (double- or single-quoted) state.
+        i += 1;
+        let value_start = i;
+        let stops = if quote == b'"' {
+            &DQ_VALUE_STOPS
+        } else {
+            &SQ_VALUE_STOPS
+        };
+        i = scan_run(text, i, stops)?;
+        if b[i] != quote {
+            return None;
+        }
+        attrs.push(RawAttr {
+            name: attr_name,
+            value: (value_start, i),
+            end: i + 1,
+        });
+        i += 1;
+    }
+}
+
+/// At most this many attributes on a tag read by [`scan_tag`] (its duplicate check compares
+/// names pairwise on a filter hit; past this the states' hashed check is safer).
+const FAST_ATTRS: usize = 64;
 
 /// Controls and noncharacters in the input stream are reported (the character is kept).
 #[inline]

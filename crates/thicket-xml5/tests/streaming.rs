@@ -220,3 +220,84 @@ fn corpus_whole_equals_small_chunks() {
     }
     assert!(read > 0 || !dir.is_dir(), "corpus present but unreadable");
 }
+
+fn owned(evs: Vec<Event<'_>>) -> Vec<Event<'static>> {
+    evs.into_iter()
+        .map(|e| match e {
+            Event::Token(t) => Event::Token(t.into_owned()),
+            Event::Diagnostic(d) => Event::Diagnostic(d),
+        })
+        .collect()
+}
+
+/// Tags of every shape: plain ones (which the direct tag path reads in one loop) and odd ones
+/// (which it leaves to the states), mixed with text, references, CDATA and comments.
+fn tags() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("<a".to_owned()),
+        Just("<b:c".to_owned()),
+        Just("</a".to_owned()),
+        Just("</a>".to_owned()),
+        Just("</>".to_owned()),
+        Just("<é".to_owned()),
+        Just("<a x=\"1\" y='2'>".to_owned()),
+        Just("<a x=\"1\" x='2'/>".to_owned()),
+        Just("<a\tx = \"v>w\"\n/>".to_owned()),
+        Just("<a x y = 'z'>".to_owned()),
+        Just(" x=\"1\"".to_owned()),
+        Just(" x='2'".to_owned()),
+        Just(" y=\"3\"".to_owned()),
+        Just(" xmlns:p=\"u\"".to_owned()),
+        Just(" z=v".to_owned()),
+        Just(" z".to_owned()),
+        Just("x\"q\"".to_owned()),
+        Just("=".to_owned()),
+        Just("\"".to_owned()),
+        Just("'".to_owned()),
+        Just(":".to_owned()),
+        Just("/".to_owned()),
+        Just("/>".to_owned()),
+        Just(">".to_owned()),
+        Just("<".to_owned()),
+        Just("&amp;".to_owned()),
+        Just("&".to_owned()),
+        Just("<!--c-->".to_owned()),
+        Just("<![CDATA[d]]>".to_owned()),
+        Just("<?p q?>".to_owned()),
+        "[ \t\n\r\x0C\0\x01\u{85}\u{FFFE}\u{FDD0}é日😀a-c]{1,3}",
+    ];
+    proptest::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The direct tag path (whole input) against the states alone (one character at a time,
+    /// which never gives the direct path a whole tag), token for token, spans included, and
+    /// against the input split in two anywhere.
+    #[test]
+    fn direct_tag_path_matches_states(input in tags()) {
+        for profile in [Profile::Draft, Profile::Compatibility] {
+            let whole = owned(events(&input, Options::with_profile(profile)));
+            let by_char: Vec<&str> = input
+                .char_indices()
+                .map(|(i, c)| &input[i..i + c.len_utf8()])
+                .collect();
+            prop_assert_eq!(&owned(streamed(&by_char, profile)), &whole, "char by char");
+            for cut in (0..=input.len()).filter(|&i| input.is_char_boundary(i)) {
+                let split = owned(streamed(&[&input[..cut], &input[cut..]], profile));
+                prop_assert_eq!(&split, &whole, "split at {}", cut);
+            }
+            let (tokens, _) = thicket_xml5::tokenize(&input, Options::with_profile(profile));
+            let from_events: Vec<Token<'static>> = whole
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Token(t) => Some(t.clone()),
+                    Event::Diagnostic(_) => None,
+                })
+                .collect();
+            let tokens: Vec<Token<'static>> = tokens.into_iter().map(Token::into_owned).collect();
+            prop_assert_eq!(tokens, from_events, "next_token against next_event");
+        }
+    }
+}
