@@ -65,6 +65,17 @@ pub(crate) struct Stop {
     pub codepoint: Option<u32>,
 }
 
+/// Where the line breaks of a tag token found by the fast path are (it only accepts LF).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lines {
+    /// How many LFs.
+    pub lfs: u32,
+    /// Offset just after the last LF (0 when there is none).
+    pub tail: usize,
+    /// True when the token is ASCII, so columns count bytes.
+    pub ascii: bool,
+}
+
 /// A line and column tracker that knows every LeafXML line break style.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Tracker {
@@ -128,6 +139,27 @@ impl Tracker {
             return;
         }
         self.advance_general(s);
+    }
+
+    /// Moves over `s`, whose line breaks are known: `lines.lfs` LFs, the last one just before
+    /// `lines.tail`, and no other line break.
+    pub fn advance_known(&mut self, s: &str, lines: Lines) {
+        let b = s.as_bytes();
+        let tail = b.get(lines.tail..).unwrap_or_default();
+        let cols = if lines.ascii {
+            tail.len() as u32
+        } else {
+            count_chars(tail)
+        };
+        if lines.lfs == 0 {
+            self.col = self.col.saturating_add(cols);
+        } else {
+            self.line = self.line.saturating_add(lines.lfs);
+            self.col = cols;
+        }
+        if !b.is_empty() {
+            self.prev_cr = false;
+        }
     }
 
     /// Moves over `s` byte by byte (every line break style).
@@ -324,6 +356,13 @@ impl<R: Read> Input<R> {
     pub fn advance(&mut self, n: usize) {
         let end = self.pos + n;
         self.at.advance(&self.buf[self.pos..end]);
+        self.pos = end;
+    }
+
+    /// Consumes `n` bytes of `rest()` whose line breaks are known (see `Tracker::advance_known`).
+    pub fn advance_known(&mut self, n: usize, lines: Lines) {
+        let end = self.pos + n;
+        self.at.advance_known(&self.buf[self.pos..end], lines);
         self.pos = end;
     }
 

@@ -14,6 +14,7 @@ use crate::input::{Input, Stop, Tracker};
 use crate::text;
 use crate::text::Piece;
 
+mod fast;
 mod token;
 
 use token::Token;
@@ -59,12 +60,42 @@ struct Attr {
     value: Piece,
     /// Offset of the name in the (line-break normalized) tag token.
     offset: usize,
+    /// How the name splits at its colon, once known.
+    split: Split,
+}
+
+/// How a name splits into prefix and local part ("Tag rewriting").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Split {
+    /// Not checked yet.
+    Unchecked,
+    /// No colon.
+    Local,
+    /// `name[..k]` is the prefix and `name[k + 1..]` the local part, both valid names without
+    /// a colon.
+    Prefixed(usize),
+}
+
+impl Split {
+    /// Prefix and local part of `name`, which this split was found for.
+    #[inline]
+    fn apply(self, name: &str) -> (Option<&str>, &str) {
+        match self {
+            Split::Prefixed(k) => match (name.get(..k), name.get(k + 1..)) {
+                (Some(prefix), Some(local)) => (Some(prefix), local),
+                _ => (None, name),
+            },
+            Split::Local | Split::Unchecked => (None, name),
+        }
+    }
 }
 
 /// A tag assembly: element name, tag type and attributes.
 #[derive(Debug)]
 struct TagAssembly {
     name: Piece,
+    /// How the element name splits, once known.
+    split: Split,
     kind: TagType,
     attrs: Vec<Attr>,
 }
@@ -104,8 +135,10 @@ impl Namespaces {
     /// The default context: `xml` and `xmlns`.
     fn new() -> Namespaces {
         Namespaces {
-            prefixes: vec!["xml".to_owned(), "xmlns".to_owned()],
+            // The default namespace first: every unprefixed element looks it up.
+            prefixes: vec![String::new(), "xml".to_owned(), "xmlns".to_owned()],
             values: vec![
+                Vec::new(),
                 vec![XML_NAMESPACE.to_owned()],
                 vec![XMLNS_NAMESPACE.to_owned()],
             ],
@@ -131,7 +164,7 @@ impl Namespaces {
         self.log.len()
     }
 
-    fn declare(&mut self, prefix: &str, value: String) {
+    fn declare(&mut self, prefix: &str, value: &str) {
         let k = match self.position(prefix) {
             Some(k) => k,
             None => {
@@ -153,7 +186,7 @@ impl Namespaces {
             }
         };
         if let Some(v) = self.values.get_mut(k) {
-            v.push(value);
+            v.push(value.to_owned());
         }
         self.log.push(k);
     }
@@ -170,10 +203,19 @@ impl Namespaces {
     }
 
     fn lookup(&self, prefix: &str) -> Option<&str> {
-        self.values
-            .get(self.position(prefix)?)?
-            .last()
-            .map(String::as_str)
+        self.value(self.position(prefix)?)
+    }
+
+    /// The position of a prefix that is in scope.
+    fn position_in_scope(&self, prefix: &str) -> Option<usize> {
+        let k = self.position(prefix)?;
+        self.value(k).map(|_| k)
+    }
+
+    /// The value of the prefix at `position`, if it is in scope.
+    #[inline]
+    fn value(&self, position: usize) -> Option<&str> {
+        self.values.get(position)?.last().map(String::as_str)
     }
 }
 
@@ -226,6 +268,12 @@ pub struct Reader<R> {
     text_range: Option<(usize, usize)>,
     failed: Option<Error>,
     done: bool,
+    /// False to take the general code only (for testing the fast paths against it).
+    fast: bool,
+    /// Set when the fast path parsed the tag token just found into `tag`.
+    fast_tag: Option<crate::input::Lines>,
+    /// Scratch space for `check_rewrite`.
+    external_scratch: Vec<(usize, usize)>,
 }
 
 impl<'a> Reader<&'a [u8]> {
@@ -255,6 +303,7 @@ impl<R: Read> Reader<R> {
             pending_end: None,
             tag: TagAssembly {
                 name: Piece::At(0, 0),
+                split: Split::Unchecked,
                 kind: TagType::Start,
                 attrs: Vec::new(),
             },
@@ -272,12 +321,23 @@ impl<R: Read> Reader<R> {
             text_range: None,
             failed: None,
             done: false,
+            fast: true,
+            fast_tag: None,
+            external_scratch: Vec::new(),
         }
     }
 
     /// Sets the limits for untrusted input.
     pub fn with_limits(mut self, limits: Limits) -> Reader<R> {
         self.limits = limits;
+        self
+    }
+
+    /// Turns the fast paths off, so that every token goes through the general code. The events
+    /// and errors are the same either way; this exists to test that.
+    #[doc(hidden)]
+    pub fn without_fast_paths(mut self) -> Reader<R> {
+        self.fast = false;
         self
     }
 
@@ -346,25 +406,28 @@ impl<R: Read> Reader<R> {
             Ready::Start => {
                 let text = self.tag_text();
                 let name = self.tag.name.get(text);
-                let (namespace, local) = self.resolve(name);
-                let mut attributes = Vec::with_capacity(self.tag.attrs.len());
+                let (namespace, local) = match self.tag.split.apply(name) {
+                    (Some(prefix), local) => (self.ns.lookup(prefix), local),
+                    (None, local) => (self.ns.value(0), local),
+                };
+                let is_local = |a: &&Attr| a.split == Split::Local && a.name.get(text) != "xmlns";
+                let mut attributes =
+                    Vec::with_capacity(self.tag.attrs.iter().filter(is_local).count());
+                for a in self.tag.attrs.iter().filter(is_local) {
+                    attributes.push((
+                        Cow::Borrowed(a.name.get(text)),
+                        Cow::Borrowed(a.value.get(text)),
+                    ));
+                }
                 let mut external = ExternalAttributes::new();
-                for a in &self.tag.attrs {
-                    let name = a.name.get(text);
-                    let value = Cow::Borrowed(a.value.get(text));
-                    match name.split_once(':') {
-                        None if name == "xmlns" => {}
-                        None => attributes.push((Cow::Borrowed(name), value)),
-                        Some(("xmlns", _)) => {}
-                        Some((prefix, local)) => {
-                            // Checked while processing the tag: the prefix is declared.
-                            if let Some(ns) = self.ns.lookup(prefix) {
-                                external
-                                    .entry(Cow::Borrowed(ns))
-                                    .or_default()
-                                    .insert(Cow::Borrowed(local), value);
-                            }
-                        }
+                // `check_rewrite` left the external attributes here, with their prefixes
+                // resolved.
+                for &(position, k) in &self.external_scratch {
+                    if let (Some(ns), Some(a)) = (self.ns.value(position), self.tag.attrs.get(k)) {
+                        external.entry(Cow::Borrowed(ns)).or_default().insert(
+                            Cow::Borrowed(a.split.apply(a.name.get(text)).1),
+                            Cow::Borrowed(a.value.get(text)),
+                        );
                     }
                 }
                 EventKind::Start {
@@ -386,7 +449,8 @@ impl<R: Read> Reader<R> {
     fn resolve<'s>(&'s self, name: &'s str) -> (Option<&'s str>, &'s str) {
         match name.split_once(':') {
             Some((prefix, local)) => (self.ns.lookup(prefix), local),
-            None => (self.ns.lookup(""), name),
+            // The default namespace is always at position 0.
+            None => (self.ns.value(0), name),
         }
     }
 
@@ -582,15 +646,18 @@ impl<R: Read> Reader<R> {
     /// namespace processing.
     fn tag(&mut self, n: usize) -> Result<Ready, Error> {
         self.seen_tag = true;
+        // The fast path has parsed this token already when it was found (`fast::tag`).
+        let fast = self.fast_tag.take();
         // "Before parsing a tag token within a tag assembly, line break normalization is
         // performed on the whole tag token."
-        let changed = match text::normalize_line_breaks(&self.input.rest()[..n]) {
-            Cow::Borrowed(_) => false,
-            Cow::Owned(o) => {
-                self.tag_scratch = o;
-                true
-            }
-        };
+        let changed = fast.is_none()
+            && match text::normalize_line_breaks(&self.input.rest()[..n]) {
+                Cow::Borrowed(_) => false,
+                Cow::Owned(o) => {
+                    self.tag_scratch = o;
+                    true
+                }
+            };
         self.tag_in_scratch = changed;
         self.tag_at = self.input.pos;
         self.tag_len = n;
@@ -603,7 +670,9 @@ impl<R: Read> Reader<R> {
                 off
             }
         };
-        if let Err((code, off, cp)) = parse_tag(text, self.limits.max_attributes, &mut self.tag) {
+        if fast.is_none()
+            && let Err((code, off, cp)) = parse_tag(text, self.limits.max_attributes, &mut self.tag)
+        {
             let off = map(off);
             return Err(self.error_at(off, code, cp));
         }
@@ -634,8 +703,16 @@ impl<R: Read> Reader<R> {
                     return Err(self.error_at(0, ErrorCode::DepthLimit, None));
                 }
                 let mark = self.ns.mark();
-                let checked = declare(&mut self.ns, text, &self.tag.attrs)
-                    .and_then(|()| check_rewrite(&self.ns, text, name, &self.tag.attrs));
+                let checked = declare(&mut self.ns, text, &self.tag.attrs).and_then(|()| {
+                    check_rewrite(
+                        &self.ns,
+                        text,
+                        name,
+                        &mut self.tag.split,
+                        &mut self.tag.attrs,
+                        &mut self.external_scratch,
+                    )
+                });
                 if let Err((code, off)) = checked {
                     self.ns.truncate(mark);
                     let off = map(off);
@@ -649,7 +726,10 @@ impl<R: Read> Reader<R> {
             }
         };
         let empty = self.tag.kind == TagType::Empty;
-        self.input.advance(n);
+        match fast {
+            Some(lines) => self.input.advance_known(n, lines),
+            None => self.input.advance(n),
+        }
         if empty {
             // "Empty tag expansion": the end comes with the next call.
             self.pending_end = Some((self.input.at.line, Span::empty(start + n)));
@@ -674,19 +754,28 @@ impl<R: Read> Reader<R> {
 fn declare(ns: &mut Namespaces, text: &str, attrs: &[Attr]) -> Result<(), (ErrorCode, usize)> {
     for a in attrs {
         let name = a.name.get(text);
-        let prefix = if name == "xmlns" {
-            ""
-        } else if let Some(p) = name.strip_prefix("xmlns:") {
-            if !names::is_prefix(p) {
-                return Err((ErrorCode::InvalidNamespacePrefix, a.offset));
+        let prefix = match a.split {
+            // Known splits: the prefix of `xmlns:p` is `xmlns` and `p` is a valid prefix.
+            Split::Local if name != "xmlns" => continue,
+            Split::Prefixed(k) if k != 5 || !name.starts_with("xmlns") => continue,
+            Split::Local => "",
+            Split::Prefixed(k) => name.get(k + 1..).unwrap_or_default(),
+            Split::Unchecked => {
+                if name == "xmlns" {
+                    ""
+                } else if let Some(p) = name.strip_prefix("xmlns:") {
+                    if !names::is_prefix(p) {
+                        return Err((ErrorCode::InvalidNamespacePrefix, a.offset));
+                    }
+                    p
+                } else {
+                    continue;
+                }
             }
-            if p == "xmlns" {
-                return Err((ErrorCode::XmlnsPrefixDeclared, a.offset));
-            }
-            p
-        } else {
-            continue;
         };
+        if prefix == "xmlns" {
+            return Err((ErrorCode::XmlnsPrefixDeclared, a.offset));
+        }
         let value = a.value.get(text);
         if value.is_empty() {
             return Err((ErrorCode::EmptyNamespaceValue, a.offset));
@@ -700,69 +789,88 @@ fn declare(ns: &mut Namespaces, text: &str, attrs: &[Attr]) -> Result<(), (Error
         if value == XMLNS_NAMESPACE {
             return Err((ErrorCode::XmlnsNamespaceBound, a.offset));
         }
-        ns.declare(prefix, value.to_owned());
+        ns.declare(prefix, value);
     }
     Ok(())
 }
 
 /// Splits `prefix:local`: exactly one colon, both parts valid names.
-fn split(name: &str, offset: usize) -> Result<(&str, &str), (ErrorCode, usize)> {
-    let (prefix, local) = name.split_once(':').unwrap_or(("", name));
+fn split(name: &str, offset: usize) -> Result<Split, (ErrorCode, usize)> {
+    let Some(k) = memchr::memchr(b':', name.as_bytes()) else {
+        return Ok(Split::Local);
+    };
+    let (prefix, local) = (&name[..k], &name[k + 1..]);
     if local.contains(':') {
         return Err((ErrorCode::MultipleColons, offset));
     }
     if !names::is_name(prefix) || !names::is_name(local) {
         return Err((ErrorCode::InvalidQualifiedName, offset));
     }
-    Ok((prefix, local))
+    Ok(Split::Prefixed(k))
 }
 
 /// "Tag rewriting", checked: prefixed names split and resolve, and no two attributes meet in
-/// the external attribute map. The event is built from the same data afterwards.
+/// the external attribute map. The splits are kept for building the event; `seen` is scratch
+/// space (each external attribute's prefix position in `ns` and index in `attrs`).
 fn check_rewrite(
     ns: &Namespaces,
     text: &str,
     name: &str,
-    attrs: &[Attr],
+    name_split: &mut Split,
+    attrs: &mut [Attr],
+    seen: &mut Vec<(usize, usize)>,
 ) -> Result<(), (ErrorCode, usize)> {
-    if name.contains(':') {
-        let (prefix, _) = split(name, 1)?;
+    if *name_split == Split::Unchecked {
+        *name_split = split(name, 1)?;
+    }
+    if let (Some(prefix), _) = name_split.apply(name) {
         ns.lookup(prefix).ok_or((ErrorCode::UndeclaredPrefix, 1))?;
     }
-    // (namespace, local name, offset) of every external attribute.
-    let mut seen: Vec<(&str, &str, usize)> = Vec::new();
-    for a in attrs {
+    seen.clear();
+    for (k, a) in attrs.iter_mut().enumerate() {
         let name = a.name.get(text);
-        if !name.contains(':') {
-            continue;
+        if a.split == Split::Unchecked {
+            a.split = split(name, a.offset)?;
         }
-        let (prefix, local) = split(name, a.offset)?;
+        let (Some(prefix), _) = a.split.apply(name) else {
+            continue;
+        };
         if prefix == "xmlns" {
             continue;
         }
-        let uri = ns
-            .lookup(prefix)
+        let position = ns
+            .position_in_scope(prefix)
             .ok_or((ErrorCode::UndeclaredPrefix, a.offset))?;
-        seen.push((uri, local, a.offset));
+        seen.push((position, k));
     }
-    if seen.len() > 1 {
-        // Report the earliest attribute that repeats an earlier (namespace, local name).
+    if seen.len() < 2 {
+        return Ok(());
+    }
+    // (namespace, local name) of the `x`th external attribute.
+    let key = |x: usize| {
+        let (position, k) = seen[x];
+        let a = &attrs[k];
+        (ns.value(position), a.split.apply(a.name.get(text)).1)
+    };
+    // Report the earliest attribute that repeats an earlier (namespace, local name).
+    let repeated = if seen.len() <= 8 {
+        (1..seen.len()).find(|&x| (0..x).any(|y| key(x) == key(y)))
+    } else {
         let mut order: Vec<usize> = (0..seen.len()).collect();
-        order.sort_by(|&x, &y| {
-            (seen[x].0, seen[x].1)
-                .cmp(&(seen[y].0, seen[y].1))
-                .then(x.cmp(&y))
-        });
-        if let Some(k) = order
+        order.sort_by(|&x, &y| key(x).cmp(&key(y)).then(x.cmp(&y)));
+        order
             .windows(2)
-            .filter(|w| (seen[w[0]].0, seen[w[0]].1) == (seen[w[1]].0, seen[w[1]].1))
+            .filter(|w| key(w[0]) == key(w[1]))
             .map(|w| w[1])
             .min()
-        {
-            return Err((ErrorCode::DuplicateExternalAttribute, seen[k].2));
-        }
+    };
+    match repeated {
+        Some(x) => Err((
+            ErrorCode::DuplicateExternalAttribute,
+            attrs[seen[x].1].offset,
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Every event of a document held in memory, owned.
@@ -843,6 +951,7 @@ fn parse_tag(
     }
     let (name, next) = scan_name(s, i)?;
     tag.name = Piece::of(s, name, text::nfc(name));
+    tag.split = Split::Unchecked;
     i = next;
     tag.kind = if end { TagType::End } else { TagType::Start };
     let attrs = &mut tag.attrs;
@@ -907,6 +1016,7 @@ fn parse_tag(
                     name: Piece::of(s, aname, text::nfc(aname)),
                     value: Piece::of(s, raw, value),
                     offset,
+                    split: Split::Unchecked,
                 });
                 i += close + 2;
             }
@@ -959,8 +1069,8 @@ mod tests {
         let mut marks = Vec::new();
         for i in 0..40 {
             marks.push(ns.mark());
-            ns.declare(&format!("p{}", i % 25), format!("urn:{i}"));
-            ns.declare("", format!("urn:d{i}"));
+            ns.declare(&format!("p{}", i % 25), &format!("urn:{i}"));
+            ns.declare("", &format!("urn:d{i}"));
         }
         assert_eq!(ns.lookup("p3"), Some("urn:28"));
         assert_eq!(ns.lookup(""), Some("urn:d39"));

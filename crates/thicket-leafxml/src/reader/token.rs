@@ -70,7 +70,20 @@ impl<R: Read> Reader<R> {
                     .delimited(2, b"?>", ErrorCode::UnterminatedInstruction)
                     .map(Token::Instruction),
                 b'>' => Err(self.error_at(0, ErrorCode::InvalidToken, None)),
-                _ => self.tag_token(),
+                _ => {
+                    if self.fast
+                        && let Some((n, lines)) = super::fast::tag(
+                            self.input.rest(),
+                            self.limits.max_attributes,
+                            &mut self.tag,
+                        )
+                    {
+                        self.check_len(n)?;
+                        self.fast_tag = Some(lines);
+                        return Ok(Token::Tag(n));
+                    }
+                    self.tag_token()
+                }
             };
         }
     }

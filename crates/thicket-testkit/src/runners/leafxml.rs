@@ -15,7 +15,8 @@
 //!   "limits": { "max_depth": 2 } }      // optional limits
 //! ```
 //!
-//! Every case is decoded three ways (whole slice, `io::Read` in tiny chunks) that must agree;
+//! Every case is decoded three ways (whole slice, whole slice without the fast paths, `io::Read`
+//! in tiny chunks) that must agree;
 //! valid cases must also survive `decode(write(events)) == events`.
 
 use std::collections::BTreeSet;
@@ -196,6 +197,18 @@ fn check(test: &Test) -> Result<(), String> {
             "chunked input differs: whole {:?}, chunked {:?}",
             summary(&whole),
             summary(&trickled)
+        ));
+    }
+    let plain = decode(
+        Reader::from_bytes(&bytes)
+            .with_limits(limits)
+            .without_fast_paths(),
+    );
+    if whole != plain {
+        return Err(format!(
+            "the fast paths differ from the general code: fast {:?}, general {:?}",
+            summary(&whole),
+            summary(&plain)
         ));
     }
     match (&test.events, &test.error) {

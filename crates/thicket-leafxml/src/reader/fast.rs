@@ -1,0 +1,260 @@
+//! The fast path for tag tokens, beside the tokenizer and `parse_tag`: a tag in the common form
+//! (ASCII names with at most one colon, quoted values without `<`, no CR, NEL or LS) is found,
+//! parsed and line-counted in one pass over its bytes. Anything else gives `None`, and the
+//! general code takes the same token from its start, so every error and its position still
+//! comes from the general code. The fast path never reports an error of its own.
+
+use super::{Attr, Split, TagAssembly, TagType, check_duplicates};
+use crate::input::Lines;
+use crate::text::{self, Piece};
+
+/// Byte classes inside a quoted attribute value.
+const PLAIN: u8 = 0;
+const SPACE: u8 = 1;
+/// `&`, HT: the value needs decoding (escapes, whitespace compression).
+const DECODE: u8 = 2;
+const LF: u8 = 3;
+/// `<` (an error) and CR (line break normalization changes the tag): the general code.
+const GIVE_UP: u8 = 4;
+const NON_ASCII: u8 = 5;
+/// Control codepoints other than HT, LF and CR never reach the tokenizer (the character set
+/// check stops the text before them), but if one did, the general code would see it.
+const VALUE: [u8; 256] = {
+    let mut t = [PLAIN; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = GIVE_UP;
+        i += 1;
+    }
+    t[b'\t' as usize] = DECODE;
+    t[b'\n' as usize] = LF;
+    t[b' ' as usize] = SPACE;
+    t[b'&' as usize] = DECODE;
+    t[b'<' as usize] = GIVE_UP;
+    t[0x7F] = GIVE_UP;
+    let mut i = 0x80;
+    while i < 0x100 {
+        t[i] = NON_ASCII;
+        i += 1;
+    }
+    t
+};
+
+/// ASCII name codepoints other than `:` (`-`, `.`, digits, letters, `_`).
+const NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x80 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_';
+        i += 1;
+    }
+    t
+};
+
+/// ASCII name start codepoints other than `:`.
+#[inline]
+fn is_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+/// An ASCII name at `i`: a start codepoint, name codepoints, and at most one `:` followed by a
+/// start codepoint. Gives its end and how it splits. Stops at the first byte that continues none
+/// of these (the caller decides whether that byte may follow a name).
+#[inline]
+fn name(b: &[u8], i: usize) -> Option<(usize, Split)> {
+    if !is_start(*b.get(i)?) {
+        return None;
+    }
+    let mut j = i + 1;
+    let mut split = Split::Local;
+    loop {
+        let c = *b.get(j)?;
+        if NAME[c as usize] {
+            j += 1;
+        } else if c == b':' && matches!(split, Split::Local) && is_start(*b.get(j + 1)?) {
+            split = Split::Prefixed(j - i);
+            j += 2;
+        } else {
+            return Some((j, split));
+        }
+    }
+}
+
+/// Skips HT, LF and SP from `i`, counting LFs.
+#[inline]
+fn whitespace(b: &[u8], mut i: usize, lines: &mut Lines) -> Option<usize> {
+    loop {
+        match *b.get(i)? {
+            b' ' | b'\t' => i += 1,
+            b'\n' => {
+                i += 1;
+                lines.lfs += 1;
+                lines.tail = i;
+            }
+            _ => return Some(i),
+        }
+    }
+}
+
+/// Values up to this long are scanned byte by byte; longer ones with vector scans.
+const SHORT_VALUE: usize = 32;
+
+/// The quoted value from `start` to the closing `q`: where it closes, and whether it is plain
+/// (unchanged by escapes, whitespace compression and NFC: no `&`, HT or LF, no leading,
+/// trailing or double SP, ASCII). `None` for `<`, CR, NEL, LS and controls.
+#[inline]
+fn value(s: &str, start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool)> {
+    let b = s.as_bytes();
+    let mut plain = true;
+    let mut prev = b' ';
+    let mut i = start;
+    // Committed to `lines` only if the value ends within the short scan.
+    let mut short_lines = *lines;
+    let limit = (start + SHORT_VALUE).min(b.len());
+    while i < limit {
+        let c = b[i];
+        if c == q {
+            *lines = short_lines;
+            return Some((i, plain & (prev != b' ')));
+        }
+        match VALUE[c as usize] {
+            PLAIN => {}
+            SPACE => plain &= prev != b' ',
+            DECODE => plain = false,
+            LF => {
+                plain = false;
+                short_lines.lfs += 1;
+                short_lines.tail = i + 1;
+            }
+            NON_ASCII => {
+                plain = false;
+                short_lines.ascii = false;
+                // NEL (C2 85) and LS (E2 80 A8) are line breaks.
+                if (c == 0xC2 && b.get(i + 1) == Some(&0x85))
+                    || (c == 0xE2 && b.get(i + 1..i + 3) == Some(&[0x80, 0xA8]))
+                {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+        prev = c;
+        i += 1;
+    }
+    long_value(s, start, q, lines)
+}
+
+/// `value` for long values: memchr for the end, then folds that vectorize.
+#[cold]
+fn long_value(s: &str, start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool)> {
+    let b = s.as_bytes();
+    let close = start + memchr::memchr(q, b.get(start..)?)?;
+    let v = &b[start..close];
+    let (give_up, special) = v.iter().fold((false, false), |(g, s), &c| {
+        let class = VALUE[c as usize];
+        (g | (class == GIVE_UP), s | (class > SPACE))
+    });
+    if give_up {
+        return None;
+    }
+    let double_space = v
+        .iter()
+        .zip(v.iter().skip(1))
+        .fold(false, |d, (&x, &y)| d | ((x == b' ') & (y == b' ')));
+    let edge_space = v.first() == Some(&b' ') || v.last() == Some(&b' ');
+    if special {
+        if !v.is_ascii() {
+            lines.ascii = false;
+            if s.get(start..close)?.contains(['\u{85}', '\u{2028}']) {
+                return None;
+            }
+        }
+        if let Some(last) = memchr::memrchr(b'\n', v) {
+            lines.lfs += v.iter().filter(|&&c| c == b'\n').count() as u32;
+            lines.tail = start + last + 1;
+        }
+    }
+    Some((
+        close,
+        !(special || double_space || edge_space || v.is_empty()),
+    ))
+}
+
+/// The tag token at the start of `s` (which starts with `<` and not `<!`, `<?`, `<>`) parsed
+/// into `tag` exactly as line break normalization and `parse_tag` would, or `None` when the
+/// token is not in the common form, ends beyond `s`, or has an error.
+pub(super) fn tag(
+    s: &str,
+    max_attributes: Option<usize>,
+    tag: &mut TagAssembly,
+) -> Option<(usize, Lines)> {
+    let b = s.as_bytes();
+    let mut lines = Lines {
+        lfs: 0,
+        tail: 0,
+        ascii: true,
+    };
+    let end = *b.get(1)? == b'/';
+    let mut i = if end { 2 } else { 1 };
+    let (j, split) = name(b, i)?;
+    tag.name = Piece::At(i, j);
+    tag.split = split;
+    tag.kind = if end { TagType::End } else { TagType::Start };
+    tag.attrs.clear();
+    i = j;
+    loop {
+        let ws_start = i;
+        i = whitespace(b, i, &mut lines)?;
+        match b[i] {
+            b'>' => {
+                i += 1;
+                break;
+            }
+            b'/' if !end && b.get(i + 1) == Some(&b'>') => {
+                tag.kind = TagType::Empty;
+                i += 2;
+                break;
+            }
+            _ if end || i == ws_start => return None,
+            _ => {}
+        }
+        let offset = i;
+        let (name_end, split) = name(b, i)?;
+        i = whitespace(b, name_end, &mut lines)?;
+        if b[i] != b'=' {
+            return None;
+        }
+        i = whitespace(b, i + 1, &mut lines)?;
+        let q = b[i];
+        if q != b'"' && q != b'\'' {
+            return None;
+        }
+        let start = i + 1;
+        let (close, plain) = value(s, start, q, &mut lines)?;
+        i = close;
+        let value = if plain {
+            Piece::At(start, i)
+        } else {
+            // "Each attribute value is decoded first by entity escaping, second by whitespace
+            // compression, and third by Unicode normalization to NFC."
+            let raw = s.get(start..i)?;
+            let value = text::unescape(raw).ok()?;
+            let value = text::chain(value, text::compress_whitespace);
+            let value = text::chain(value, text::nfc);
+            Piece::of(s, raw, value)
+        };
+        if max_attributes.is_some_and(|max| tag.attrs.len() >= max) {
+            return None;
+        }
+        tag.attrs.push(Attr {
+            name: Piece::At(offset, name_end),
+            value,
+            offset,
+            split,
+        });
+        i += 1;
+    }
+    check_duplicates(s, &tag.attrs).ok()?;
+    Some((i, lines))
+}
