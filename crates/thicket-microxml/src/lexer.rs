@@ -179,7 +179,7 @@ impl Default for Tokenizer {
 }
 
 #[inline]
-fn is_s(b: u8) -> bool {
+pub(crate) fn is_s(b: u8) -> bool {
     // S ::= #x9 | #xA | #xC | #x20, with CR standing for the LF it normalizes to.
     matches!(b, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r')
 }
@@ -217,7 +217,7 @@ static CLASS: [u8; 256] = {
 };
 
 #[inline]
-fn is_name_start(b: u8) -> bool {
+pub(crate) fn is_name_start(b: u8) -> bool {
     CLASS[b as usize] & NAME_START != 0
 }
 
@@ -229,19 +229,19 @@ fn is_name_char(b: u8) -> bool {
 /// True when `name` (a recovery `NAME`) is an ASCII MicroXML `name`; false means "ask
 /// [`validity::is_name`]".
 #[inline]
-fn is_ascii_micro_name(name: &[u8]) -> bool {
+pub(crate) fn is_ascii_micro_name(name: &[u8]) -> bool {
     name.first()
         .is_some_and(|&c| CLASS[c as usize] & MICRO_START != 0)
         && name.iter().all(|&c| CLASS[c as usize] & MICRO_CHAR != 0)
 }
 
 /// Length of the run of `S` at the start of `b`.
-fn s_run(b: &[u8]) -> usize {
+pub(crate) fn s_run(b: &[u8]) -> usize {
     b.iter().take_while(|&&c| is_s(c)).count()
 }
 
 /// Length of the `NAME` at the start of `b` (0 when there is none).
-fn name_len(b: &[u8]) -> usize {
+pub(crate) fn name_len(b: &[u8]) -> usize {
     match b.first() {
         Some(&c) if is_name_start(c) => 1 + b[1..].iter().take_while(|&&c| is_name_char(c)).count(),
         _ => 0,
@@ -280,7 +280,7 @@ fn plain_ascii_block(x: u64) -> bool {
 /// whether it holds CR. Short runs (whitespace between tags) are scanned byte by byte, long
 /// ones with `memchr`.
 #[inline]
-fn text_run(b: &[u8]) -> (usize, bool, bool) {
+pub(crate) fn text_run(b: &[u8]) -> (usize, bool, bool) {
     const SHORT: usize = 32;
     let (mut gt, mut cr) = (false, false);
     for (i, &c) in b.iter().take(SHORT).enumerate() {
@@ -303,7 +303,7 @@ fn text_run(b: &[u8]) -> (usize, bool, bool) {
 /// Length of the run of quoted attribute value characters at the start of `b`: up to `quote`,
 /// `&`, `<` or `>`. Short values are scanned byte by byte, long ones with `memchr`.
 #[inline]
-fn quoted_run(b: &[u8], quote: u8) -> usize {
+pub(crate) fn quoted_run(b: &[u8], quote: u8) -> usize {
     const SHORT: usize = 32;
     for (i, &c) in b.iter().take(SHORT).enumerate() {
         if c == quote || matches!(c, b'&' | b'<' | b'>') {
@@ -552,6 +552,32 @@ impl Tokenizer {
                 Kind::CharRef => builder.text(text, span, true),
             }
         }
+    }
+
+    /// True when the tokenizer is in Main mode with nothing queued or pending, the state in
+    /// which [`crate::direct`] may take over.
+    #[inline]
+    pub(crate) fn is_clean(&self) -> bool {
+        self.mode == Mode::Main && self.pending.is_none() && self.queue.is_empty() && !self.done
+    }
+
+    /// Where the tokenizer is (an index into the input when it was fed in one piece).
+    #[inline]
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves on to `pos`, in Main mode, after [`crate::direct`] consumed the input up to it.
+    #[inline]
+    pub(crate) fn skip_to(&mut self, pos: usize) {
+        debug_assert!(self.is_clean() && pos >= self.pos);
+        self.pos = pos;
+    }
+
+    /// Reports a diagnostic found by [`crate::direct`].
+    #[cold]
+    pub(crate) fn report(&mut self, code: ErrorCode, start: usize, end: usize) {
+        self.diag(code, start, end);
     }
 
     /// Whether the whole input has been consumed.

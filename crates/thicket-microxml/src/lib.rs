@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod direct;
 mod document;
 mod error;
 mod lexer;
@@ -25,13 +26,18 @@ pub fn parse(text: &str) -> Parsed<'_> {
 
 /// Parses `text` with `options`. The tree borrows from `text` where recovery and newline
 /// normalization changed nothing; the result is the same as feeding `text` to a [`Parser`].
+/// Plain tags and text go through a direct path beside the modes (see `direct.rs`).
 pub fn parse_with(text: &str, options: Options) -> Parsed<'_> {
     let mut tokenizer = Tokenizer::new(options);
     tokenizer.feed(text);
     tokenizer.finish();
     let mut builder = TreeBuilder::with_input_len(text.len());
+    let mut direct = direct::Direct::default();
     loop {
         tokenizer.drain_into(text, &mut builder);
+        if tokenizer.is_clean() {
+            direct.run(text, &mut tokenizer, &mut builder);
+        }
         if tokenizer.is_done() || !tokenizer.advance() {
             break;
         }

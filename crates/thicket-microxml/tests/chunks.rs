@@ -76,3 +76,88 @@ proptest! {
         }
     }
 }
+
+/// Documents of mostly plain markup (what the direct path of `parse_with` takes) with the
+/// bytes that make it stop between them: references, CR, `>` in text and values, `<` in
+/// values, missing whitespace, unquoted or boolean attributes, odd names, comments, PIs, a BOM.
+fn documents() -> impl Strategy<Value = String> {
+    let name = prop::sample::select(vec!["a", "b", "x:y", "xmlns", "é", "a$", "a.b-c"]);
+    let space = prop::sample::select(vec![" ", "", "  ", "\n", "\r\n", "\t", "\r"]);
+    let value = prop::sample::select(vec![
+        "'v'",
+        "\"w\"",
+        "\"\"",
+        "''",
+        "'a\"b'",
+        "\"&amp;\"",
+        "'<'",
+        "'>'",
+        "'\r\n'",
+        "'x\ry'",
+        "v",
+        "\"",
+        "'a b'",
+    ]);
+    let attribute = (space.clone(), name.clone(), space.clone(), value)
+        .prop_map(|(s, n, t, v)| format!("{s}{n}{t}={v}"));
+    let attributes = prop::collection::vec(attribute, 0..3).prop_map(|v| v.concat());
+    let start = (
+        name.clone(),
+        attributes.clone(),
+        space.clone(),
+        any::<bool>(),
+    )
+        .prop_map(|(n, a, s, empty)| format!("<{n}{a}{s}{}", if empty { "/>" } else { ">" }));
+    let boolean = (name.clone(), attributes).prop_map(|(n, a)| format!("<{n} checked{a}>"));
+    let end = (name, space).prop_map(|(n, s)| format!("</{n}{s}>"));
+    let text = prop::sample::select(vec![
+        "",
+        "text",
+        " ",
+        "\n  ",
+        "a > b",
+        "&lt;",
+        "x &amp; y",
+        "\r\n",
+        "\rx",
+        "\n",
+        "&#x41;",
+        "&",
+        "<",
+        "<!-- c -->",
+        "<?pi x?>",
+        "]]>",
+        "\u{C}",
+        "\u{85}",
+        "é",
+    ]);
+    let piece = prop_oneof![
+        3 => start,
+        3 => end,
+        3 => text.prop_map(str::to_owned),
+        1 => boolean,
+    ];
+    (any::<bool>(), prop::collection::vec(piece, 0..24)).prop_map(|(bom, v)| {
+        let body = v.concat();
+        if bom { format!("\u{FEFF}{body}") } else { body }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    /// `parse_with` (whole input: the direct path takes the plain units) gives the same tree and
+    /// the same diagnostics as the `Parser` fed one character at a time (the modes only, since
+    /// the input then ends inside every tag).
+    #[test]
+    fn direct_path_agrees_with_the_modes(text in documents()) {
+        for options in all_options() {
+            let whole = thicket_microxml::parse_with(&text, options);
+            let mut p = Parser::new(options);
+            for c in thicket_testkit::chunks::chars(&text) {
+                p.feed(c);
+            }
+            prop_assert_eq!(p.finish(), whole);
+        }
+    }
+}
