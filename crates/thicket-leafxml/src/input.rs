@@ -151,10 +151,12 @@ impl Tracker {
         } else {
             count_chars(tail)
         };
+        // An LF right after a CR ends no second line.
+        let lfs = lines.lfs - u32::from(self.prev_cr && b.first() == Some(&b'\n'));
         if lines.lfs == 0 {
             self.col = self.col.saturating_add(cols);
         } else {
-            self.line = self.line.saturating_add(lines.lfs);
+            self.line = self.line.saturating_add(lfs);
             self.col = cols;
         }
         if !b.is_empty() {

@@ -272,6 +272,8 @@ pub struct Reader<R> {
     fast: bool,
     /// Set when the fast path parsed the tag token just found into `tag`.
     fast_tag: Option<crate::input::Lines>,
+    /// Set when the fast path found the text token just found (`fast::text`).
+    fast_text: Option<crate::input::Lines>,
     /// Scratch space for `check_rewrite`.
     external_scratch: Vec<(usize, usize)>,
 }
@@ -323,6 +325,7 @@ impl<R: Read> Reader<R> {
             done: false,
             fast: true,
             fast_tag: None,
+            fast_text: None,
             external_scratch: Vec::new(),
         }
     }
@@ -519,18 +522,23 @@ impl<R: Read> Reader<R> {
         // A first text token without escapes, left in the input (which keeps all its text once
         // the source is exhausted) until a second token joins it.
         let mut borrowed: Option<(usize, usize)> = None;
+        // For a borrowed token the fast path found: whether it is ASCII.
+        let mut borrowed_plain: Option<bool> = None;
         let mut last_end = 0;
         let tok = loop {
             let tok = self.next_token()?;
             match tok {
                 Token::Text(n) => {
+                    // Known by the fast path: no escapes, no line break other than LF.
+                    let fast = self.fast_text.take();
                     let pos = self.input.pos;
                     let raw = &self.input.rest()[..n];
                     if first.is_none()
                         && self.input.exhausted()
-                        && memchr::memchr(b'&', raw.as_bytes()).is_none()
+                        && (fast.is_some() || memchr::memchr(b'&', raw.as_bytes()).is_none())
                     {
                         borrowed = Some((pos, pos + n));
+                        borrowed_plain = fast.map(|lines| lines.ascii);
                     } else {
                         if let Some((a, b)) = borrowed.take() {
                             self.content.push_str(&self.input.buf[a..b]);
@@ -541,7 +549,10 @@ impl<R: Read> Reader<R> {
                         }
                     }
                     first.get_or_insert((self.input.abs(0), self.input.at));
-                    self.input.advance(n);
+                    match fast {
+                        Some(lines) => self.input.advance_known(n, lines),
+                        None => self.input.advance(n),
+                    }
                     last_end = self.input.abs(0);
                 }
                 Token::CData(n) => {
@@ -573,7 +584,7 @@ impl<R: Read> Reader<R> {
             }
         };
         if let Some((abs, at)) = first
-            && self.finish_content(borrowed)
+            && self.finish_content(borrowed, borrowed_plain)
         {
             if self.state == StackState::Active {
                 self.peeked = Some(tok);
@@ -610,10 +621,16 @@ impl<R: Read> Reader<R> {
 
     /// Line break normalization, then NFC, in `content` (or of the `borrowed` input range,
     /// which stays borrowed when both leave it unchanged); false when the assembly is empty.
-    fn finish_content(&mut self, borrowed: Option<(usize, usize)>) -> bool {
+    /// `plain` is set when the fast path found the borrowed range: it holds no line break other
+    /// than LF, and the flag says whether it is ASCII (and so NFC).
+    fn finish_content(&mut self, borrowed: Option<(usize, usize)>, plain: Option<bool>) -> bool {
         if let Some((a, b)) = borrowed {
             let raw = &self.input.buf[a..b];
-            let normalized = text::chain(text::normalize_line_breaks(raw), text::nfc);
+            let normalized = match plain {
+                Some(true) => Cow::Borrowed(raw),
+                Some(false) => text::nfc(raw),
+                None => text::chain(text::normalize_line_breaks(raw), text::nfc),
+            };
             match normalized {
                 Cow::Borrowed(_) => self.text_range = Some((a, b)),
                 Cow::Owned(o) => self.content = o,

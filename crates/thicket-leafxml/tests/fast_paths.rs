@@ -126,6 +126,8 @@ fn content() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => "[a-z \n]{0,8}",
         1 => "[a&;\r\n\u{85}\u{2028}é\u{301} ]{0,60}",
+        1 => "[a-z \n\té\u{2026}日]{50,150}",
+        1 => "[a-z \n&;é\r\u{301}\u{85}]{50,150}",
         1 => Just("<!-- c -->".to_owned()),
         1 => Just("<![CDATA[x]]>".to_owned()),
     ]

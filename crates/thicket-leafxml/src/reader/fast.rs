@@ -258,3 +258,82 @@ pub(super) fn tag(
     check_duplicates(s, &tag.attrs).ok()?;
     Some((i, lines))
 }
+
+/// Byte classes in text tokens: `<` ends the token; `&` and CR are for the general code.
+const TEXT: [u8; 256] = {
+    let mut t = VALUE;
+    t[b'\t' as usize] = PLAIN;
+    t[b' ' as usize] = PLAIN;
+    t[b'&' as usize] = GIVE_UP;
+    t[b'<' as usize] = END;
+    t
+};
+const END: u8 = 6;
+
+/// Text tokens up to this long are scanned byte by byte; longer ones with vector scans.
+const SHORT_TEXT: usize = 64;
+
+/// The text token at the start of `s` (which does not start with `<`), when it ends within `s`
+/// and holds no `&` and no line break other than LF: its length and its line breaks. Such a
+/// token is its own entity escaping and line break normalization. `None` sends it to the
+/// general code.
+pub(super) fn text(s: &str) -> Option<(usize, Lines)> {
+    let b = s.as_bytes();
+    let mut lines = Lines {
+        lfs: 0,
+        tail: 0,
+        ascii: true,
+    };
+    let limit = b.len().min(SHORT_TEXT);
+    let mut i = 0;
+    while i < limit {
+        let c = b[i];
+        match TEXT[c as usize] {
+            PLAIN => {}
+            END => return Some((i, lines)),
+            LF => {
+                lines.lfs += 1;
+                lines.tail = i + 1;
+            }
+            NON_ASCII => {
+                lines.ascii = false;
+                if (c == 0xC2 && b.get(i + 1) == Some(&0x85))
+                    || (c == 0xE2 && b.get(i + 1..i + 3) == Some(&[0x80, 0xA8]))
+                {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+        i += 1;
+    }
+    long_text(s)
+}
+
+/// `text` for long tokens: memchr for the end, then scans that vectorize.
+#[cold]
+fn long_text(s: &str) -> Option<(usize, Lines)> {
+    let b = s.as_bytes();
+    let n = memchr::memchr(b'<', b)?;
+    let t = &b[..n];
+    let give_up = t
+        .iter()
+        .fold(false, |g, &c| g | (TEXT[c as usize] == GIVE_UP));
+    if give_up {
+        return None;
+    }
+    let ascii = t.is_ascii();
+    if !ascii && s.get(..n)?.contains(['\u{85}', '\u{2028}']) {
+        return None;
+    }
+    let mut lines = Lines {
+        lfs: 0,
+        tail: 0,
+        ascii,
+    };
+    if let Some(last) = memchr::memrchr(b'\n', t) {
+        lines.lfs = t.iter().filter(|&&c| c == b'\n').count() as u32;
+        lines.tail = last + 1;
+    }
+    Some((n, lines))
+}

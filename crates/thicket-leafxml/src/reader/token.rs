@@ -32,6 +32,13 @@ impl<R: Read> Reader<R> {
                 return Ok(Token::Eof);
             }
             if rest[0] != b'<' {
+                if self.fast
+                    && let Some((n, lines)) = super::fast::text(self.input.rest())
+                {
+                    self.check_len(n)?;
+                    self.fast_text = Some(lines);
+                    return Ok(Token::Text(n));
+                }
                 return self.text_token();
             }
             if rest.len() < 2 {
