@@ -242,6 +242,9 @@ pub struct Tokenizer<'a> {
     pending: Option<Token<'a>>,
     /// Scratch for the fast path's attributes (kept to reuse its allocation).
     raw_attrs: Vec<RawAttr>,
+    /// An empty attribute list to build the next tag's attributes in (see
+    /// [`Tokenizer::reuse_attributes`]).
+    spare_attrs: Vec<Attribute<'a>>,
     diagnostics: Vec<Diagnostic>,
 
     text: Acc,
@@ -305,6 +308,7 @@ impl<'a> Tokenizer<'a> {
             out: VecDeque::new(),
             pending: None,
             raw_attrs: Vec::new(),
+            spare_attrs: Vec::new(),
             diagnostics: Vec::new(),
             text: Acc::Empty,
             text_start: 0,
@@ -411,6 +415,13 @@ impl<'a> Tokenizer<'a> {
             }
         }
         self.out.pop_front()
+    }
+
+    /// Hands back an attribute list a consumer has emptied, so that a later tag builds its
+    /// attributes in it instead of allocating (the tree builder does this).
+    pub(crate) fn reuse_attributes(&mut self, mut list: Vec<Attribute<'a>>) {
+        list.clear();
+        self.spare_attrs = list;
     }
 
     /// Appends a chunk of input (ignored after [`Tokenizer::finish`]).
@@ -670,7 +681,13 @@ impl<'a> Tokenizer<'a> {
         let kind = match raw.kind {
             TagKind::End => TokenKind::EndTag { name },
             kind => {
-                let mut attributes = Vec::with_capacity(self.raw_attrs.len());
+                let mut attributes = if self.raw_attrs.is_empty() {
+                    Vec::new()
+                } else {
+                    let mut list = std::mem::take(&mut self.spare_attrs);
+                    list.reserve(self.raw_attrs.len());
+                    list
+                };
                 for a in &self.raw_attrs {
                     attributes.push(Attribute {
                         name: slice_cow(&self.input, a.name.0, a.name.1),

@@ -412,10 +412,18 @@ fn dump_name(ns: &Option<Cow<'_, str>>, prefix: Option<&str>, local: &str) -> St
 
 /// Splits a qualified name at its colon when it has exactly one, not at either end.
 pub fn split_qname(name: &str) -> (Option<&str>, &str) {
-    match name.find(':') {
-        Some(i) if i > 0 && i + 1 < name.len() && !name[i + 1..].contains(':') => {
-            (Some(&name[..i]), &name[i + 1..])
+    // One pass over the bytes (names are short): the position of the only colon, if any.
+    let mut colon = None;
+    for (i, &b) in name.as_bytes().iter().enumerate() {
+        if b == b':' {
+            if colon.is_some() {
+                return (None, name);
+            }
+            colon = Some(i);
         }
+    }
+    match colon {
+        Some(i) if i > 0 && i + 1 < name.len() => (Some(&name[..i]), &name[i + 1..]),
         _ => (None, name),
     }
 }
@@ -442,12 +450,17 @@ pub struct TreeBuilder<'a> {
     phase: Phase,
     stack: Vec<OpenElement<'a>>,
     /// How many open elements have each name (so "in scope" is a lookup, not a stack walk).
-    open_names: HashMap<Cow<'a, str>, usize, FxBuild>,
-    /// The prefixes bound, innermost last (`""` is the default namespace), so that leaving an
-    /// element undoes its bindings.
-    bindings: Vec<String>,
-    /// For each prefix, its bindings innermost last (`None` = undeclared): lookups are O(1).
-    scopes: HashMap<String, Vec<Option<Cow<'a, str>>>, FxBuild>,
+    /// Built from the stack at the first end tag that does not close the current element, and
+    /// kept up to date from then on: a document whose end tags match never needs it.
+    open_names: Option<HashMap<Cow<'a, str>, usize, FxBuild>>,
+    /// The namespace bindings, innermost last (prefix `""` is the default namespace), so that
+    /// leaving an element undoes its bindings. While there are few, lookups scan them.
+    bindings: Vec<(Cow<'a, str>, Option<Cow<'a, str>>)>,
+    /// For each prefix, its bindings innermost last (`None` = undeclared): lookups stay O(1)
+    /// however many bindings are in scope.
+    scopes: HashMap<Cow<'a, str>, Vec<Option<Cow<'a, str>>>, FxBuild>,
+    /// An emptied attribute list of a tag token, for the tokenizer to reuse (see [`parse`]).
+    spare_attributes: Vec<TokenAttribute<'a>>,
     seen_content: bool,
     pending_bindings: usize,
     diagnostics: Vec<Diagnostic>,
@@ -466,9 +479,10 @@ impl<'a> TreeBuilder<'a> {
             doc: Document::new(),
             phase: Phase::Start,
             stack: Vec::new(),
-            open_names: HashMap::default(),
+            open_names: None,
             bindings: Vec::new(),
             scopes: HashMap::default(),
+            spare_attributes: Vec::new(),
             seen_content: false,
             pending_bindings: 0,
             diagnostics: Vec::new(),
@@ -603,7 +617,7 @@ impl<'a> TreeBuilder<'a> {
                     if !self.stack.is_empty() {
                         self.error(ErrorCode::MismatchedEndTag, span);
                     }
-                    if self.open_names.get(name.as_ref()).copied().unwrap_or(0) > 0 {
+                    if self.open_count(&name) > 0 {
                         while let Some(e) = self.pop() {
                             if e == name {
                                 break;
@@ -661,11 +675,8 @@ impl<'a> TreeBuilder<'a> {
     fn push(&mut self, node: NodeId, name: Cow<'a, str>) {
         let bindings = self.pending_bindings;
         self.pending_bindings = 0;
-        match self.open_names.get_mut(name.as_ref()) {
-            Some(n) => *n += 1,
-            None => {
-                self.open_names.insert(name.clone(), 1);
-            }
+        if let Some(open) = &mut self.open_names {
+            *open.entry(name.clone()).or_insert(0) += 1;
         }
         self.stack.push(OpenElement {
             node,
@@ -677,17 +688,45 @@ impl<'a> TreeBuilder<'a> {
     /// Pops the current element, returning its name.
     fn pop(&mut self) -> Option<Cow<'a, str>> {
         let e = self.stack.pop()?;
-        if let Some(n) = self.open_names.get_mut(e.name.as_ref()) {
+        if let Some(n) = self
+            .open_names
+            .as_mut()
+            .and_then(|open| open.get_mut(e.name.as_ref()))
+        {
             *n -= 1;
         }
-        let keep = self.bindings.len() - e.bindings;
-        self.unbind_to(keep);
+        if e.bindings > 0 {
+            let keep = self.bindings.len() - e.bindings;
+            self.unbind_to(keep);
+        }
         Some(e.name)
+    }
+
+    /// How many open elements are named `name`.
+    #[cold]
+    fn open_count(&mut self, name: &str) -> usize {
+        let stack = &self.stack;
+        let open = self.open_names.get_or_insert_with(|| {
+            let mut open: HashMap<Cow<'a, str>, usize, FxBuild> = HashMap::default();
+            for e in stack {
+                *open.entry(e.name.clone()).or_insert(0) += 1;
+            }
+            open
+        });
+        open.get(name).copied().unwrap_or(0)
+    }
+
+    fn bind(&mut self, prefix: Cow<'a, str>, ns: Option<Cow<'a, str>>) {
+        self.scopes
+            .entry(prefix.clone())
+            .or_default()
+            .push(ns.clone());
+        self.bindings.push((prefix, ns));
     }
 
     fn unbind_to(&mut self, len: usize) {
         while self.bindings.len() > len {
-            if let Some(p) = self.bindings.pop()
+            if let Some((p, _)) = self.bindings.pop()
                 && let Some(v) = self.scopes.get_mut(&p)
             {
                 v.pop();
@@ -701,8 +740,18 @@ impl<'a> TreeBuilder<'a> {
             Some("xmlns") => return Some(Cow::Borrowed(XMLNS_NAMESPACE)),
             _ => {}
         }
+        let prefix = prefix.unwrap_or("");
+        // Most documents have a handful of bindings: compare them, innermost first.
+        if self.bindings.len() <= 16 {
+            return self
+                .bindings
+                .iter()
+                .rev()
+                .find(|(p, _)| p == prefix)
+                .and_then(|(_, ns)| ns.clone());
+        }
         self.scopes
-            .get(prefix.unwrap_or(""))
+            .get(prefix)
             .and_then(|v| v.last())
             .and_then(|ns| ns.clone())
     }
@@ -714,43 +763,20 @@ impl<'a> TreeBuilder<'a> {
         &mut self,
         parent: NodeId,
         name: &Cow<'a, str>,
-        attributes: Vec<TokenAttribute<'a>>,
+        mut attributes: Vec<TokenAttribute<'a>>,
         span: Span,
     ) -> NodeId {
-        // Declarations first: they are in scope for the element and its attributes.
-        let mut valid_decl = vec![false; attributes.len()];
+        // Declarations first: they are in scope for the element and its attributes. Most tags
+        // have none, which one look at the names' first bytes tells.
+        let mut valid_decl: Vec<bool> = Vec::new();
         let before = self.bindings.len();
-        for (i, a) in attributes.iter().enumerate() {
-            let (prefix, local) = split_qname(&a.name);
-            let declared: Option<Option<&str>> = match (prefix, local) {
-                (None, "xmlns") => Some(None),
-                (Some("xmlns"), p) => Some(Some(p)),
-                _ => None,
-            };
-            let Some(declared) = declared else { continue };
-            let value: &str = &a.value;
-            let ok = match declared {
-                Some("xml") => value == XML_NAMESPACE,
-                Some("xmlns") => false,
-                _ => value != XMLNS_NAMESPACE && value != XML_NAMESPACE,
-            };
-            if !ok {
-                self.error(ErrorCode::InvalidNamespaceDeclaration, a.span);
-                continue;
+        if attributes.iter().any(|a| a.name.starts_with("xmlns")) {
+            valid_decl = vec![false; attributes.len()];
+            for (i, a) in attributes.iter().enumerate() {
+                if let Some(ok) = self.declare(a) {
+                    valid_decl[i] = ok;
+                }
             }
-            valid_decl[i] = true;
-            if declared == Some("xml") {
-                continue;
-            }
-            if value.is_empty() && declared.is_some() {
-                // Namespaces in XML 1.0 forbids undeclaring a prefix; we undeclare it (as 1.1
-                // allows) and report it.
-                self.error(ErrorCode::InvalidNamespaceDeclaration, a.span);
-            }
-            let ns = (!value.is_empty()).then(|| a.value.clone());
-            let key = declared.unwrap_or("").to_owned();
-            self.scopes.entry(key.clone()).or_default().push(ns);
-            self.bindings.push(key);
         }
         self.pending_bindings = self.bindings.len() - before;
 
@@ -767,9 +793,9 @@ impl<'a> TreeBuilder<'a> {
         };
         let mut attrs: Vec<Attribute<'a>> = Vec::with_capacity(attributes.len());
         let mut seen: HashSet<(Option<String>, String), FxBuild> = HashSet::default();
-        for (i, a) in attributes.into_iter().enumerate() {
+        for (i, a) in attributes.drain(..).enumerate() {
             let (aprefix, alocal) = split_cow(&a.name);
-            let ans = if valid_decl[i] {
+            let ans = if valid_decl.get(i).copied().unwrap_or(false) {
                 Some(Cow::Borrowed(XMLNS_NAMESPACE))
             } else if let Some(p) = aprefix.as_deref() {
                 if p == "xmlns" {
@@ -791,8 +817,8 @@ impl<'a> TreeBuilder<'a> {
                     Some(_) => b.namespace == ans && b.local == alocal,
                     None => {
                         b.namespace.is_none()
-                            && b.prefix.as_deref() == aprefix.as_deref()
                             && b.local == alocal
+                            && b.prefix.as_deref() == aprefix.as_deref()
                     }
                 })
             } else {
@@ -818,6 +844,9 @@ impl<'a> TreeBuilder<'a> {
                 value: a.value,
             });
         }
+        if attributes.capacity() > self.spare_attributes.capacity() {
+            self.spare_attributes = attributes;
+        }
         self.doc.append(
             parent,
             NodeData::Element(Element {
@@ -827,6 +856,39 @@ impl<'a> TreeBuilder<'a> {
                 attributes: attrs,
             }),
         )
+    }
+
+    /// If `a` is a namespace declaration, applies it: `Some(true)` when it declares (or is the
+    /// XML namespace's own), `Some(false)` when it is invalid (reported), `None` when it is no
+    /// declaration.
+    fn declare(&mut self, a: &TokenAttribute<'a>) -> Option<bool> {
+        let (prefix, local) = split_cow(&a.name);
+        let declared: Option<Cow<'a, str>> = match (prefix.as_deref(), local.as_ref()) {
+            (None, "xmlns") => None,
+            (Some("xmlns"), _) => Some(local),
+            _ => return None,
+        };
+        let value: &str = &a.value;
+        let ok = match declared.as_deref() {
+            Some("xml") => value == XML_NAMESPACE,
+            Some("xmlns") => false,
+            _ => value != XMLNS_NAMESPACE && value != XML_NAMESPACE,
+        };
+        if !ok {
+            self.error(ErrorCode::InvalidNamespaceDeclaration, a.span);
+            return Some(false);
+        }
+        if declared.as_deref() == Some("xml") {
+            return Some(true);
+        }
+        if value.is_empty() && declared.is_some() {
+            // Namespaces in XML 1.0 forbids undeclaring a prefix; we undeclare it (as 1.1
+            // allows) and report it.
+            self.error(ErrorCode::InvalidNamespaceDeclaration, a.span);
+        }
+        let ns = (!value.is_empty()).then(|| a.value.clone());
+        self.bind(declared.unwrap_or(Cow::Borrowed("")), ns);
+        Some(true)
     }
 }
 
@@ -866,7 +928,14 @@ pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
         match e {
             crate::Event::Token(t) => {
                 builder.process(t);
-                diagnostics.append(&mut builder.diagnostics);
+                if !builder.diagnostics.is_empty() {
+                    diagnostics.append(&mut builder.diagnostics);
+                }
+                if builder.spare_attributes.capacity() > 0 {
+                    // The tokenizer builds the next tag's attributes in this list: no
+                    // allocation per tag.
+                    tokenizer.reuse_attributes(std::mem::take(&mut builder.spare_attributes));
+                }
             }
             crate::Event::Diagnostic(d) => diagnostics.push(d),
         }

@@ -283,3 +283,72 @@ fn many_children_in_order() {
         assert_eq!(doc.parent(c), Some(root));
     }
 }
+
+/// Past sixteen bindings in scope, lookups go through the per-prefix map instead of scanning
+/// the bindings: both give the innermost declaration, and leaving an element undoes its own.
+#[test]
+fn many_bindings_in_scope() {
+    let n = 40;
+    let mut input = String::from("<root>");
+    for i in 0..n {
+        input.push_str(&format!(
+            "<e{i} xmlns:p{i}='urn:{i}' xmlns='urn:d{i}' xmlns:q='urn:q{i}'>"
+        ));
+    }
+    for i in 0..n {
+        input.push_str(&format!("<p{i}:x q:y='1'/>"));
+    }
+    input.push_str("<z/>");
+    for i in (0..n).rev() {
+        input.push_str(&format!("</e{i}><q:after{i}/>"));
+    }
+    input.push_str("</root>");
+    let (doc, diagnostics) = parse(&input, Options::default());
+    let mut leaves = Vec::new();
+    let mut stack = vec![doc.root()];
+    while let Some(id) = stack.pop() {
+        if doc.children(id).is_empty()
+            && let Some(e) = doc.element(id)
+        {
+            leaves.push(e.clone());
+        }
+        stack.extend(doc.children(id).iter().rev());
+    }
+    for (i, e) in leaves.iter().take(n).enumerate() {
+        assert_eq!(e.prefix.as_deref(), Some(format!("p{i}").as_str()));
+        assert_eq!(e.namespace.as_deref(), Some(format!("urn:{i}").as_str()));
+        assert_eq!(e.attributes[0].namespace.as_deref(), Some("urn:q39"));
+    }
+    assert_eq!(leaves[n].namespace.as_deref(), Some("urn:d39"));
+    // After `</e{i}>` the bindings of e{i-1} are in scope again; after `</e0>` none is.
+    for i in 1..n {
+        let e = &leaves[n + 1 + (n - 1 - i)];
+        assert_eq!(e.local, format!("after{i}"));
+        assert_eq!(
+            e.namespace.as_deref(),
+            Some(format!("urn:q{}", i - 1).as_str())
+        );
+    }
+    let last = leaves.last().unwrap();
+    assert_eq!(last.local, "after0");
+    assert_eq!(last.namespace, None);
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["unbound-prefix"]);
+}
+
+/// End tags that do not close the current element: one that names an open element closes up to
+/// it, a stray one is ignored.
+#[test]
+fn mismatched_end_tags() {
+    let (doc, diagnostics) = parse("<a><b><c></b>x</y><d></a>", Options::default());
+    assert_eq!(doc.dump(), "<a>\n  <b>\n    <c>\n  \"x\"\n  <d>\n");
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        [
+            "mismatched-end-tag",
+            "mismatched-end-tag",
+            "mismatched-end-tag"
+        ]
+    );
+}
