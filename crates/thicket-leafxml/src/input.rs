@@ -229,22 +229,41 @@ fn valid_lead_len(x: u8) -> Option<usize> {
     }
 }
 
+/// True for a byte that needs no codepoint test: printable ASCII, HT, LF, CR, a continuation
+/// byte, or a lead byte of `valid_lead_len`. (In a `str`, a continuation byte belongs to a lead
+/// byte the scan has already accepted or tested.)
+#[inline]
+fn byte_ok(x: u8) -> bool {
+    (x.wrapping_sub(0x20) < 0x5F)
+        | (x == b'\t')
+        | (x == b'\n')
+        | (x == b'\r')
+        | (x.wrapping_sub(0x80) < 0x40)
+        | (x.wrapping_sub(0xC3) < 0x1D)
+        | (x.wrapping_sub(0xE0) < 0x0F)
+}
+
+/// Bytes checked at a time by the fast path of `first_invalid`.
+const CHUNK: usize = 32;
+
 /// The first codepoint of `s` outside the LeafXML character set, with its offset.
 fn first_invalid(s: &str) -> Option<(usize, char)> {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        // Fast path: 16 printable ASCII bytes at a time (the check vectorizes). Otherwise the
-        // next 16 bytes (or the rest) go through the codepoint path.
-        if let Some(chunk) = b.get(i..i + 16)
-            && chunk
+        // Fast path: 32 bytes at a time that need no codepoint test (the checks vectorize):
+        // printable ASCII first, the cheapest check, then every byte `byte_ok` accepts.
+        // Otherwise the next 32 bytes (or the rest) go through the codepoint path.
+        if let Some(chunk) = b.get(i..i + CHUNK)
+            && (chunk
                 .iter()
                 .fold(true, |ok, &x| ok & (x.wrapping_sub(0x20) < 0x5F))
+                || chunk.iter().fold(true, |ok, &x| ok & byte_ok(x)))
         {
-            i += 16;
+            i += CHUNK;
             continue;
         }
-        let end = (i + 16).min(b.len());
+        let end = (i + CHUNK).min(b.len());
         while i < end {
             let x = b[i];
             if x < 0x80 {
@@ -254,11 +273,16 @@ fn first_invalid(s: &str) -> Option<(usize, char)> {
                 }
                 return Some((i, x as char));
             }
+            if x < 0xC0 {
+                // A continuation byte after a chunk that ended inside a codepoint.
+                i += 1;
+                continue;
+            }
             if let Some(n) = valid_lead_len(x) {
                 i += n;
                 continue;
             }
-            let c = s[i..].chars().next()?;
+            let c = s.get(i..)?.chars().next()?;
             if !is_leafxml_char(c) {
                 return Some((i, c));
             }
@@ -474,6 +498,27 @@ mod tests {
                 assert!(is_leafxml_char(c), "{c:?}");
             }
             assert_eq!(first_invalid(s).is_none(), is_leafxml_char(c), "{c:?}");
+            if !(0x80..0xC0).contains(&s.as_bytes()[0]) {
+                let ok = s.as_bytes().iter().all(|&x| byte_ok(x));
+                assert!(!ok || is_leafxml_char(c), "{c:?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The chunked scan of `first_invalid` agrees with a codepoint-by-codepoint check,
+        /// wherever the chunks cut the codepoints.
+        #[test]
+        fn first_invalid_fast_path(
+            s in "[a \t\n\r\u{1}\u{7f}\u{85}\u{9f}é\u{7ff}\u{800}日\u{efff}\u{f000}\u{fdd0}\u{fffe}\u{10000}\u{1fffe}]{0,80}"
+        ) {
+            let expected = s.char_indices().find(|&(_, c)| !is_leafxml_char(c));
+            proptest::prop_assert_eq!(first_invalid(&s), expected);
+            for skip in 1..4 {
+                let t = format!("{}{s}", "x".repeat(skip));
+                let expected = t.char_indices().find(|&(_, c)| !is_leafxml_char(c));
+                proptest::prop_assert_eq!(first_invalid(&t), expected);
+            }
         }
     }
 

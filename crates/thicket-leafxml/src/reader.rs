@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Read;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use thicket_input::Span;
 use thicket_names::leafxml as names;
@@ -126,6 +127,23 @@ struct Namespaces {
     index: Option<HashMap<String, usize>>,
     /// Positions of the prefixes declared, in order, so scopes can be undone.
     log: Vec<usize>,
+    /// Prefixes found recently: position + 1 (0 for none) in a slot chosen by the prefix's
+    /// length, first and last byte. A prefix keeps its position for good, so a slot is never
+    /// stale; a hit is confirmed by comparing the prefix. (Relaxed atomics rather than cells,
+    /// so that the reader stays `Sync`; they compile to plain loads and stores.)
+    cache: [AtomicU32; CACHE_SLOTS],
+}
+
+/// Slots in `Namespaces::cache`.
+const CACHE_SLOTS: usize = 64;
+
+/// The cache slot of a prefix.
+#[inline]
+fn cache_slot(prefix: &str) -> usize {
+    let b = prefix.as_bytes();
+    let first = usize::from(b.first().copied().unwrap_or(0));
+    let last = usize::from(b.last().copied().unwrap_or(0));
+    (b.len().wrapping_mul(37) ^ first.wrapping_mul(5) ^ last) % CACHE_SLOTS
 }
 
 /// How many distinct prefixes are searched linearly.
@@ -144,10 +162,27 @@ impl Namespaces {
             ],
             index: None,
             log: Vec::new(),
+            cache: std::array::from_fn(|_| AtomicU32::new(0)),
         }
     }
 
     fn position(&self, prefix: &str) -> Option<usize> {
+        let slot = &self.cache[cache_slot(prefix)];
+        let cached = (slot.load(Ordering::Relaxed) as usize).wrapping_sub(1);
+        if self.prefixes.get(cached).is_some_and(|p| p == prefix) {
+            return Some(cached);
+        }
+        let found = self.search(prefix);
+        if let Some(k) = found
+            && let Ok(k) = u32::try_from(k + 1)
+        {
+            slot.store(k, Ordering::Relaxed);
+        }
+        found
+    }
+
+    /// `position` without the cache.
+    fn search(&self, prefix: &str) -> Option<usize> {
         match &self.index {
             Some(index) => index.get(prefix).copied(),
             // First byte and length before the full comparison: prefixes are short and often
