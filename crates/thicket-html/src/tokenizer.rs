@@ -1139,7 +1139,11 @@ impl Tokenizer {
                     return match self.fast_tag() {
                         Some(span) if self.text_span.is_some() => Fast::TextThenTag(span),
                         Some(span) => Fast::Tag(span),
-                        None => Fast::No,
+                        None => {
+                            // A comment goes through the queue (they are few).
+                            self.fast_comment();
+                            Fast::No
+                        }
                     };
                 }
                 Some(b'&') => {
@@ -1161,6 +1165,46 @@ impl Tokenizer {
                 _ => return Fast::No,
             }
         }
+    }
+
+    /// A whole comment at `pos` (a `<`) when all of it is in the buffer and the comment states
+    /// would take it without a parse error or a change: `<!--`, then data without `!`, NULL, CR
+    /// or characters with input-stream errors, not starting with `>` or `->`, up to the first
+    /// `-->`. (Without `!` there is no `--!>` ending it first and no nested `<!--`; a `-` or `--`
+    /// inside the data is copied by the states as it is, and `--->` leaves the `-` to the data
+    /// as the first `-->` does.) Queues it (after the pending text), moves past it and returns
+    /// true; otherwise changes nothing and returns false.
+    #[inline(never)]
+    fn fast_comment(&mut self) -> bool {
+        let bytes = self.buf.as_bytes();
+        let lt = self.pos - self.base;
+        let ds = lt + 4;
+        let data = || {
+            if bytes.get(lt..ds)? != b"<!--" || matches!(bytes.get(ds..ds + 2)?, [b'>', _] | b"->")
+            {
+                return None;
+            }
+            let de = ds + memchr::memmem::find(&bytes[ds..], b"-->")?;
+            let data = &bytes[ds..de];
+            (memchr::memchr(b'!', data).is_none() && is_plain(data)).then_some(de)
+        };
+        let Some(de) = data() else {
+            return false;
+        };
+        let base = self.base;
+        self.comment = if de > ds {
+            SBuf::Range(base + ds, base + de)
+        } else {
+            SBuf::Empty
+        };
+        let end = base + de + 3;
+        self.token_start = base + lt;
+        self.pos = end;
+        if end > self.checked {
+            self.checked = end;
+        }
+        self.emit_comment();
+        true
     }
 
     /// A whole tag at `pos` (a `<`), when all of it is in the buffer and it has none of what
