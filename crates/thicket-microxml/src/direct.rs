@@ -13,24 +13,116 @@
 
 use std::borrow::Cow;
 
-use memchr::memchr;
+use memchr::{memchr, memchr2, memchr3};
 use thicket_input::Span;
 
 use crate::error::ErrorCode;
 use crate::lexer::{
-    Tokenizer, is_ascii_micro_name, is_name_start, name_len, quoted_run, s_run, text_run,
+    CLASS, DQ_STOP, MICRO_CHAR, MICRO_START, NAME_CHAR, NAME_START, SPACE, SQ_STOP, TEXT_STOP,
+    Tokenizer,
 };
 use crate::tree::TreeBuilder;
 use crate::validity;
 
-/// One attribute of a start-tag being read: name `start..end`, `=` ending at `eq_end`, value
-/// `value.0..value.1` (inside the quotes).
+/// One attribute of a start-tag being read: name `start..end` (`micro` when it is known to be
+/// an ASCII MicroXML name), `=` ending at `eq_end`, value `value.0..value.1` (inside the
+/// quotes).
 #[derive(Clone, Copy, Debug)]
 struct Attr {
     start: usize,
     end: usize,
+    micro: bool,
     eq_end: usize,
     value: (usize, usize),
+}
+
+/// Runs longer than this go to `memchr`.
+const SHORT: usize = 32;
+
+#[inline]
+fn class(b: &[u8], i: usize) -> u8 {
+    b.get(i).map_or(0, |&c| CLASS[c as usize])
+}
+
+/// The end of the run of `S` at `i`.
+#[inline]
+fn skip_s(b: &[u8], mut i: usize) -> usize {
+    while class(b, i) & SPACE != 0 {
+        i += 1;
+    }
+    i
+}
+
+/// The recovery `NAME` at `i` (whose first byte the caller checked): where it ends, and
+/// whether it is an ASCII MicroXML name (if not, [`validity::is_name`] decides).
+#[inline]
+fn name_at(b: &[u8], i: usize) -> (usize, bool) {
+    let first = class(b, i);
+    let mut all = first;
+    let mut j = i + 1;
+    loop {
+        let k = class(b, j);
+        if k & NAME_CHAR == 0 {
+            break;
+        }
+        all &= k;
+        j += 1;
+    }
+    (j, first & MICRO_START != 0 && all & MICRO_CHAR != 0)
+}
+
+/// The text run at `i`, up to `<`, `&` or the end: where it ends and whether it holds `>`;
+/// `None` when it holds a CR (newline normalization is the modes' business).
+#[inline]
+fn text_at(b: &[u8], mut i: usize) -> Option<(usize, bool)> {
+    let mut gt = false;
+    loop {
+        let limit = b.len().min(i + SHORT);
+        while i < limit && CLASS[b[i] as usize] & TEXT_STOP == 0 {
+            i += 1;
+        }
+        if i == b.len() {
+            return Some((i, gt));
+        }
+        if i == limit {
+            // A long run.
+            let end = i + memchr2(b'<', b'&', &b[i..]).unwrap_or(b.len() - i);
+            if memchr(b'\r', &b[i..end]).is_some() {
+                return None;
+            }
+            gt = gt || memchr(b'>', &b[i..end]).is_some();
+            return Some((end, gt));
+        }
+        match b[i] {
+            b'>' => gt = true,
+            b'\r' => return None,
+            _ => return Some((i, gt)),
+        }
+        i += 1;
+    }
+}
+
+/// The quoted value whose first character is at `i`: where its closing `quote` is, or `None`
+/// when `&`, `<`, `>` or CR comes first (or no quote does).
+#[inline]
+fn value_at(b: &[u8], mut i: usize, quote: u8) -> Option<usize> {
+    let stop = if quote == b'"' { DQ_STOP } else { SQ_STOP };
+    let limit = b.len().min(i + SHORT);
+    while i < limit && CLASS[b[i] as usize] & stop == 0 {
+        i += 1;
+    }
+    if i == limit {
+        if i == b.len() {
+            return None;
+        }
+        // A long value.
+        i += memchr3(quote, b'&', b'<', &b[i..])?;
+        let run = &b[limit..i];
+        if memchr2(b'>', b'\r', run).is_some() {
+            return None;
+        }
+    }
+    (b[i] == quote).then_some(i)
 }
 
 /// The direct path's scratch space, kept across calls.
@@ -56,29 +148,29 @@ impl Direct {
         }
         let start = p;
         while p < b.len() {
-            let (n, gt, cr) = text_run(&b[p..]);
-            let lt = p + n;
-            if cr || b.get(lt) != Some(&b'<') {
-                break;
-            }
-            let Some(&c) = b.get(lt + 1) else {
+            let Some((lt, gt)) = text_at(b, p) else {
                 break;
             };
-            let end = if c == b'/' {
-                let Some(end) = end_tag(b, lt) else {
+            if b.get(lt) != Some(&b'<') {
+                break;
+            }
+            let c = class(b, lt + 1);
+            let end = if c & NAME_START != 0 {
+                let Some((end, name_end, micro, empty)) = self.start_tag(b, lt) else {
                     break;
                 };
                 self.text(input, tok, builder, p, lt, gt);
-                let name = (lt + 2, lt + 2 + name_len(&b[lt + 2..]));
-                check_name(input, tok, name.0, name.1);
-                builder.end_tag(&input[name.0..name.1], Span::new(lt, end));
+                self.commit_start_tag(input, tok, builder, lt, name_end, micro, empty);
                 end
-            } else if is_name_start(c) {
-                let Some((end, empty)) = self.start_tag(b, lt) else {
+            } else if b.get(lt + 1) == Some(&b'/') {
+                let Some((end, name_end, micro)) = end_tag(b, lt) else {
                     break;
                 };
                 self.text(input, tok, builder, p, lt, gt);
-                self.commit_start_tag(input, tok, builder, lt, empty);
+                if !micro {
+                    check_name(input, tok, lt + 2, name_end);
+                }
+                builder.end_tag(&input[lt + 2..name_end], Span::new(lt, end));
                 end
             } else {
                 break;
@@ -114,40 +206,39 @@ impl Direct {
         );
     }
 
-    /// A plain start-tag at `lt`: where it ends and whether it is an empty-element tag. The
-    /// attributes are left in `self.attrs`.
+    /// A plain start-tag at `lt`: where it ends, where its name ends, whether the name is an
+    /// ASCII MicroXML name, and whether it is an empty-element tag. The attributes are left in
+    /// `self.attrs`.
     #[inline]
-    fn start_tag(&mut self, b: &[u8], lt: usize) -> Option<(usize, bool)> {
+    fn start_tag(&mut self, b: &[u8], lt: usize) -> Option<(usize, usize, bool, bool)> {
         self.attrs.clear();
-        let mut i = lt + 1 + name_len(&b[lt + 1..]);
+        let (name_end, micro) = name_at(b, lt + 1);
+        let mut i = name_end;
         loop {
-            let s = s_run(&b[i..]);
-            let j = i + s;
+            let j = skip_s(b, i);
             match *b.get(j)? {
-                b'>' => return Some((j + 1, false)),
-                b'/' => return (b.get(j + 1) == Some(&b'>')).then_some((j + 2, true)),
-                c if s > 0 && is_name_start(c) => {
-                    let end = j + name_len(&b[j..]);
-                    let t = s_run(&b[end..]);
-                    if b.get(end + t) != Some(&b'=') {
+                b'>' => return Some((j + 1, name_end, micro, false)),
+                b'/' => {
+                    return (b.get(j + 1) == Some(&b'>')).then_some((j + 2, name_end, micro, true));
+                }
+                c if j > i && CLASS[c as usize] & NAME_START != 0 => {
+                    let (end, name_micro) = name_at(b, j);
+                    let eq = skip_s(b, end);
+                    if b.get(eq) != Some(&b'=') {
                         return None;
                     }
-                    let eq_end = end + t + 1;
-                    let q = eq_end + s_run(&b[eq_end..]);
+                    let q = skip_s(b, eq + 1);
                     let quote = *b.get(q)?;
                     if quote != b'"' && quote != b'\'' {
                         return None;
                     }
-                    let vs = q + 1;
-                    let ve = vs + quoted_run(&b[vs..], quote);
-                    if b.get(ve) != Some(&quote) || has_cr(&b[vs..ve]) {
-                        return None;
-                    }
+                    let ve = value_at(b, q + 1, quote)?;
                     self.attrs.push(Attr {
                         start: j,
                         end,
-                        eq_end,
-                        value: (vs, ve),
+                        micro: name_micro,
+                        eq_end: eq + 1,
+                        value: (q + 1, ve),
                     });
                     i = ve + 1;
                 }
@@ -157,6 +248,7 @@ impl Direct {
     }
 
     /// The tokens of the start-tag at `lt` read by [`Direct::start_tag`].
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn commit_start_tag<'a>(
         &self,
@@ -164,16 +256,21 @@ impl Direct {
         tok: &mut Tokenizer,
         builder: &mut TreeBuilder<'a>,
         lt: usize,
+        name_end: usize,
+        micro: bool,
         empty: bool,
     ) {
-        let name_end = lt + 1 + name_len(&input.as_bytes()[lt + 1..]);
-        check_name(input, tok, lt + 1, name_end);
+        if !micro {
+            check_name(input, tok, lt + 1, name_end);
+        }
         builder.start_tag_open(
             Cow::Borrowed(&input[lt + 1..name_end]),
             Span::new(lt, name_end),
         );
         for a in &self.attrs {
-            check_name(input, tok, a.start, a.end);
+            if !a.micro {
+                check_name(input, tok, a.start, a.end);
+            }
             let name = &input[a.start..a.end];
             if name == "xmlns" {
                 tok.report(ErrorCode::XmlnsAttribute, a.start, a.end);
@@ -191,32 +288,23 @@ impl Direct {
     }
 }
 
-/// A plain end-tag `</name S* >` at `lt`: where it ends.
+/// A plain end-tag `</name S* >` at `lt`: where it ends, where its name ends, and whether the
+/// name is an ASCII MicroXML name.
 #[inline]
-fn end_tag(b: &[u8], lt: usize) -> Option<usize> {
-    let n = name_len(&b[lt + 2..]);
-    if n == 0 {
+fn end_tag(b: &[u8], lt: usize) -> Option<(usize, usize, bool)> {
+    if class(b, lt + 2) & NAME_START == 0 {
         return None;
     }
-    let k = lt + 2 + n;
-    let t = s_run(&b[k..]);
-    (b.get(k + t) == Some(&b'>')).then_some(k + t + 1)
-}
-
-#[inline]
-fn has_cr(b: &[u8]) -> bool {
-    if b.len() < 32 {
-        b.contains(&b'\r')
-    } else {
-        memchr(b'\r', b).is_some()
-    }
+    let (name_end, micro) = name_at(b, lt + 2);
+    let k = skip_s(b, name_end);
+    (b.get(k) == Some(&b'>')).then_some((k + 1, name_end, micro))
 }
 
 /// A name MicroXML does not allow (recovery NAMEs are wider), as the modes check it.
 #[inline]
 fn check_name(input: &str, tok: &mut Tokenizer, start: usize, end: usize) {
     let name = &input[start..end];
-    if !is_ascii_micro_name(name.as_bytes()) && !validity::is_name(name) {
+    if !validity::is_name(name) {
         tok.report(ErrorCode::InvalidName, start, end);
     }
 }

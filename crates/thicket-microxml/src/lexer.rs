@@ -184,14 +184,23 @@ pub(crate) fn is_s(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r')
 }
 
-/// Byte classes: the recovery `NAME` (every byte of a non-ASCII character is a name byte) and
-/// the ASCII part of the MicroXML `name`.
-const NAME_START: u8 = 1;
-const NAME_CHAR: u8 = 2;
-const MICRO_START: u8 = 4;
-const MICRO_CHAR: u8 = 8;
+/// Byte classes: the recovery `NAME` (every byte of a non-ASCII character is a name byte), the
+/// ASCII part of the MicroXML `name`, `S`, and the bytes where the direct path's text and quoted
+/// value runs stop.
+pub(crate) const NAME_START: u8 = 1;
+pub(crate) const NAME_CHAR: u8 = 2;
+pub(crate) const MICRO_START: u8 = 4;
+pub(crate) const MICRO_CHAR: u8 = 8;
+/// `S` (with CR).
+pub(crate) const SPACE: u8 = 16;
+/// `<`, `&`, `>`, CR: where a text run stops or needs a second look.
+pub(crate) const TEXT_STOP: u8 = 32;
+/// `"`, `&`, `<`, `>`, CR: where a double-quoted value run stops.
+pub(crate) const DQ_STOP: u8 = 64;
+/// `'`, `&`, `<`, `>`, CR: where a single-quoted value run stops.
+pub(crate) const SQ_STOP: u8 = 128;
 
-static CLASS: [u8; 256] = {
+pub(crate) static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 256 {
@@ -209,6 +218,18 @@ static CLASS: [u8; 256] = {
         }
         if b.is_ascii_digit() || b == b'-' || b == b'.' {
             c |= MICRO_CHAR;
+        }
+        if matches!(b, b'\t' | b'\n' | 0x0C | b' ' | b'\r') {
+            c |= SPACE;
+        }
+        if matches!(b, b'<' | b'&' | b'>' | b'\r') {
+            c |= TEXT_STOP | DQ_STOP | SQ_STOP;
+        }
+        if b == b'"' {
+            c |= DQ_STOP;
+        }
+        if b == b'\'' {
+            c |= SQ_STOP;
         }
         t[i] = c;
         i += 1;
@@ -1605,6 +1626,23 @@ mod tests {
                 plain_ascii_block(u64::from_le_bytes(block)),
                 block.iter().all(|&c| plain(c))
             );
+        }
+    }
+
+    #[test]
+    fn byte_classes_agree_with_their_definitions() {
+        for b in 0..=255u8 {
+            let c = CLASS[b as usize];
+            assert_eq!(c & SPACE != 0, is_s(b), "{b}");
+            let stop = matches!(b, b'<' | b'&' | b'>' | b'\r');
+            assert_eq!(c & TEXT_STOP != 0, stop, "{b}");
+            assert_eq!(c & DQ_STOP != 0, stop || b == b'"', "{b}");
+            assert_eq!(c & SQ_STOP != 0, stop || b == b'\'', "{b}");
+            assert_eq!(c & NAME_START != 0, is_name_start(b), "{b}");
+            assert_eq!(c & NAME_CHAR != 0, is_name_char(b), "{b}");
+            if c & MICRO_START != 0 {
+                assert!(c & MICRO_CHAR != 0 && c & NAME_START != 0, "{b}");
+            }
         }
     }
 
