@@ -96,6 +96,7 @@ impl SBuf {
     }
 
     /// The finished string, borrowed from `buf` where possible.
+    #[inline]
     pub(crate) fn into_cow(self, buf: &str, base: usize) -> Cow<'_, str> {
         match self {
             SBuf::Empty => Cow::Borrowed(""),
