@@ -143,25 +143,24 @@ impl Tracker {
 
     /// Moves over `s`, whose line breaks are known: `lines.lfs` LFs, the last one just before
     /// `lines.tail`, and no other line break.
+    #[inline]
     pub fn advance_known(&mut self, s: &str, lines: Lines) {
         let b = s.as_bytes();
-        let tail = b.get(lines.tail..).unwrap_or_default();
+        let tail = b.len().saturating_sub(lines.tail);
         let cols = if lines.ascii {
-            tail.len() as u32
+            tail as u32
         } else {
-            count_chars(tail)
+            count_chars(&b[b.len() - tail..])
         };
-        // An LF right after a CR ends no second line.
-        let lfs = lines.lfs - u32::from(self.prev_cr && b.first() == Some(&b'\n'));
         if lines.lfs == 0 {
             self.col = self.col.saturating_add(cols);
         } else {
+            // An LF right after a CR ends no second line.
+            let lfs = lines.lfs - u32::from(self.prev_cr && b.first() == Some(&b'\n'));
             self.line = self.line.saturating_add(lfs);
             self.col = cols;
         }
-        if !b.is_empty() {
-            self.prev_cr = false;
-        }
+        self.prev_cr &= b.is_empty();
     }
 
     /// Moves over `s` byte by byte (every line break style).
@@ -386,6 +385,7 @@ impl<R: Read> Input<R> {
     }
 
     /// Consumes `n` bytes of `rest()` whose line breaks are known (see `Tracker::advance_known`).
+    #[inline]
     pub fn advance_known(&mut self, n: usize, lines: Lines) {
         let end = self.pos + n;
         self.at.advance_known(&self.buf[self.pos..end], lines);

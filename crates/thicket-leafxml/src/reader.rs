@@ -166,6 +166,7 @@ impl Namespaces {
         }
     }
 
+    #[inline]
     fn position(&self, prefix: &str) -> Option<usize> {
         let slot = &self.cache[cache_slot(prefix)];
         let cached = (slot.load(Ordering::Relaxed) as usize).wrapping_sub(1);
@@ -182,6 +183,7 @@ impl Namespaces {
     }
 
     /// `position` without the cache.
+    #[cold]
     fn search(&self, prefix: &str) -> Option<usize> {
         match &self.index {
             Some(index) => index.get(prefix).copied(),
@@ -237,6 +239,7 @@ impl Namespaces {
         }
     }
 
+    #[inline]
     fn lookup(&self, prefix: &str) -> Option<&str> {
         self.value(self.position(prefix)?)
     }
@@ -1079,6 +1082,7 @@ fn parse_tag(
 
 /// "It is an error if the same tag has more than one attribute with the same attribute name."
 /// Reports the earliest attribute that repeats an earlier name.
+#[inline]
 fn check_duplicates(s: &str, attrs: &[Attr]) -> Result<(), TagError> {
     if attrs.len() < 2 {
         return Ok(());

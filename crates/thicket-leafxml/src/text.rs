@@ -259,6 +259,7 @@ impl Piece {
     }
 
     /// The string, given the source text it was cut from.
+    #[inline]
     pub(crate) fn get<'a>(&'a self, source: &'a str) -> &'a str {
         match self {
             Piece::At(a, b) => source.get(*a..*b).unwrap_or_default(),

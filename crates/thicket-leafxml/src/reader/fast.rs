@@ -40,6 +40,23 @@ const VALUE: [u8; 256] = {
     t
 };
 
+/// The closing quote.
+const QUOTE: u8 = 6;
+
+/// `VALUE` for double-quoted values.
+const VALUE_DQ: [u8; 256] = {
+    let mut t = VALUE;
+    t[b'"' as usize] = QUOTE;
+    t
+};
+
+/// `VALUE` for single-quoted values.
+const VALUE_SQ: [u8; 256] = {
+    let mut t = VALUE;
+    t[b'\'' as usize] = QUOTE;
+    t
+};
+
 /// ASCII name codepoints other than `:` (`-`, `.`, digits, letters, `_`).
 const NAME: [bool; 256] = {
     let mut t = [false; 256];
@@ -106,21 +123,31 @@ const SHORT_VALUE: usize = 32;
 #[inline]
 fn value(s: &str, start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool)> {
     let b = s.as_bytes();
+    let table = if q == b'"' { &VALUE_DQ } else { &VALUE_SQ };
     let mut plain = true;
-    let mut prev = b' ';
+    // Where the last SP was: one just before `start` stands for "a leading SP is not plain".
+    let mut last_space = start.wrapping_sub(1);
     let mut i = start;
     // Committed to `lines` only if the value ends within the short scan.
     let mut short_lines = *lines;
     let limit = (start + SHORT_VALUE).min(b.len());
     while i < limit {
         let c = b[i];
-        if c == q {
-            *lines = short_lines;
-            return Some((i, plain & (prev != b' ')));
+        let class = table[c as usize];
+        // The common class first, without a jump table.
+        if class == PLAIN {
+            i += 1;
+            continue;
         }
-        match VALUE[c as usize] {
-            PLAIN => {}
-            SPACE => plain &= prev != b' ',
+        match class {
+            QUOTE => {
+                *lines = short_lines;
+                return Some((i, plain & (last_space.wrapping_add(1) != i)));
+            }
+            SPACE => {
+                plain &= last_space.wrapping_add(1) != i;
+                last_space = i;
+            }
             DECODE => plain = false,
             LF => {
                 plain = false;
@@ -139,7 +166,6 @@ fn value(s: &str, start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool
             }
             _ => return None,
         }
-        prev = c;
         i += 1;
     }
     long_value(s, start, q, lines)
@@ -260,15 +286,30 @@ pub(super) fn tag(
 }
 
 /// Byte classes in text tokens: `<` ends the token; `&` and CR are for the general code.
+const T_PLAIN: u8 = 0;
+const T_LF: u8 = 1;
+const T_END: u8 = 2;
+const T_NON_ASCII: u8 = 3;
+const T_GIVE_UP: u8 = 4;
 const TEXT: [u8; 256] = {
-    let mut t = VALUE;
-    t[b'\t' as usize] = PLAIN;
-    t[b' ' as usize] = PLAIN;
-    t[b'&' as usize] = GIVE_UP;
-    t[b'<' as usize] = END;
+    let mut t = [T_PLAIN; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = T_GIVE_UP;
+        i += 1;
+    }
+    t[b'\t' as usize] = T_PLAIN;
+    t[b'\n' as usize] = T_LF;
+    t[b'&' as usize] = T_GIVE_UP;
+    t[b'<' as usize] = T_END;
+    t[0x7F] = T_GIVE_UP;
+    let mut i = 0x80;
+    while i < 0x100 {
+        t[i] = T_NON_ASCII;
+        i += 1;
+    }
     t
 };
-const END: u8 = 6;
 
 /// Text tokens up to this long are scanned byte by byte; longer ones with vector scans.
 const SHORT_TEXT: usize = 64;
@@ -288,22 +329,29 @@ pub(super) fn text(s: &str) -> Option<(usize, Lines)> {
     let mut i = 0;
     while i < limit {
         let c = b[i];
-        match TEXT[c as usize] {
-            PLAIN => {}
-            END => return Some((i, lines)),
-            LF => {
-                lines.lfs += 1;
-                lines.tail = i + 1;
-            }
-            NON_ASCII => {
-                lines.ascii = false;
-                if (c == 0xC2 && b.get(i + 1) == Some(&0x85))
-                    || (c == 0xE2 && b.get(i + 1..i + 3) == Some(&[0x80, 0xA8]))
-                {
-                    return None;
-                }
-            }
-            _ => return None,
+        let class = TEXT[c as usize];
+        // The common classes first, without a jump table.
+        if class == T_PLAIN {
+            i += 1;
+            continue;
+        }
+        if class == T_LF {
+            i += 1;
+            lines.lfs += 1;
+            lines.tail = i;
+            continue;
+        }
+        if class == T_END {
+            return Some((i, lines));
+        }
+        if class != T_NON_ASCII {
+            return None;
+        }
+        lines.ascii = false;
+        if (c == 0xC2 && b.get(i + 1) == Some(&0x85))
+            || (c == 0xE2 && b.get(i + 1..i + 3) == Some(&[0x80, 0xA8]))
+        {
+            return None;
         }
         i += 1;
     }
@@ -318,7 +366,7 @@ fn long_text(s: &str) -> Option<(usize, Lines)> {
     let t = &b[..n];
     let give_up = t
         .iter()
-        .fold(false, |g, &c| g | (TEXT[c as usize] == GIVE_UP));
+        .fold(false, |g, &c| g | (TEXT[c as usize] == T_GIVE_UP));
     if give_up {
         return None;
     }
