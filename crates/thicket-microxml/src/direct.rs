@@ -24,14 +24,13 @@ use crate::lexer::{
 use crate::tree::TreeBuilder;
 use crate::validity;
 
-/// One attribute of a start-tag being read: name `start..end` (`micro` when it is known to be
-/// an ASCII MicroXML name), `=` ending at `eq_end`, value `value.0..value.1` (inside the
+/// One attribute of a start-tag being read: name `start..end` (and what it is), `=` ending at `eq_end`, value `value.0..value.1` (inside the
 /// quotes).
 #[derive(Clone, Copy, Debug)]
 struct Attr {
     start: usize,
     end: usize,
-    micro: bool,
+    kind: NameKind,
     eq_end: usize,
     value: (usize, usize),
 }
@@ -53,10 +52,21 @@ fn skip_s(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The recovery `NAME` at `i` (whose first byte the caller checked): where it ends, and
-/// whether it is an ASCII MicroXML name (if not, [`validity::is_name`] decides).
+/// What the direct path knows about a name from scanning it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NameKind {
+    /// An ASCII MicroXML name.
+    Micro,
+    /// ASCII but not a MicroXML name (it has `:` or `$`).
+    Invalid,
+    /// Not ASCII: [`validity::is_name`] decides.
+    Ask,
+}
+
+/// The recovery `NAME` at `i` (whose first byte the caller checked): where it ends and what it
+/// is.
 #[inline]
-fn name_at(b: &[u8], i: usize) -> (usize, bool) {
+fn name_at(b: &[u8], i: usize) -> (usize, NameKind) {
     let first = class(b, i);
     let mut all = first;
     let mut j = i + 1;
@@ -68,7 +78,14 @@ fn name_at(b: &[u8], i: usize) -> (usize, bool) {
         all &= k;
         j += 1;
     }
-    (j, first & MICRO_START != 0 && all & MICRO_CHAR != 0)
+    let kind = if first & MICRO_START != 0 && all & MICRO_CHAR != 0 {
+        NameKind::Micro
+    } else if b[i..j].is_ascii() {
+        NameKind::Invalid
+    } else {
+        NameKind::Ask
+    };
+    (j, kind)
 }
 
 /// The text run at `i`, up to `<`, `&` or the end: where it ends and whether it holds `>`;
@@ -156,20 +173,18 @@ impl Direct {
             }
             let c = class(b, lt + 1);
             let end = if c & NAME_START != 0 {
-                let Some((end, name_end, micro, empty)) = self.start_tag(b, lt) else {
+                let Some((end, name_end, kind, empty)) = self.start_tag(b, lt) else {
                     break;
                 };
                 self.text(input, tok, builder, p, lt, gt);
-                self.commit_start_tag(input, tok, builder, lt, name_end, micro, empty);
+                self.commit_start_tag(input, tok, builder, lt, name_end, kind, empty);
                 end
             } else if b.get(lt + 1) == Some(&b'/') {
-                let Some((end, name_end, micro)) = end_tag(b, lt) else {
+                let Some((end, name_end, kind)) = end_tag(b, lt) else {
                     break;
                 };
                 self.text(input, tok, builder, p, lt, gt);
-                if !micro {
-                    check_name(input, tok, lt + 2, name_end);
-                }
+                check_name(input, tok, lt + 2, name_end, kind);
                 builder.end_tag(&input[lt + 2..name_end], Span::new(lt, end));
                 end
             } else {
@@ -206,11 +221,10 @@ impl Direct {
         );
     }
 
-    /// A plain start-tag at `lt`: where it ends, where its name ends, whether the name is an
-    /// ASCII MicroXML name, and whether it is an empty-element tag. The attributes are left in
-    /// `self.attrs`.
+    /// A plain start-tag at `lt`: where it ends, where its name ends, what the name is, and
+    /// whether it is an empty-element tag. The attributes are left in `self.attrs`.
     #[inline]
-    fn start_tag(&mut self, b: &[u8], lt: usize) -> Option<(usize, usize, bool, bool)> {
+    fn start_tag(&mut self, b: &[u8], lt: usize) -> Option<(usize, usize, NameKind, bool)> {
         self.attrs.clear();
         let (name_end, micro) = name_at(b, lt + 1);
         let mut i = name_end;
@@ -222,7 +236,7 @@ impl Direct {
                     return (b.get(j + 1) == Some(&b'>')).then_some((j + 2, name_end, micro, true));
                 }
                 c if j > i && CLASS[c as usize] & NAME_START != 0 => {
-                    let (end, name_micro) = name_at(b, j);
+                    let (end, kind) = name_at(b, j);
                     let eq = skip_s(b, end);
                     if b.get(eq) != Some(&b'=') {
                         return None;
@@ -236,7 +250,7 @@ impl Direct {
                     self.attrs.push(Attr {
                         start: j,
                         end,
-                        micro: name_micro,
+                        kind,
                         eq_end: eq + 1,
                         value: (q + 1, ve),
                     });
@@ -257,20 +271,16 @@ impl Direct {
         builder: &mut TreeBuilder<'a>,
         lt: usize,
         name_end: usize,
-        micro: bool,
+        kind: NameKind,
         empty: bool,
     ) {
-        if !micro {
-            check_name(input, tok, lt + 1, name_end);
-        }
+        check_name(input, tok, lt + 1, name_end, kind);
         builder.start_tag_open(
             Cow::Borrowed(&input[lt + 1..name_end]),
             Span::new(lt, name_end),
         );
         for a in &self.attrs {
-            if !a.micro {
-                check_name(input, tok, a.start, a.end);
-            }
+            check_name(input, tok, a.start, a.end, a.kind);
             let name = &input[a.start..a.end];
             if name == "xmlns" {
                 tok.report(ErrorCode::XmlnsAttribute, a.start, a.end);
@@ -288,10 +298,10 @@ impl Direct {
     }
 }
 
-/// A plain end-tag `</name S* >` at `lt`: where it ends, where its name ends, and whether the
-/// name is an ASCII MicroXML name.
+/// A plain end-tag `</name S* >` at `lt`: where it ends, where its name ends, and what the name
+/// is.
 #[inline]
-fn end_tag(b: &[u8], lt: usize) -> Option<(usize, usize, bool)> {
+fn end_tag(b: &[u8], lt: usize) -> Option<(usize, usize, NameKind)> {
     if class(b, lt + 2) & NAME_START == 0 {
         return None;
     }
@@ -302,9 +312,13 @@ fn end_tag(b: &[u8], lt: usize) -> Option<(usize, usize, bool)> {
 
 /// A name MicroXML does not allow (recovery NAMEs are wider), as the modes check it.
 #[inline]
-fn check_name(input: &str, tok: &mut Tokenizer, start: usize, end: usize) {
-    let name = &input[start..end];
-    if !validity::is_name(name) {
+fn check_name(input: &str, tok: &mut Tokenizer, start: usize, end: usize, kind: NameKind) {
+    let invalid = match kind {
+        NameKind::Micro => false,
+        NameKind::Invalid => true,
+        NameKind::Ask => !validity::is_name(&input[start..end]),
+    };
+    if invalid {
         tok.report(ErrorCode::InvalidName, start, end);
     }
 }
@@ -313,5 +327,29 @@ fn check_name(input: &str, tok: &mut Tokenizer, start: usize, end: usize) {
 fn report_greater_than(b: &[u8], tok: &mut Tokenizer, start: usize, end: usize) {
     for i in memchr::memchr_iter(b'>', &b[start..end]) {
         tok.report(ErrorCode::UnescapedGreaterThan, start + i, start + i + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// The kind of a name scanned by the direct path agrees with `validity::is_name`, and
+        /// its end with the recovery `NAME`.
+        #[test]
+        fn name_kind_agrees_with_validity(name in "[a-zA-Z_:$é中][a-zA-Z0-9_:$.\\-é\u{300}]{0,8}", tail in "[ =>/]?") {
+            let text = format!("{name}{tail}");
+            let (end, kind) = name_at(text.as_bytes(), 0);
+            prop_assert_eq!(end, name.len());
+            match kind {
+                NameKind::Micro => prop_assert!(validity::is_name(&name)),
+                NameKind::Invalid => prop_assert!(!validity::is_name(&name)),
+                NameKind::Ask => prop_assert!(!name.is_ascii()),
+            }
+        }
     }
 }

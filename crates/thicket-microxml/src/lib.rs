@@ -31,7 +31,7 @@ pub fn parse_with(text: &str, options: Options) -> Parsed<'_> {
     let mut tokenizer = Tokenizer::new(options);
     tokenizer.feed(text);
     tokenizer.finish();
-    let mut builder = TreeBuilder::with_input_len(text.len());
+    let mut builder = TreeBuilder::for_input(text);
     let mut direct = direct::Direct::default();
     loop {
         tokenizer.drain_into(text, &mut builder);

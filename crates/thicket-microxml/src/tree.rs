@@ -2,7 +2,7 @@
 //! streaming [`Parser`].
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -275,9 +275,8 @@ pub struct TreeBuilder<'a> {
     tag_attributes: usize,
     /// Whether the current attribute is a duplicate (its value is ignored).
     ignore_attribute: bool,
-    /// Hashes of the current start-tag's attribute names, kept once it has many (so duplicate
-    /// checks stay linear overall).
-    attribute_hashes: HashSet<u64, BuildHasherDefault<IdentityHasher>>,
+    /// The current start-tag's attribute names, for duplicate checks.
+    seen: SeenAttributes,
     top_elements: usize,
     diagnostics: Vec<Diagnostic>,
 }
@@ -318,30 +317,58 @@ impl Hasher for IdentityHasher {
     }
 }
 
-/// Whether `attributes` already has one called `name`; keeps `hashes` in step with
-/// `attributes` once there are more than a few.
-fn has_attribute(
-    attributes: &[(Cow<'_, str>, Cow<'_, str>)],
-    name: &str,
-    hashes: &mut HashSet<u64, BuildHasherDefault<IdentityHasher>>,
-) -> bool {
-    const LINEAR: usize = 16;
-    let n = attributes.len();
-    if n < LINEAR {
-        return attributes.iter().any(|a| a.0 == name);
-    }
-    if hashes.is_empty() {
-        hashes.extend(attributes.iter().map(|a| name_hash(&a.0)));
-    }
-    let h = name_hash(name);
-    if hashes.contains(&h) {
-        // Confirm (hash collisions are possible).
-        if attributes.iter().any(|a| a.0 == name) {
-            return true;
+/// Duplicate checks for the attributes of one start-tag: a 64-bit filter answers "new" for most
+/// names at once; otherwise the names are compared, by hash once there are more than a few (so
+/// duplicate checks stay linear overall).
+#[derive(Debug, Default)]
+struct SeenAttributes {
+    /// One bit per name, from its length and its first and last bytes.
+    filter: u64,
+    /// Hashes of the first `hashed` attribute names, once the tag has many, to where the first
+    /// name with that hash is.
+    hashes: HashMap<u64, usize, BuildHasherDefault<IdentityHasher>>,
+    hashed: usize,
+}
+
+impl SeenAttributes {
+    fn clear(&mut self) {
+        self.filter = 0;
+        if self.hashed > 0 {
+            self.hashes.clear();
+            self.hashed = 0;
         }
     }
-    hashes.insert(h);
-    false
+
+    /// Whether `attributes` (the tag's so far) already has one called `name`.
+    #[inline]
+    fn contains(&mut self, attributes: &[(Cow<'_, str>, Cow<'_, str>)], name: &str) -> bool {
+        let b = name.as_bytes();
+        let key = b.len()
+            ^ usize::from(b.first().copied().unwrap_or(0)).wrapping_mul(7)
+            ^ usize::from(b.last().copied().unwrap_or(0)).wrapping_mul(13);
+        let bit = 1u64 << (key % 64);
+        let maybe = self.filter & bit != 0;
+        self.filter |= bit;
+        maybe && self.compare(attributes, name)
+    }
+
+    #[cold]
+    fn compare(&mut self, attributes: &[(Cow<'_, str>, Cow<'_, str>)], name: &str) -> bool {
+        const LINEAR: usize = 16;
+        if attributes.len() < LINEAR {
+            return attributes.iter().any(|a| a.0 == name);
+        }
+        for (i, a) in attributes.iter().enumerate().skip(self.hashed) {
+            self.hashes.entry(name_hash(&a.0)).or_insert(i);
+        }
+        self.hashed = attributes.len();
+        match self.hashes.get(&name_hash(name)) {
+            None => false,
+            Some(&i) if attributes[i].0 == name => true,
+            // A hash collision: compare them all.
+            Some(_) => attributes.iter().any(|a| a.0 == name),
+        }
+    }
 }
 
 /// `c[start..end]`, without copying a borrowed string.
@@ -369,18 +396,19 @@ impl<'a> TreeBuilder<'a> {
             tag: None,
             tag_attributes: 0,
             ignore_attribute: false,
-            attribute_hashes: HashSet::default(),
+            seen: SeenAttributes::default(),
             top_elements: 0,
             diagnostics: Vec::new(),
         }
     }
 
-    /// An empty builder with room for about `len` bytes of input.
-    pub(crate) fn with_input_len(len: usize) -> TreeBuilder<'a> {
+    /// An empty builder with room for the tree of `input`: at most one element per `<` and one
+    /// text node before and after each (growing the vectors would copy them).
+    pub(crate) fn for_input(input: &str) -> TreeBuilder<'a> {
         let mut b = TreeBuilder::new();
-        // Typical markup has a node per 20-40 bytes and an attribute per 40-80.
-        b.nodes.reserve(len / 32);
-        b.attributes.reserve(len / 64);
+        let tags = memchr::memchr_iter(b'<', input.as_bytes()).count();
+        b.nodes.reserve(2 * tags + 1);
+        b.attributes.reserve(input.len() / 32);
         b
     }
 
@@ -402,7 +430,7 @@ impl<'a> TreeBuilder<'a> {
         self.tag = Some((name, span));
         self.tag_attributes = self.attributes.len();
         self.ignore_attribute = false;
-        self.attribute_hashes.clear();
+        self.seen.clear();
     }
 
     #[inline]
@@ -410,11 +438,10 @@ impl<'a> TreeBuilder<'a> {
         if self.tag.is_none() {
             return;
         }
-        if has_attribute(
-            &self.attributes[self.tag_attributes..],
-            &name,
-            &mut self.attribute_hashes,
-        ) {
+        if self
+            .seen
+            .contains(&self.attributes[self.tag_attributes..], &name)
+        {
             self.ignore_attribute = true;
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::DuplicateAttribute, span));
@@ -741,5 +768,34 @@ pub(crate) fn finish<'a>(
     Parsed {
         document,
         diagnostics,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        /// The filter and the hashes give the answer of comparing every name, also past the
+        /// linear limit.
+        #[test]
+        fn seen_attributes_agree_with_comparing_all(
+            names in prop::collection::vec("[a-c]{1,3}|x[0-9]{1,2}", 0..60),
+        ) {
+            let mut seen = SeenAttributes::default();
+            let mut attributes: Vec<(Cow<'_, str>, Cow<'_, str>)> = Vec::new();
+            for name in &names {
+                let expected = attributes.iter().any(|a| a.0 == name.as_str());
+                prop_assert_eq!(seen.contains(&attributes, name), expected, "{}", name);
+                if !expected {
+                    attributes.push((Cow::Borrowed(name), Cow::Borrowed("")));
+                }
+            }
+            seen.clear();
+            prop_assert!(!seen.contains(&[], "a"));
+        }
     }
 }

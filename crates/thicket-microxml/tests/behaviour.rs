@@ -231,6 +231,11 @@ fn adversarial_inputs_are_linear() {
             (0..n).map(|i| format!(" x{i}=''")).collect::<String>()
         ),
         format!("<a{}/>", " x=''".repeat(n)),
+        format!(
+            "<a{}{}/>",
+            (0..n / 2).map(|i| format!(" x{i}=''")).collect::<String>(),
+            format!(" x{}=''", n / 2 - 1).repeat(n / 2)
+        ),
         format!("{}{}", "<a>".repeat(n), "</b>".repeat(n)),
     ];
     for text in &inputs {
