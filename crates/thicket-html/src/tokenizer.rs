@@ -142,37 +142,66 @@ fn take_tag<'a>(t: &mut TagBuild, span: Span, buf: &'a str, base: usize) -> Toke
 enum Resolved {
     Str(&'static str),
     Char(char),
+    /// The source stays as it is (an `&` that starts no reference).
+    Raw,
 }
 
 /// The longest name (without `&`) in the named-reference table is 32 bytes plus `;`.
 const MAX_REFERENCE_NAME: usize = 32;
 
-/// A complete character reference at `buf[i]` (an `&`) that the states would resolve without
-/// a parse error and without looking further: `&name;` whose whole name with its `;` is in the
-/// table (names hold `;` only at their end, so that is the longest match), or `&#digits;` /
-/// `&#xhex;` with a number that has no error. Returns what it resolves to and the index after
-/// its `;`; `None` (the states decide) for anything else, including a buffer that ends first.
+/// A character reference at `buf[i]` (an `&`) when the buffer holds all the states need to
+/// decide it and they decide it without a parse error. Returns what it resolves to and the
+/// index after it:
+/// - `&name;` whose whole name with its `;` is in the table (names hold `;` only at their end,
+///   so that is the longest match);
+/// - `&#digits;` / `&#xhex;` with a number that has no error;
+/// - [`Resolved::Raw`] for an `&` before anything but an alphanumeric or `#`, before
+///   alphanumerics no name starts (and no `;` after them), and in an attribute value
+///   (`in_attribute`) before a name without `;` followed by `=` or an alphanumeric.
+///
+/// `None` (the states decide) for anything else, including a buffer that ends too early.
 #[inline]
-fn fast_reference(buf: &str, i: usize) -> Option<(Resolved, usize)> {
+fn fast_reference(
+    buf: &str,
+    i: usize,
+    in_attribute: bool,
+    finished: bool,
+) -> Option<(Resolved, usize)> {
     let bytes = buf.as_bytes();
     let first = *bytes.get(i + 1)?;
     if first.is_ascii_alphanumeric() {
         let mut j = i + 2;
-        let limit = i + 1 + MAX_REFERENCE_NAME;
-        while bytes.get(j)?.is_ascii_alphanumeric() {
+        while j <= i + 1 + MAX_REFERENCE_NAME && bytes.get(j)?.is_ascii_alphanumeric() {
             j += 1;
-            if j > limit {
-                return None;
+        }
+        if bytes.get(j) == Some(&b';') {
+            // A name that is not in the table with its `;` is an error either way.
+            let value = thicket_charref::named(&buf[i + 1..=j])?.value?;
+            return Some((Resolved::Str(value), j + 1));
+        }
+        // No `;` right after the name: a longest match without one, or none.
+        return match thicket_charref::longest_match(&buf[i + 1..], finished) {
+            LongestMatch::NeedMore => None,
+            LongestMatch::None => {
+                // The ambiguous ampersand state copies the alphanumerics; a `;` after them is
+                // an error.
+                let mut k = j;
+                while bytes.get(k)?.is_ascii_alphanumeric() {
+                    k += 1;
+                }
+                (bytes[k] != b';').then_some((Resolved::Raw, k))
             }
-        }
-        if bytes[j] != b';' {
-            return None;
-        }
-        let value = thicket_charref::named(&buf[i + 1..=j])?.value?;
-        return Some((Resolved::Str(value), j + 1));
+            LongestMatch::Found { len, .. } => {
+                // Without `;` (a name ending in `;` would have been found above): outside an
+                // attribute value that is an error.
+                let next = *bytes.get(i + 1 + len)?;
+                (in_attribute && (next == b'=' || next.is_ascii_alphanumeric()))
+                    .then_some((Resolved::Raw, i + 1 + len))
+            }
+        };
     }
     if first != b'#' {
-        return None;
+        return Some((Resolved::Raw, i + 1));
     }
     let mut j = i + 2;
     let radix = if matches!(*bytes.get(j)?, b'x' | b'X') {
@@ -1122,8 +1151,8 @@ impl Tokenizer {
     // ---------------------------------------------------------------------------------------
     // The direct path beside the states: text, references and whole tags in one go.
 
-    /// In the data state between tokens: takes text runs and the complete references between
-    /// them ([`fast_reference`]), and then a whole tag when the buffer holds all of it and it is
+    /// In the data state between tokens: takes text runs and the references between them that
+    /// [`fast_reference`] decides, and then a whole tag when the buffer holds all of it and it is
     /// plain (see [`Tokenizer::fast_tag`]). Anything else (a chunk end, CR, NULL, a reference or
     /// tag that is not plain, markup declarations) is left to the states at its start, with the
     /// text so far pending as the states would have it.
@@ -1147,16 +1176,18 @@ impl Tokenizer {
                     };
                 }
                 Some(b'&') => {
-                    let Some((resolved, after)) = fast_reference(&self.buf, end - self.base) else {
+                    let Some((resolved, after)) =
+                        fast_reference(&self.buf, end - self.base, false, self.finished)
+                    else {
                         return Fast::No;
                     };
                     let after = self.base + after;
                     let mut tmp = [0u8; 4];
-                    let s = match resolved {
-                        Resolved::Str(s) => s,
-                        Resolved::Char(c) => c.encode_utf8(&mut tmp),
-                    };
-                    self.emit_str(s, end, after);
+                    match resolved {
+                        Resolved::Str(s) => self.emit_str(s, end, after),
+                        Resolved::Char(c) => self.emit_str(c.encode_utf8(&mut tmp), end, after),
+                        Resolved::Raw => self.emit_raw(end, after),
+                    }
                     self.pos = after;
                     if after > self.checked {
                         self.checked = after;
@@ -1211,12 +1242,14 @@ impl Tokenizer {
     /// makes the states do more than copy: a start tag `<name attr attr="v" attr='v' attr=v>`
     /// (or `/>`) or an end tag `</name>`, with lowercase names of [`NAME_STOPS`]' plain bytes,
     /// values without NULL, CR or characters with input-stream errors (quoted ones may hold
-    /// references that [`fast_reference`] resolves, unquoted ones none), no duplicate
+    /// references that [`fast_reference`] decides, unquoted ones none), no duplicate
     /// attribute (at most [`LINEAR_DUPLICATE_LIMIT`] of them) and nothing that is a parse error.
     /// Builds it in `tag` exactly as the states would, moves past it and returns its span;
     /// otherwise changes nothing the states read (`tag` is reset by them at a tag's start) and
     /// returns `None`.
     fn fast_tag(&mut self) -> Option<Span> {
+        let finished = self.finished;
+        let mut tmp = [0u8; 4];
         let buf = self.buf.as_str();
         let bytes = buf.as_bytes();
         let base = self.base;
@@ -1307,22 +1340,31 @@ impl Tokenizer {
                         return None;
                     }
                     if bytes[ve] == b'&' {
-                        // References: the value is built piece by piece.
-                        let mut p = vs;
+                        // References: the value is built piece by piece (`seg` is where the
+                        // source not yet appended starts).
+                        let mut seg = vs;
                         let mut value = SBuf::Empty;
                         loop {
-                            if ve > p {
-                                value.push_raw(buf, base, base + p, base + ve);
-                            }
                             if bytes[ve] == quote {
+                                if ve > seg {
+                                    value.push_raw(buf, base, base + seg, base + ve);
+                                }
                                 break;
                             }
-                            let (resolved, after) = fast_reference(buf, ve)?;
-                            match resolved {
-                                Resolved::Str(s) => value.push_str(buf, base, s),
-                                Resolved::Char(c) => value.push_char(buf, base, c),
+                            let (resolved, after) = fast_reference(buf, ve, true, finished)?;
+                            let replacement = match resolved {
+                                Resolved::Raw => None,
+                                Resolved::Str(s) => Some(s),
+                                Resolved::Char(c) => Some(c.encode_utf8(&mut tmp) as &str),
+                            };
+                            if let Some(r) = replacement {
+                                if ve > seg {
+                                    value.push_raw(buf, base, base + seg, base + ve);
+                                }
+                                value.push_str(buf, base, r);
+                                seg = after;
                             }
-                            p = after;
+                            let p = after;
                             ve = p + memchr::memchr2(quote, b'&', &bytes[p..])?;
                             if !is_plain(&bytes[p..ve]) {
                                 return None;

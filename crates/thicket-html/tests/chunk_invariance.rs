@@ -151,6 +151,13 @@ fn markup() -> impl Strategy<Value = String> {
         "<!-- a -- b -->",
         "<!-- <!-- -->",
         "text ",
+        "&&",
+        "& ",
+        "&lid=",
+        "&lid;",
+        "<a href=\"?a=1&lpos=2&b&c;\">",
+        "<a t='&ampx &amp. &notx=&noti'>",
+        "<a t=\"&gt&lt;&#x20&&#\">",
     ]);
     prop::collection::vec(pieces, 0..24).prop_map(|v| v.concat())
 }
