@@ -143,12 +143,68 @@ fn value_at(b: &[u8], mut i: usize, quote: u8) -> Option<usize> {
 }
 
 /// The direct path's scratch space, kept across calls.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Direct {
     attrs: Vec<Attr>,
+    /// The current text run with its references replaced, when it has any.
+    owned: Option<String>,
+    /// Whether references are part of `Data` (not [`crate::Options::reference_tokens`]).
+    references: bool,
+}
+
+/// `&lt;`, `&gt;`, `&amp;`, `&quot;` or `&apos;` at the start of `b`: its length and character.
+/// These are valid character names with every option, and valid MicroXML.
+#[inline]
+fn predefined_reference(b: &[u8]) -> Option<(usize, char)> {
+    match b.get(1..4)? {
+        b"lt;" => Some((4, '<')),
+        b"gt;" => Some((4, '>')),
+        b"amp" if b.get(4) == Some(&b';') => Some((5, '&')),
+        b"quo" if b.get(4..6) == Some(b"t;") => Some((6, '"')),
+        b"apo" if b.get(4..6) == Some(b"s;") => Some((6, '\'')),
+        _ => None,
+    }
 }
 
 impl Direct {
+    /// Scratch space for a tokenizer with these options.
+    pub(crate) fn new(options: &crate::Options) -> Direct {
+        Direct {
+            attrs: Vec::new(),
+            owned: None,
+            references: !options.reference_tokens,
+        }
+    }
+
+    /// The text run at `p` up to `<` or the end, taking the five predefined references in
+    /// stride (the text with them replaced is left in `self.owned`): where it ends and whether
+    /// it holds `>`. `None` when it holds a CR or another `&`.
+    #[inline]
+    fn text_run(&mut self, input: &str, p: usize) -> Option<(usize, bool)> {
+        let b = input.as_bytes();
+        let (mut end, mut gt) = text_at(b, p)?;
+        if b.get(end) != Some(&b'&') {
+            return Some((end, gt));
+        }
+        if !self.references {
+            return None;
+        }
+        let mut s = String::new();
+        let mut copied = p;
+        while b.get(end) == Some(&b'&') {
+            let (n, c) = predefined_reference(&b[end..])?;
+            s.push_str(&input[copied..end]);
+            s.push(c);
+            copied = end + n;
+            let (e, g) = text_at(b, copied)?;
+            end = e;
+            gt |= g;
+        }
+        s.push_str(&input[copied..end]);
+        self.owned = Some(s);
+        Some((end, gt))
+    }
+
     /// Reads plain units from the tokenizer's position (which must be clean) as far as they
     /// go, and moves the tokenizer past them.
     pub(crate) fn run<'a>(
@@ -164,8 +220,9 @@ impl Direct {
             return;
         }
         let start = p;
+        self.owned = None;
         while p < b.len() {
-            let Some((lt, gt)) = text_at(b, p) else {
+            let Some((lt, gt)) = self.text_run(input, p) else {
                 break;
             };
             if b.get(lt) != Some(&b'<') {
@@ -200,7 +257,7 @@ impl Direct {
     /// The text run `start..end` as one `Data` token.
     #[inline]
     fn text<'a>(
-        &self,
+        &mut self,
         input: &'a str,
         tok: &mut Tokenizer,
         builder: &mut TreeBuilder<'a>,
@@ -214,11 +271,11 @@ impl Direct {
         if gt {
             report_greater_than(input.as_bytes(), tok, start, end);
         }
-        builder.text(
-            Cow::Borrowed(&input[start..end]),
-            Span::new(start, end),
-            false,
-        );
+        let text = match self.owned.take() {
+            Some(s) => Cow::Owned(s),
+            None => Cow::Borrowed(&input[start..end]),
+        };
+        builder.text(text, Span::new(start, end), false);
     }
 
     /// A plain start-tag at `lt`: where it ends, where its name ends, what the name is, and

@@ -32,7 +32,7 @@ pub fn parse_with(text: &str, options: Options) -> Parsed<'_> {
     tokenizer.feed(text);
     tokenizer.finish();
     let mut builder = TreeBuilder::for_input(text);
-    let mut direct = direct::Direct::default();
+    let mut direct = direct::Direct::new(&options);
     loop {
         tokenizer.drain_into(text, &mut builder);
         if tokenizer.is_clean() {
