@@ -97,8 +97,24 @@ struct TagAssembly {
     name: Piece,
     /// How the element name splits, once known.
     split: Split,
+    /// The position of the element's prefix in the namespace stack, once tag rewriting
+    /// checked it.
+    ns: usize,
     kind: TagType,
     attrs: Vec<Attr>,
+}
+
+/// An open element on the tag stack.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    /// Where its name starts in `Reader::names`.
+    start: usize,
+    /// Where the local part of the name starts, from `start`.
+    local: usize,
+    /// The position of its namespace's prefix in the namespace stack (the default namespace is
+    /// position 0), looked up when the element was opened; its scope lasts as long as the
+    /// element.
+    ns: usize,
 }
 
 /// What the next event is, once the reader's state is updated; the event borrows from that
@@ -239,7 +255,7 @@ impl Namespaces {
         }
     }
 
-    #[inline]
+    #[cfg(test)]
     fn lookup(&self, prefix: &str) -> Option<&str> {
         self.value(self.position(prefix)?)
     }
@@ -278,9 +294,10 @@ pub struct Reader<R> {
     /// The tag stack: element names as written (NFC), end to end in one string.
     names: String,
     /// Where each open element's name starts in `names`.
-    name_starts: Vec<usize>,
-    /// The name of the element the last `End` event closed.
-    closed: String,
+    name_starts: Vec<Open>,
+    /// The element the last `End` event closed; its name stays at the end of `names` until the
+    /// next call.
+    closed: Option<Open>,
     /// The namespace scope to leave before the next event (after an `End`).
     pending_truncate: Option<usize>,
     /// The `End` of an empty tag, given on the next call: line and span.
@@ -311,7 +328,7 @@ pub struct Reader<R> {
     /// Set when the fast path parsed the tag token just found into `tag`.
     fast_tag: Option<crate::input::Lines>,
     /// Set when the fast path found the text token just found (`fast::text`).
-    fast_text: Option<crate::input::Lines>,
+    fast_text: Option<fast::TextToken>,
     /// Scratch space for `check_rewrite`.
     external_scratch: Vec<(usize, usize)>,
 }
@@ -338,12 +355,13 @@ impl<R: Read> Reader<R> {
             state: StackState::Initial,
             names: String::new(),
             name_starts: Vec::new(),
-            closed: String::new(),
+            closed: None,
             pending_truncate: None,
             pending_end: None,
             tag: TagAssembly {
                 name: Piece::At(0, 0),
                 split: Split::Unchecked,
+                ns: 0,
                 kind: TagType::Start,
                 attrs: Vec::new(),
             },
@@ -397,6 +415,9 @@ impl<R: Read> Reader<R> {
         if let Some(mark) = self.pending_truncate.take() {
             self.ns.truncate(mark);
         }
+        if let Some(open) = self.closed.take() {
+            self.names.truncate(open.start);
+        }
         if let Some((line, span)) = self.pending_end.take() {
             self.close();
             self.line = line;
@@ -438,7 +459,16 @@ impl<R: Read> Reader<R> {
         let kind = match ready {
             Ready::Text => EventKind::Text(Cow::Borrowed(self.text())),
             Ready::End => {
-                let (namespace, local) = self.resolve(&self.closed);
+                let open = self.closed.unwrap_or(Open {
+                    start: self.names.len(),
+                    local: 0,
+                    ns: 0,
+                });
+                let namespace = self.ns.value(open.ns);
+                let local = self
+                    .names
+                    .get(open.start + open.local..)
+                    .unwrap_or_default();
                 EventKind::End {
                     namespace: namespace.map(Cow::Borrowed),
                     local_name: Cow::Borrowed(local),
@@ -447,10 +477,8 @@ impl<R: Read> Reader<R> {
             Ready::Start => {
                 let text = self.tag_text();
                 let name = self.tag.name.get(text);
-                let (namespace, local) = match self.tag.split.apply(name) {
-                    (Some(prefix), local) => (self.ns.lookup(prefix), local),
-                    (None, local) => (self.ns.value(0), local),
-                };
+                let namespace = self.ns.value(self.tag.ns);
+                let local = self.tag.split.apply(name).1;
                 let is_local = |a: &&Attr| a.split == Split::Local && a.name.get(text) != "xmlns";
                 let mut attributes =
                     Vec::with_capacity(self.tag.attrs.iter().filter(is_local).count());
@@ -483,15 +511,6 @@ impl<R: Read> Reader<R> {
             kind,
             line: self.line,
             span: self.span,
-        }
-    }
-
-    /// Namespace and local name of an element name that passed tag rewriting.
-    fn resolve<'s>(&'s self, name: &'s str) -> (Option<&'s str>, &'s str) {
-        match name.split_once(':') {
-            Some((prefix, local)) => (self.ns.lookup(prefix), local),
-            // The default namespace is always at position 0.
-            None => (self.ns.value(0), name),
         }
     }
 
@@ -560,7 +579,7 @@ impl<R: Read> Reader<R> {
         // A first text token without escapes, left in the input (which keeps all its text once
         // the source is exhausted) until a second token joins it.
         let mut borrowed: Option<(usize, usize)> = None;
-        // For a borrowed token the fast path found: whether it is ASCII.
+        // For a borrowed token the fast path found: whether it is known to be NFC.
         let mut borrowed_plain: Option<bool> = None;
         let mut last_end = 0;
         let tok = loop {
@@ -576,7 +595,7 @@ impl<R: Read> Reader<R> {
                         && (fast.is_some() || memchr::memchr(b'&', raw.as_bytes()).is_none())
                     {
                         borrowed = Some((pos, pos + n));
-                        borrowed_plain = fast.map(|lines| lines.ascii);
+                        borrowed_plain = fast.map(|t| t.nfc);
                     } else {
                         if let Some((a, b)) = borrowed.take() {
                             self.content.push_str(&self.input.buf[a..b]);
@@ -588,7 +607,7 @@ impl<R: Read> Reader<R> {
                     }
                     first.get_or_insert((self.input.abs(0), self.input.at));
                     match fast {
-                        Some(lines) => self.input.advance_known(n, lines),
+                        Some(t) => self.input.advance_known(n, t.lines),
                         None => self.input.advance(n),
                     }
                     last_end = self.input.abs(0);
@@ -660,7 +679,7 @@ impl<R: Read> Reader<R> {
     /// Line break normalization, then NFC, in `content` (or of the `borrowed` input range,
     /// which stays borrowed when both leave it unchanged); false when the assembly is empty.
     /// `plain` is set when the fast path found the borrowed range: it holds no line break other
-    /// than LF, and the flag says whether it is ASCII (and so NFC).
+    /// than LF, and the flag says whether it is known to be NFC.
     fn finish_content(&mut self, borrowed: Option<(usize, usize)>, plain: Option<bool>) -> bool {
         if let Some((a, b)) = borrowed {
             let raw = &self.input.buf[a..b];
@@ -737,10 +756,10 @@ impl<R: Read> Reader<R> {
         let name = self.tag.name.get(text);
         let ready = match self.tag.kind {
             TagType::End => {
-                let Some(&top) = self.name_starts.last() else {
+                let Some(top) = self.name_starts.last() else {
                     return Err(self.error_at(0, ErrorCode::UnexpectedEndTag, None));
                 };
-                if self.names[top..] != *name {
+                if self.names[top.start..] != *name {
                     return Err(self.error_at(0, ErrorCode::MismatchedEndTag, None));
                 }
                 self.close();
@@ -764,6 +783,7 @@ impl<R: Read> Reader<R> {
                         text,
                         name,
                         &mut self.tag.split,
+                        &mut self.tag.ns,
                         &mut self.tag.attrs,
                         &mut self.external_scratch,
                     )
@@ -774,7 +794,14 @@ impl<R: Read> Reader<R> {
                     return Err(self.error_at(off, code, None));
                 }
                 self.scopes.push(mark);
-                self.name_starts.push(self.names.len());
+                self.name_starts.push(Open {
+                    start: self.names.len(),
+                    local: match self.tag.split {
+                        Split::Prefixed(k) => k + 1,
+                        _ => 0,
+                    },
+                    ns: self.tag.ns,
+                });
                 self.names.push_str(name);
                 self.state = StackState::Active;
                 Ready::Start
@@ -792,12 +819,10 @@ impl<R: Read> Reader<R> {
         Ok(ready)
     }
 
-    /// Pops the tag stack into `closed`; the namespace scope is left before the next event.
+    /// Pops the tag stack into `closed`; the name and the namespace scope are dropped before
+    /// the next event.
     fn close(&mut self) {
-        let start = self.name_starts.pop().unwrap_or(0);
-        self.closed.clear();
-        self.closed.push_str(&self.names[start..]);
-        self.names.truncate(start);
+        self.closed = self.name_starts.pop();
         self.pending_truncate = self.scopes.pop();
         if self.name_starts.is_empty() {
             self.state = StackState::Finished;
@@ -872,15 +897,20 @@ fn check_rewrite(
     text: &str,
     name: &str,
     name_split: &mut Split,
+    name_ns: &mut usize,
     attrs: &mut [Attr],
     seen: &mut Vec<(usize, usize)>,
 ) -> Result<(), (ErrorCode, usize)> {
     if *name_split == Split::Unchecked {
         *name_split = split(name, 1)?;
     }
-    if let (Some(prefix), _) = name_split.apply(name) {
-        ns.lookup(prefix).ok_or((ErrorCode::UndeclaredPrefix, 1))?;
-    }
+    *name_ns = match name_split.apply(name) {
+        (Some(prefix), _) => ns
+            .position_in_scope(prefix)
+            .ok_or((ErrorCode::UndeclaredPrefix, 1))?,
+        // The default namespace, in scope or not.
+        (None, _) => 0,
+    };
     seen.clear();
     for (k, a) in attrs.iter_mut().enumerate() {
         let name = a.name.get(text);

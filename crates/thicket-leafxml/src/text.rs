@@ -189,8 +189,14 @@ pub(crate) fn is_compressed(s: &str) -> bool {
 /// ideographs, Hangul syllables, fullwidth forms. Such a codepoint resets the quick check's
 /// state, so a string made of them only is NFC. (Checked on every codepoint in the tests.)
 #[inline]
-fn is_stable_starter(c: char) -> bool {
-    matches!(c as u32,
+pub(crate) fn is_stable_starter(c: char) -> bool {
+    is_stable_starter_u32(c as u32)
+}
+
+/// `is_stable_starter` for a codepoint value.
+#[inline]
+pub(crate) fn is_stable_starter_u32(c: u32) -> bool {
+    matches!(c,
         0..=0x2FF | 0x3000..=0x3029 | 0x3030..=0x3098 | 0x309B..=0x30FF | 0x4E00..=0x9FFF
         | 0xAC00..=0xD7A3 | 0xFF01..=0xFF9D)
 }

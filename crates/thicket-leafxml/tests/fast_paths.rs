@@ -125,6 +125,7 @@ fn tag() -> impl Strategy<Value = String> {
 fn content() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => "[a-z \n]{0,8}",
+        2 => "[a \né日か\u{3099}\u{301}\u{2026}한😀\u{c5}\u{2028}\u{85}\u{302a}\u{ff01}]{0,20}",
         1 => "[a&;\r\n\u{85}\u{2028}é\u{301} ]{0,60}",
         1 => "[a-z \n\té\u{2026}日]{50,150}",
         1 => "[a-z \n&;é\r\u{301}\u{85}]{50,150}",

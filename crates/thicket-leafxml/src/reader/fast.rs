@@ -314,17 +314,28 @@ const TEXT: [u8; 256] = {
 /// Text tokens up to this long are scanned byte by byte; longer ones with vector scans.
 const SHORT_TEXT: usize = 64;
 
+/// What the fast path knows about a text token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TextToken {
+    /// Its length.
+    pub len: usize,
+    /// Its line breaks (LF only).
+    pub lines: Lines,
+    /// True when it is known to be NFC (made of stable starters only).
+    pub nfc: bool,
+}
+
 /// The text token at the start of `s` (which does not start with `<`), when it ends within `s`
-/// and holds no `&` and no line break other than LF: its length and its line breaks. Such a
-/// token is its own entity escaping and line break normalization. `None` sends it to the
-/// general code.
-pub(super) fn text(s: &str) -> Option<(usize, Lines)> {
+/// and holds no `&` and no line break other than LF. Such a token is its own entity escaping
+/// and line break normalization. `None` sends it to the general code.
+pub(super) fn text(s: &str) -> Option<TextToken> {
     let b = s.as_bytes();
     let mut lines = Lines {
         lfs: 0,
         tail: 0,
         ascii: true,
     };
+    let mut nfc = true;
     let limit = b.len().min(SHORT_TEXT);
     let mut i = 0;
     while i < limit {
@@ -342,31 +353,45 @@ pub(super) fn text(s: &str) -> Option<(usize, Lines)> {
             continue;
         }
         if class == T_END {
-            return Some((i, lines));
+            return Some(TextToken { len: i, lines, nfc });
         }
         if class != T_NON_ASCII {
             return None;
         }
+        // A lead byte (the scan moves codepoint by codepoint): the codepoint, which must not
+        // be NEL (C2 85) or LS (E2 80 A8), and whether it is a stable starter.
         lines.ascii = false;
-        if (c == 0xC2 && b.get(i + 1) == Some(&0x85))
-            || (c == 0xE2 && b.get(i + 1..i + 3) == Some(&[0x80, 0xA8]))
-        {
-            return None;
+        let b1 = u32::from(*b.get(i + 1)?);
+        if c < 0xE0 {
+            let cp = (u32::from(c & 0x1F) << 6) | (b1 & 0x3F);
+            if cp == 0x85 {
+                return None;
+            }
+            nfc &= text::is_stable_starter_u32(cp);
+            i += 2;
+        } else if c < 0xF0 {
+            let b2 = u32::from(*b.get(i + 2)?);
+            let cp = (u32::from(c & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
+            if cp == 0x2028 {
+                return None;
+            }
+            nfc &= text::is_stable_starter_u32(cp);
+            i += 3;
+        } else {
+            nfc = false;
+            i += 4;
         }
-        i += 1;
     }
     long_text(s)
 }
 
 /// `text` for long tokens: memchr for the end, then scans that vectorize.
 #[cold]
-fn long_text(s: &str) -> Option<(usize, Lines)> {
+fn long_text(s: &str) -> Option<TextToken> {
     let b = s.as_bytes();
     let n = memchr::memchr(b'<', b)?;
     let t = &b[..n];
-    let give_up = t
-        .iter()
-        .fold(false, |g, &c| g | (TEXT[c as usize] == T_GIVE_UP));
+    let give_up = t.iter().fold(false, |g, &c| g | (c == b'&') | (c == b'\r'));
     if give_up {
         return None;
     }
@@ -383,5 +408,9 @@ fn long_text(s: &str) -> Option<(usize, Lines)> {
         lines.lfs = t.iter().filter(|&&c| c == b'\n').count() as u32;
         lines.tail = last + 1;
     }
-    Some((n, lines))
+    Some(TextToken {
+        len: n,
+        lines,
+        nfc: ascii,
+    })
 }

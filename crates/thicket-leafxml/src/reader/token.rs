@@ -33,11 +33,11 @@ impl<R: Read> Reader<R> {
             }
             if rest[0] != b'<' {
                 if self.fast
-                    && let Some((n, lines)) = super::fast::text(self.input.rest())
+                    && let Some(t) = super::fast::text(self.input.rest())
                 {
-                    self.check_len(n)?;
-                    self.fast_text = Some(lines);
-                    return Ok(Token::Text(n));
+                    self.check_len(t.len)?;
+                    self.fast_text = Some(t);
+                    return Ok(Token::Text(t.len));
                 }
                 return self.text_token();
             }
