@@ -64,7 +64,7 @@ pub fn serialize(doc: &Document<'_>) -> String {
                 let before = scope.len();
                 let name = e.qualified_name();
                 let _ = write!(out, "<{name}");
-                for a in &e.attributes {
+                for a in doc.attributes(id) {
                     let qname = a.qualified_name();
                     if a.namespace.as_deref() == Some(XMLNS_NAMESPACE) {
                         let (p, l) = split_qname(&qname);
@@ -91,7 +91,7 @@ pub fn serialize(doc: &Document<'_>) -> String {
                         declare(&mut out, &mut scope, None, None);
                     }
                 }
-                for a in &e.attributes {
+                for a in doc.attributes(id) {
                     if let (Some(p), Some(ns)) = (a.prefix.as_deref(), a.namespace.as_deref())
                         && p != "xmlns"
                         && lookup(&scope, Some(p)) != Some(ns)

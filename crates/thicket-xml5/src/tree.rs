@@ -55,8 +55,8 @@ impl Attribute<'_> {
     }
 }
 
-/// An element.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// An element. Its attributes live in the document: [`Document::attributes`].
+#[derive(Clone, Debug)]
 pub struct Element<'a> {
     /// The namespace, if any.
     pub namespace: Option<Cow<'a, str>>,
@@ -64,14 +64,72 @@ pub struct Element<'a> {
     pub prefix: Option<Cow<'a, str>>,
     /// The local name.
     pub local: Cow<'a, str>,
-    /// Attributes in source order (namespace declarations included).
-    pub attributes: Vec<Attribute<'a>>,
+    /// Where its attributes are in the document's attribute list.
+    attributes: Range32,
 }
 
-impl Element<'_> {
+impl<'a> Element<'a> {
+    /// An element with this name and no attributes (add it with [`Document::append_element`]
+    /// to give it some).
+    pub fn new(
+        namespace: Option<Cow<'a, str>>,
+        prefix: Option<Cow<'a, str>>,
+        local: Cow<'a, str>,
+    ) -> Element<'a> {
+        Element {
+            namespace,
+            prefix,
+            local,
+            attributes: Range32::EMPTY,
+        }
+    }
+
     /// `prefix:local` or `local`.
     pub fn qualified_name(&self) -> String {
         qualified(self.prefix.as_deref(), &self.local)
+    }
+}
+
+/// Elements are equal when their names are; attributes are compared by [`Document`]'s
+/// equality (they live in the document).
+impl PartialEq for Element<'_> {
+    fn eq(&self, other: &Element<'_>) -> bool {
+        self.namespace == other.namespace
+            && self.prefix == other.prefix
+            && self.local == other.local
+    }
+}
+
+impl Eq for Element<'_> {}
+
+/// A range of one of the document's shared lists (attributes, child ids): `len` items from
+/// `start`, `cap` slots reserved there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Range32 {
+    start: u32,
+    len: u32,
+    cap: u32,
+}
+
+impl Range32 {
+    const EMPTY: Range32 = Range32 {
+        start: 0,
+        len: 0,
+        cap: 0,
+    };
+
+    fn new(start: usize, len: usize) -> Range32 {
+        let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+        Range32 {
+            start: n(start),
+            len: n(len),
+            cap: n(len),
+        }
+    }
+
+    fn of<T>(self, list: &[T]) -> &[T] {
+        let start = self.start as usize;
+        list.get(start..start + self.len as usize).unwrap_or(&[])
     }
 }
 
@@ -111,60 +169,15 @@ pub enum NodeData<'a> {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 struct Node<'a> {
     data: NodeData<'a>,
     parent: Option<NodeId>,
-    children: Children,
+    /// Where its children's ids are in [`Document::child_ids`]. The tree builder writes an
+    /// element's children there when the element closes (they are contiguous from then on);
+    /// [`Document::append`] grows a list in place or moves it to the end with room to spare.
+    children: Range32,
 }
-
-/// Up to [`INLINE`] children are kept in the node itself (most elements have few), so only
-/// nodes with more children allocate.
-#[derive(Clone, Debug)]
-enum Children {
-    Inline { len: u8, ids: [NodeId; INLINE] },
-    Heap(Vec<NodeId>),
-}
-
-const INLINE: usize = 4;
-
-impl Children {
-    const EMPTY: Children = Children::Inline {
-        len: 0,
-        ids: [NodeId(0); INLINE],
-    };
-
-    fn as_slice(&self) -> &[NodeId] {
-        match self {
-            Children::Inline { len, ids } => &ids[..usize::from(*len)],
-            Children::Heap(v) => v,
-        }
-    }
-
-    fn push(&mut self, id: NodeId) {
-        match self {
-            Children::Inline { len, ids } if usize::from(*len) < INLINE => {
-                ids[usize::from(*len)] = id;
-                *len += 1;
-            }
-            Children::Inline { ids, .. } => {
-                let mut v = Vec::with_capacity(INLINE * 2);
-                v.extend_from_slice(ids);
-                v.push(id);
-                *self = Children::Heap(v);
-            }
-            Children::Heap(v) => v.push(id),
-        }
-    }
-}
-
-impl PartialEq for Children {
-    fn eq(&self, other: &Children) -> bool {
-        self.as_slice() == other.as_slice()
-    }
-}
-
-impl Eq for Children {}
 
 /// The XML declaration's pseudo-attributes (draft profile).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -177,10 +190,13 @@ pub struct XmlDeclaration {
     pub standalone: Option<String>,
 }
 
-/// A document: an arena of nodes. Node 0 is the document node.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A document: an arena of nodes. Node 0 is the document node. Attributes and child lists
+/// are kept in two lists shared by all nodes, so building a node allocates nothing of its own.
+#[derive(Clone, Debug)]
 pub struct Document<'a> {
     nodes: Vec<Node<'a>>,
+    attributes: Vec<Attribute<'a>>,
+    child_ids: Vec<NodeId>,
     /// The XML declaration, when the input started with one (draft profile).
     pub xml_declaration: Option<XmlDeclaration>,
 }
@@ -191,6 +207,29 @@ impl Default for Document<'_> {
     }
 }
 
+/// Two documents are equal when they have the same nodes with the same ids, data, attributes,
+/// parents and children (however their lists are laid out).
+impl PartialEq for Document<'_> {
+    fn eq(&self, other: &Document<'_>) -> bool {
+        self.xml_declaration == other.xml_declaration
+            && self.nodes.len() == other.nodes.len()
+            && self
+                .nodes
+                .iter()
+                .zip(&other.nodes)
+                .enumerate()
+                .all(|(i, (a, b))| {
+                    let id = NodeId::from_index(i);
+                    a.data == b.data
+                        && a.parent == b.parent
+                        && self.children(id) == other.children(id)
+                        && self.attributes(id) == other.attributes(id)
+                })
+    }
+}
+
+impl Eq for Document<'_> {}
+
 impl<'a> Document<'a> {
     /// An empty document.
     pub fn new() -> Document<'a> {
@@ -198,8 +237,10 @@ impl<'a> Document<'a> {
             nodes: vec![Node {
                 data: NodeData::Document,
                 parent: None,
-                children: Children::EMPTY,
+                children: Range32::EMPTY,
             }],
+            attributes: Vec::new(),
+            child_ids: Vec::new(),
             xml_declaration: None,
         }
     }
@@ -224,16 +265,7 @@ impl<'a> Document<'a> {
                         namespace: e.namespace.map(o),
                         prefix: e.prefix.map(o),
                         local: o(e.local),
-                        attributes: e
-                            .attributes
-                            .into_iter()
-                            .map(|a| Attribute {
-                                namespace: a.namespace.map(o),
-                                prefix: a.prefix.map(o),
-                                local: o(a.local),
-                                value: o(a.value),
-                            })
-                            .collect(),
+                        attributes: e.attributes,
                     }),
                     NodeData::Text(t) => NodeData::Text(o(t)),
                     NodeData::Comment(t) => NodeData::Comment(o(t)),
@@ -255,8 +287,20 @@ impl<'a> Document<'a> {
                 children: n.children,
             })
             .collect();
+        let attributes = self
+            .attributes
+            .into_iter()
+            .map(|a| Attribute {
+                namespace: a.namespace.map(o),
+                prefix: a.prefix.map(o),
+                local: o(a.local),
+                value: o(a.value),
+            })
+            .collect();
         Document {
             nodes,
+            attributes,
+            child_ids: self.child_ids,
             xml_declaration: self.xml_declaration,
         }
     }
@@ -294,7 +338,19 @@ impl<'a> Document<'a> {
 
     /// The children of `id`, in order.
     pub fn children(&self, id: NodeId) -> &[NodeId] {
-        self.nodes[id.index()].children.as_slice()
+        match self.nodes.get(id.index()) {
+            Some(n) => n.children.of(&self.child_ids),
+            None => &[],
+        }
+    }
+
+    /// The attributes of `id` in source order (namespace declarations included); none when it
+    /// is not an element.
+    pub fn attributes(&self, id: NodeId) -> &[Attribute<'a>] {
+        match self.nodes.get(id.index()).map(|n| &n.data) {
+            Some(NodeData::Element(e)) => e.attributes.of(&self.attributes),
+            _ => &[],
+        }
     }
 
     /// The parent of `id` (`None` for the document node).
@@ -303,27 +359,75 @@ impl<'a> Document<'a> {
     }
 
     /// Appends a node as the last child of `parent`. Text appended after text is merged into it,
-    /// and empty text is not added; the id of the node that holds the data is returned.
-    pub fn append(&mut self, parent: NodeId, data: NodeData<'a>) -> NodeId {
-        if let NodeData::Text(t) = &data {
-            if let Some(&last) = self.nodes[parent.index()].children.as_slice().last()
-                && let NodeData::Text(prev) = &mut self.nodes[last.index()].data
-            {
-                prev.to_mut().push_str(t);
-                return last;
+    /// and empty text is not added; the id of the node that holds the data is returned. An
+    /// element is appended without attributes (see [`Document::append_element`]).
+    pub fn append(&mut self, parent: NodeId, mut data: NodeData<'a>) -> NodeId {
+        match &mut data {
+            NodeData::Text(t) => {
+                if let Some(&last) = self.children(parent).last()
+                    && let NodeData::Text(prev) = &mut self.nodes[last.index()].data
+                {
+                    prev.to_mut().push_str(t);
+                    return last;
+                }
+                if t.is_empty() {
+                    return parent;
+                }
             }
-            if t.is_empty() {
-                return parent;
-            }
+            NodeData::Element(e) => e.attributes = Range32::EMPTY,
+            _ => {}
         }
-        let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        let id = NodeId::from_index(self.nodes.len());
         self.nodes.push(Node {
             data,
             parent: Some(parent),
-            children: Children::EMPTY,
+            children: Range32::EMPTY,
         });
-        self.nodes[parent.index()].children.push(id);
+        self.add_child(parent, id);
         id
+    }
+
+    /// Appends an element with these attributes as the last child of `parent`.
+    pub fn append_element(
+        &mut self,
+        parent: NodeId,
+        element: Element<'a>,
+        attributes: impl IntoIterator<Item = Attribute<'a>>,
+    ) -> NodeId {
+        let start = self.attributes.len();
+        self.attributes.extend(attributes);
+        let id = self.append(parent, NodeData::Element(element));
+        if let NodeData::Element(e) = &mut self.nodes[id.index()].data {
+            e.attributes = Range32::new(start, self.attributes.len() - start);
+        }
+        id
+    }
+
+    /// Adds `id` to the child list of `parent`: in place when there is room or the list ends
+    /// the shared list, else moved to the end with twice the room (amortized O(1)).
+    fn add_child(&mut self, parent: NodeId, id: NodeId) {
+        let Some(node) = self.nodes.get_mut(parent.index()) else {
+            return;
+        };
+        let c = node.children;
+        let (start, len) = (c.start as usize, c.len as usize);
+        if c.len < c.cap {
+            self.child_ids[start + len] = id;
+            node.children.len += 1;
+        } else if start + len == self.child_ids.len() {
+            self.child_ids.push(id);
+            node.children = Range32::new(start, len + 1);
+        } else {
+            let new_start = self.child_ids.len();
+            let cap = (2 * len).max(4);
+            self.child_ids.extend_from_within(start..start + len);
+            self.child_ids.push(id);
+            self.child_ids.resize(new_start + cap, NodeId(0));
+            node.children = Range32 {
+                cap: u32::try_from(cap).unwrap_or(u32::MAX),
+                ..Range32::new(new_start, len + 1)
+            };
+        }
     }
 
     /// The text of every text node under `id`, in document order.
@@ -359,7 +463,7 @@ impl<'a> Document<'a> {
                         "{indent}<{}>",
                         dump_name(&e.namespace, e.prefix.as_deref(), &e.local)
                     );
-                    let mut attrs: Vec<&Attribute<'_>> = e.attributes.iter().collect();
+                    let mut attrs: Vec<&Attribute<'_>> = self.attributes(id).iter().collect();
                     attrs.sort_by(|a, b| a.local.cmp(&b.local));
                     for a in attrs {
                         let _ = writeln!(
@@ -442,6 +546,8 @@ struct OpenElement<'a> {
     name: Cow<'a, str>,
     /// How many namespace bindings this element pushed.
     bindings: usize,
+    /// Where its children start in [`TreeBuilder::pending`].
+    children: usize,
 }
 
 /// Builds a [`Document`] from tokens.
@@ -461,6 +567,10 @@ pub struct TreeBuilder<'a> {
     scopes: HashMap<Cow<'a, str>, Vec<Option<Cow<'a, str>>>, FxBuild>,
     /// An emptied attribute list of a tag token, for the tokenizer to reuse (see [`parse`]).
     spare_attributes: Vec<TokenAttribute<'a>>,
+    /// The children of the document node and of the open elements so far, outermost first
+    /// (each open element knows where its own start): when an element closes, its children
+    /// move to the document's child list in one piece.
+    pending: Vec<NodeId>,
     seen_content: bool,
     pending_bindings: usize,
     diagnostics: Vec<Diagnostic>,
@@ -483,6 +593,7 @@ impl<'a> TreeBuilder<'a> {
             bindings: Vec::new(),
             scopes: HashMap::default(),
             spare_attributes: Vec::new(),
+            pending: Vec::new(),
             seen_content: false,
             pending_bindings: 0,
             diagnostics: Vec::new(),
@@ -495,8 +606,53 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// The document and the tree-construction diagnostics.
-    pub fn finish(self) -> (Document<'a>, Vec<Diagnostic>) {
+    pub fn finish(mut self) -> (Document<'a>, Vec<Diagnostic>) {
+        while let Some(e) = self.stack.pop() {
+            self.close_children(e.node, e.children);
+        }
+        self.close_children(self.doc.root(), 0);
         (self.doc, self.diagnostics)
+    }
+
+    /// Moves the children of `node` (in `pending` from `mark` on) to the document.
+    fn close_children(&mut self, node: NodeId, mark: usize) {
+        let start = self.doc.child_ids.len();
+        let kids = self.pending.get(mark..).unwrap_or(&[]);
+        self.doc.child_ids.extend_from_slice(kids);
+        let len = kids.len();
+        self.pending.truncate(mark);
+        if let Some(n) = self.doc.nodes.get_mut(node.index()) {
+            n.children = Range32::new(start, len);
+        }
+    }
+
+    /// Appends a node to the current element (or the document node): text after text is
+    /// merged, empty text is not added. Returns the node that holds the data.
+    fn add(&mut self, data: NodeData<'a>) -> NodeId {
+        let (parent, mark) = match self.stack.last() {
+            Some(e) => (e.node, e.children),
+            None => (self.doc.root(), 0),
+        };
+        if let NodeData::Text(t) = &data {
+            if self.pending.len() > mark
+                && let Some(&last) = self.pending.last()
+                && let NodeData::Text(prev) = &mut self.doc.nodes[last.index()].data
+            {
+                prev.to_mut().push_str(t);
+                return last;
+            }
+            if t.is_empty() {
+                return parent;
+            }
+        }
+        let id = NodeId::from_index(self.doc.nodes.len());
+        self.doc.nodes.push(Node {
+            data,
+            parent: Some(parent),
+            children: Range32::EMPTY,
+        });
+        self.pending.push(id);
+        id
     }
 
     #[cold]
@@ -526,46 +682,42 @@ impl<'a> TreeBuilder<'a> {
 
     fn start_phase(&mut self, token: Token<'a>, first: bool) {
         let span = token.span;
-        let root = self.doc.root();
         match token.kind {
             TokenKind::StartTag { name, attributes } => {
-                let node = self.create_element(root, &name, attributes, span);
+                let node = self.create_element(&name, attributes, span);
                 self.push(node, name);
                 self.phase = Phase::Main;
             }
             TokenKind::EmptyTag { name, attributes } => {
                 let marker = self.bindings.len();
-                self.create_element(root, &name, attributes, span);
+                self.create_element(&name, attributes, span);
                 self.unbind_to(marker);
                 self.phase = Phase::End;
             }
             TokenKind::Comment(c) => {
-                self.doc.append(root, NodeData::Comment(c));
+                self.add(NodeData::Comment(c));
             }
             TokenKind::Pi { target, data } => {
-                self.doc.append(root, NodeData::Pi { target, data });
+                self.add(NodeData::Pi { target, data });
             }
             TokenKind::Doctype {
                 name,
                 public_id,
                 system_id,
             } => {
+                // In the start phase the document node's children are all of `pending`.
                 let has_doctype = self
-                    .doc
-                    .children(root)
+                    .pending
                     .iter()
                     .any(|&c| matches!(self.doc.data(c), NodeData::Doctype { .. }));
                 if has_doctype {
                     self.error(ErrorCode::MisplacedDoctype, span);
                 } else {
-                    self.doc.append(
-                        root,
-                        NodeData::Doctype {
-                            name,
-                            public_id,
-                            system_id,
-                        },
-                    );
+                    self.add(NodeData::Doctype {
+                        name,
+                        public_id,
+                        system_id,
+                    });
                 }
             }
             TokenKind::XmlDeclaration {
@@ -594,18 +746,17 @@ impl<'a> TreeBuilder<'a> {
 
     fn main_phase(&mut self, token: Token<'a>) {
         let span = token.span;
-        let current = self.stack.last().map_or(self.doc.root(), |e| e.node);
         match token.kind {
             TokenKind::Text(t) => {
-                self.doc.append(current, NodeData::Text(t));
+                self.add(NodeData::Text(t));
             }
             TokenKind::StartTag { name, attributes } => {
-                let node = self.create_element(current, &name, attributes, span);
+                let node = self.create_element(&name, attributes, span);
                 self.push(node, name);
             }
             TokenKind::EmptyTag { name, attributes } => {
                 let marker = self.bindings.len();
-                self.create_element(current, &name, attributes, span);
+                self.create_element(&name, attributes, span);
                 self.unbind_to(marker);
             }
             TokenKind::EndTag { name } => {
@@ -636,10 +787,10 @@ impl<'a> TreeBuilder<'a> {
                 }
             }
             TokenKind::Comment(c) => {
-                self.doc.append(current, NodeData::Comment(c));
+                self.add(NodeData::Comment(c));
             }
             TokenKind::Pi { target, data } => {
-                self.doc.append(current, NodeData::Pi { target, data });
+                self.add(NodeData::Pi { target, data });
             }
             TokenKind::Doctype { .. } => self.error(ErrorCode::MisplacedDoctype, span),
             TokenKind::XmlDeclaration { .. } => {
@@ -654,13 +805,12 @@ impl<'a> TreeBuilder<'a> {
 
     fn end_phase(&mut self, token: Token<'a>) {
         let span = token.span;
-        let root = self.doc.root();
         match token.kind {
             TokenKind::Comment(c) => {
-                self.doc.append(root, NodeData::Comment(c));
+                self.add(NodeData::Comment(c));
             }
             TokenKind::Pi { target, data } => {
-                self.doc.append(root, NodeData::Pi { target, data });
+                self.add(NodeData::Pi { target, data });
             }
             TokenKind::Eof => self.phase = Phase::Stopped,
             TokenKind::Text(t) => self.outside_root_text(&t, span),
@@ -682,6 +832,7 @@ impl<'a> TreeBuilder<'a> {
             node,
             name,
             bindings,
+            children: self.pending.len(),
         });
     }
 
@@ -699,6 +850,7 @@ impl<'a> TreeBuilder<'a> {
             let keep = self.bindings.len() - e.bindings;
             self.unbind_to(keep);
         }
+        self.close_children(e.node, e.children);
         Some(e.name)
     }
 
@@ -756,12 +908,12 @@ impl<'a> TreeBuilder<'a> {
             .and_then(|ns| ns.clone())
     }
 
-    /// Creates an element for a tag token (declaring its namespaces) and appends it to `parent`.
+    /// Creates an element for a tag token (declaring its namespaces) and appends it to the
+    /// current element; its attributes go straight to the document's attribute list.
     // `&Cow`, not `&str`: a borrowed name's parts stay borrowed from the input (see `split_cow`).
     #[allow(clippy::ptr_arg)]
     fn create_element(
         &mut self,
-        parent: NodeId,
         name: &Cow<'a, str>,
         mut attributes: Vec<TokenAttribute<'a>>,
         span: Span,
@@ -791,7 +943,7 @@ impl<'a> TreeBuilder<'a> {
             },
             None => self.lookup(None),
         };
-        let mut attrs: Vec<Attribute<'a>> = Vec::with_capacity(attributes.len());
+        let start = self.doc.attributes.len();
         let mut seen: HashSet<(Option<String>, String), FxBuild> = HashSet::default();
         for (i, a) in attributes.drain(..).enumerate() {
             let (aprefix, alocal) = split_cow(&a.name);
@@ -812,6 +964,7 @@ impl<'a> TreeBuilder<'a> {
             } else {
                 None
             };
+            let attrs = &self.doc.attributes[start..];
             let duplicate = if attrs.len() < 32 {
                 attrs.iter().any(|b| match &ans {
                     Some(_) => b.namespace == ans && b.local == alocal,
@@ -823,7 +976,7 @@ impl<'a> TreeBuilder<'a> {
                 })
             } else {
                 if seen.is_empty() {
-                    for b in &attrs {
+                    for b in attrs {
                         seen.insert(attribute_key(
                             b.namespace.as_deref(),
                             b.prefix.as_deref(),
@@ -837,7 +990,7 @@ impl<'a> TreeBuilder<'a> {
                 self.error(ErrorCode::DuplicateExpandedAttribute, a.span);
                 continue;
             }
-            attrs.push(Attribute {
+            self.doc.attributes.push(Attribute {
                 namespace: ans,
                 prefix: aprefix,
                 local: alocal,
@@ -847,15 +1000,13 @@ impl<'a> TreeBuilder<'a> {
         if attributes.capacity() > self.spare_attributes.capacity() {
             self.spare_attributes = attributes;
         }
-        self.doc.append(
-            parent,
-            NodeData::Element(Element {
-                namespace,
-                prefix,
-                local,
-                attributes: attrs,
-            }),
-        )
+        let len = self.doc.attributes.len() - start;
+        self.add(NodeData::Element(Element {
+            namespace,
+            prefix,
+            local,
+            attributes: Range32::new(start, len),
+        }))
     }
 
     /// If `a` is a namespace declaration, applies it: `Some(true)` when it declares (or is the
@@ -923,6 +1074,11 @@ fn attribute_key(ns: Option<&str>, prefix: Option<&str>, local: &str) -> (Option
 pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
     let mut tokenizer = Tokenizer::new(input, options);
     let mut builder = TreeBuilder::new();
+    // Room for the nodes at once (an element or a text node per `<`, about), so the arena is
+    // not copied as it grows.
+    let tags = memchr::memchr_iter(b'<', input.as_bytes()).count();
+    builder.doc.nodes.reserve(tags + tags / 2);
+    builder.doc.child_ids.reserve(tags + tags / 2);
     let mut diagnostics = Vec::new();
     while let Some(e) = tokenizer.next_event() {
         match e {
@@ -940,7 +1096,8 @@ pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
             crate::Event::Diagnostic(d) => diagnostics.push(d),
         }
     }
-    (builder.doc, diagnostics)
+    let (doc, _) = builder.finish();
+    (doc, diagnostics)
 }
 
 /// A streaming parser: tokenizer and tree builder together.

@@ -366,8 +366,8 @@ fn items(doc: &Document) -> Vec<Item> {
                 out.push(Item::Open {
                     namespace: e.namespace.as_deref().map(str::to_owned),
                     name: e.qualified_name(),
-                    attributes: e
-                        .attributes
+                    attributes: doc
+                        .attributes(id)
                         .iter()
                         .map(|a| Attr {
                             namespace: a.namespace.as_deref().map(str::to_owned),
