@@ -659,8 +659,10 @@ impl<'a> Tokenizer<'a> {
     /// ended the text run, so the tokens are the same as the states would produce.
     fn fast_data(&mut self) -> Option<Token<'a>> {
         let rel = self.pos - self.base;
-        let run = TEXT_STOPS.run_len(&self.input[rel..]);
-        let lt = rel + run;
+        let lt = match TEXT_STOPS.find_stop(&self.input, rel) {
+            Ok(j) | Err(j) => j,
+        };
+        let run = lt - rel;
         let raw = if self.input.as_bytes().get(lt) == Some(&b'<') {
             scan_tag(&self.input, lt, &mut self.raw_attrs)
         } else {
@@ -2380,6 +2382,8 @@ struct Stops {
     /// be a non-ASCII control or noncharacter).
     class: [u8; 256],
     printable: [u8; 6],
+    /// How many of `printable` are distinct.
+    distinct: usize,
     /// The controls that are not stops (tab, LF, form feed), a stop replaced by 0xFF.
     allowed_controls: [u8; 3],
 }
@@ -2433,6 +2437,7 @@ const fn stops(extra: &[u8]) -> Stops {
     Stops {
         class,
         printable,
+        distinct: count,
         allowed_controls,
     }
 }
@@ -2463,6 +2468,74 @@ impl Stops {
             hit |= u8::from(control | (b > 0x7E) | stop);
         }
         hit != 0
+    }
+
+    /// Bit `k` is set when byte `k` of the eight in `w` (little-endian) may stop a run: a
+    /// control (tab, LF and form feed included), DEL, a non-ASCII byte, a printable stop, or a
+    /// byte above one of those in the word (the borrow of the subtractions; extra candidates
+    /// only cost a table look-up, a missed one is impossible). Eight bytes in a few word
+    /// operations, then one multiplication gathers the flags into a mask.
+    #[inline(always)]
+    fn candidates(&self, w: u64) -> u32 {
+        const L: u64 = 0x0101_0101_0101_0101;
+        const H: u64 = 0x8080_8080_8080_8080;
+        let mut hits = w.wrapping_sub(0x20 * L) & !w;
+        hits |= w | w.wrapping_add(L);
+        let mut k = 0;
+        while k < self.distinct {
+            let x = w ^ (u64::from(self.printable[k]) * L);
+            hits |= x.wrapping_sub(L) & !x;
+            k += 1;
+        }
+        ((((hits & H) >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u32
+    }
+
+    /// The end of the run at `i` with none of these stops: `Ok` with the index of the stop
+    /// byte, or `Err` with the index where the run ends otherwise (the end of `text`, or a
+    /// control or noncharacter). Eight bytes at a time: only the bytes [`Stops::candidates`]
+    /// marks are looked up in the class table; past sixteen bytes, clean blocks are skipped
+    /// sixteen at a time. For the fast paths, with a static table (inlined, the constants fold).
+    #[inline(always)]
+    fn find_stop(&self, text: &str, mut i: usize) -> Result<usize, usize> {
+        let bytes = text.as_bytes();
+        let mut words = 0;
+        while let Some(chunk) = bytes.get(i..i + 8) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(chunk);
+            let mut mask = self.candidates(u64::from_le_bytes(w));
+            while mask != 0 {
+                let j = i + mask.trailing_zeros() as usize;
+                let class = self.class[usize::from(bytes[j])];
+                if class == STOP {
+                    return Ok(j);
+                }
+                // A plain byte (tab, LF, form feed, a continuation or lead byte) or a checked
+                // lead byte, whose continuation bytes are plain.
+                if class == CHECK && past_checked_char(text, j).is_none() {
+                    return Err(j);
+                }
+                mask &= mask - 1;
+            }
+            i += 8;
+            words += 1;
+            if words == 2 {
+                i = self.skip_blocks(bytes, i);
+            }
+        }
+        while let Some(&b) = bytes.get(i) {
+            let class = self.class[usize::from(b)];
+            if class == PLAIN {
+                i += 1;
+            } else if class == STOP {
+                return Ok(i);
+            } else {
+                match past_checked_char(text, i) {
+                    Some(next) => i = next,
+                    None => return Err(i),
+                }
+            }
+        }
+        Err(i)
     }
 
     /// Past the whole blocks from `i` on that hold no byte that may stop. Out of line: setting
@@ -2560,29 +2633,10 @@ fn slice_cow<'a>(input: &Cow<'a, str>, start: usize, end: usize) -> Cow<'a, str>
 
 /// The end of the run at `i` of characters that are none of `stops` (nor CR, U+0000, a control
 /// or a noncharacter): the index of the stop byte. `None` when the buffer ends first or the run
-/// meets a control or noncharacter (which needs a diagnostic, so the states handle it). As
-/// [`Stops::run_len`]: sixteen bytes one at a time (names and most values are short), then
-/// whole blocks while they hold no byte that may stop.
-#[inline]
-fn scan_run(text: &str, mut i: usize, stops: &Stops) -> Option<usize> {
-    let bytes = text.as_bytes();
-    loop {
-        let limit = (i + BLOCK).min(bytes.len());
-        while i < limit {
-            let class = stops.class[usize::from(bytes[i])];
-            if class == PLAIN {
-                i += 1;
-            } else if class == STOP {
-                return Some(i);
-            } else {
-                i = past_checked_char(text, i)?;
-            }
-        }
-        if i >= bytes.len() {
-            return None;
-        }
-        i = stops.skip_blocks(bytes, i);
-    }
+/// meets a control or noncharacter (which needs a diagnostic, so the states handle it).
+#[inline(always)]
+fn scan_run(text: &str, i: usize, stops: &Stops) -> Option<usize> {
+    stops.find_stop(text, i).ok()
 }
 
 /// Past the character whose lead byte (a [`CHECK`] byte) is at `i`, unless it is a control or
@@ -2797,4 +2851,60 @@ pub fn events(input: &str, options: Options) -> Vec<Event<'_>> {
         out.push(e);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// [`Stops::find_stop`] as the class table says, one character at a time.
+    fn naive(stops: &Stops, text: &str, i: usize) -> Result<usize, usize> {
+        for (k, c) in text[i..].char_indices() {
+            let at = i + k;
+            if c.is_ascii() {
+                if stops.class[c as usize] == STOP {
+                    return Ok(at);
+                }
+            } else if bad_char(c).is_some() {
+                return Err(at);
+            }
+        }
+        Err(text.len())
+    }
+
+    const ALL: [&Stops; 10] = [
+        &TEXT_STOPS,
+        &TAG_NAME_STOPS,
+        &ATTR_NAME_STOPS,
+        &DQ_VALUE_STOPS,
+        &SQ_VALUE_STOPS,
+        &UNQUOTED_VALUE_STOPS,
+        &COMMENT_STOPS,
+        &PI_DATA_STOPS,
+        &CDATA_STOPS,
+        &BOGUS_STOPS,
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The word-at-a-time scan finds what a character-by-character scan finds, from every
+        /// starting point, for every table.
+        #[test]
+        fn find_stop_matches_the_class_table(
+            text in "([a-z =/>\"'&<\\-?\\]]{0,20}|[\t\n\r\x0B\x0C\0\x01\x1F\x7F\u{80}\u{9F}\u{A0}é日😀\u{FDD0}\u{FFFE}\u{FFFF}\u{10FFFF}]){0,12}"
+        ) {
+            for stops in ALL {
+                for i in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                    prop_assert_eq!(stops.find_stop(&text, i), naive(stops, &text, i), "{:?} from {}", text, i);
+                    let run = stops.run_len(&text[i..]);
+                    let expected = match naive(stops, &text, i) {
+                        Ok(j) | Err(j) => j - i,
+                    };
+                    prop_assert_eq!(run, expected, "run_len {:?} from {}", text, i);
+                }
+            }
+        }
+    }
 }
