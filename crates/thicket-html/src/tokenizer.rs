@@ -1215,9 +1215,12 @@ impl Tokenizer {
             {
                 return None;
             }
-            let de = ds + memchr::memmem::find(&bytes[ds..], b"-->")?;
-            let data = &bytes[ds..de];
-            (memchr::memchr(b'!', data).is_none() && is_plain(data)).then_some(de)
+            // Only up to the first `!`: the states may end the comment there (`--!>`), and a
+            // search past it would rescan the rest of the input for every such comment.
+            let rest = &bytes[ds..];
+            let bang = memchr::memchr(b'!', rest).unwrap_or(rest.len());
+            let de = ds + memchr::memmem::find(&rest[..bang], b"-->")?;
+            is_plain(&bytes[ds..de]).then_some(de)
         };
         let Some(de) = data() else {
             return false;

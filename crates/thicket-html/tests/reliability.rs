@@ -115,3 +115,21 @@ fn arbitrary_bytes_never_panic() {
         run(&s, 3);
     }
 }
+
+/// The direct paths look ahead in the buffer (for `-->`, a closing quote, the end of a name):
+/// on input where the states end each construct earlier than that look-ahead reaches, the
+/// look-ahead must stop early too, or every construct would rescan the rest of the input.
+#[test]
+fn constructs_the_states_end_before_the_direct_paths_would() {
+    for piece in [
+        "<!--x--!>",
+        "<!--x<!-->",
+        "<a b=\"&#x26;\" c=&amp>",
+        "&zzzzzzzz=",
+        "<a b=&x y=\"",
+    ] {
+        let input = piece.repeat(200_000);
+        let (_, _, t) = run(&input, usize::MAX);
+        assert!(t < LIMIT, "{piece}: {t:?}");
+    }
+}
