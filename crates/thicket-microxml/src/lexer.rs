@@ -269,6 +269,42 @@ pub(crate) fn name_len(b: &[u8]) -> usize {
     }
 }
 
+/// The bytes [`Tokenizer::scan_characters`] looks at: ASCII characters MicroXML forbids, and
+/// the lead bytes of the only non-ASCII characters it can forbid (C1 controls after `C2`,
+/// noncharacters after `EF` and `F0`-`F4`); any other byte is allowed or a lead or continuation
+/// byte of an allowed character.
+static SUSPECT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if b < 0x80 {
+            !((b >= 0x20 && b < 0x7F) || b == b'\t' || b == b'\n' || b == b'\r')
+        } else {
+            matches!(b, 0xC2 | 0xEF | 0xF0..=0xF4)
+        };
+        i += 1;
+    }
+    t
+};
+
+/// True when the 16 bytes of `a` and `b` are all printable ASCII, tab, LF or CR: a quick test
+/// for "printable ASCII only" (no high bit, no byte below 0x20, no DEL), then the exact one.
+#[inline]
+fn plain_ascii_pair(a: u64, b: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let high = (a | b) & HIGH;
+    // A lane below 0x20 borrows into its high bit (lanes above a hit may be flagged too, which
+    // only sends the block to the exact test).
+    let below = ((a.wrapping_sub(ONES * 0x20) & !a) | (b.wrapping_sub(ONES * 0x20) & !b)) & HIGH;
+    let del = (a.wrapping_add(ONES) | b.wrapping_add(ONES)) & HIGH;
+    if high | below | del == 0 {
+        return true;
+    }
+    plain_ascii_block(a) && plain_ascii_block(b)
+}
+
 /// True when the 8 bytes of `x` are all printable ASCII, tab, LF or CR (checked lane by lane
 /// without carries between lanes).
 #[inline]
@@ -651,39 +687,42 @@ impl Tokenizer {
 
     /// Reports every character MicroXML forbids.
     fn scan_characters(&mut self, chunk: &str, offset: usize) {
-        #[inline]
-        fn plain(b: u8) -> bool {
-            (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r')
-        }
         let bytes = chunk.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
-            // Fast path: 8 printable ASCII bytes (or tab, LF, CR) at a time.
-            if let Some(&block) = bytes
-                .get(i..i + 8)
-                .and_then(|s| <&[u8; 8]>::try_from(s).ok())
-                && plain_ascii_block(u64::from_le_bytes(block))
+            // Fast path: printable ASCII (or tab, LF, CR), 16 bytes at a time.
+            while let Some((a, b)) = bytes
+                .get(i..i + 16)
+                .and_then(|s| <&[u8; 16]>::try_from(s).ok())
+                .map(|s| {
+                    let (a, b) = s.split_at(8);
+                    (
+                        u64::from_le_bytes(a.try_into().unwrap_or([0xFF; 8])),
+                        u64::from_le_bytes(b.try_into().unwrap_or([0xFF; 8])),
+                    )
+                })
+                && plain_ascii_pair(a, b)
             {
-                i += 8;
-                continue;
+                i += 16;
             }
-            let b = bytes[i];
-            if b < 0x80 {
-                if !plain(b) {
+            // Otherwise the next 16 bytes (at least) one by one: non-ASCII text would fail the
+            // block test at every byte.
+            let stop = bytes.len().min(i + 16);
+            while i < stop {
+                let b = bytes[i];
+                if !SUSPECT[b as usize] {
+                    i += 1;
+                } else if b < 0x80 {
                     self.invalid_char(offset + i, offset + i + 1);
+                    i += 1;
+                } else {
+                    let c = chunk[i..].chars().next().unwrap_or('\u{FFFD}');
+                    let len = c.len_utf8();
+                    if validity::is_forbidden_char(c) {
+                        self.invalid_char(offset + i, offset + i + len);
+                    }
+                    i += len;
                 }
-                i += 1;
-            } else if !matches!(b, 0xC2 | 0xEF | 0xF0..=0xF4) {
-                // Only characters led by these bytes can be forbidden (C1 controls, noncharacters);
-                // any other byte is a lead or continuation byte of an allowed character.
-                i += 1;
-            } else {
-                let c = chunk[i..].chars().next().unwrap_or('\u{FFFD}');
-                let len = c.len_utf8();
-                if validity::is_forbidden_char(c) {
-                    self.invalid_char(offset + i, offset + i + len);
-                }
-                i += len;
             }
         }
     }
@@ -1629,6 +1668,33 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        /// The block and byte-wise scan reports exactly the characters `is_forbidden_char`
+        /// forbids.
+        #[test]
+        fn character_scan_agrees_with_is_forbidden_char(
+            chars in prop::collection::vec(prop::sample::select(vec![
+                'a', ' ', '\n', '\t', '\r', '\0', '\u{C}', '\u{7F}', '\u{80}', '\u{85}',
+                '\u{9F}', '\u{A0}', 'é', 'こ', '\u{FDD0}', '\u{FFFE}', '\u{FFFD}', '\u{1FFFF}',
+                '😀', '\u{10FFFF}',
+            ]), 0..40),
+        ) {
+            let text: String = chars.into_iter().collect();
+            let mut t = Tokenizer::new(Options::default());
+            t.scan_characters(&text, 5);
+            let got: Vec<(usize, usize)> =
+                t.diagnostics().iter().map(|d| (d.span.start, d.span.end)).collect();
+            let expected: Vec<(usize, usize)> = text
+                .char_indices()
+                .filter(|&(_, c)| validity::is_forbidden_char(c))
+                .map(|(i, c)| (5 + i, 5 + i + c.len_utf8()))
+                .collect();
+            prop_assert_eq!(got, expected);
+        }
+    }
+
     #[test]
     fn byte_classes_agree_with_their_definitions() {
         for b in 0..=255u8 {
@@ -1643,6 +1709,26 @@ mod tests {
             if c & MICRO_START != 0 {
                 assert!(c & MICRO_CHAR != 0 && c & NAME_START != 0, "{b}");
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn plain_ascii_pair_agrees_on_random_blocks(
+            a in prop::array::uniform8(prop::sample::select(vec![
+                b'a', b' ', b'~', b'\n', b'\t', b'\r', 0, 0x1F, 0x7F, 0x80, 0xFF, 0xC2,
+            ])),
+            b in prop::array::uniform8(any::<u8>()),
+        ) {
+            let plain = |b: u8| (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
+            prop_assert_eq!(
+                plain_ascii_pair(u64::from_le_bytes(a), u64::from_le_bytes(b)),
+                a.iter().chain(&b).all(|&c| plain(c))
+            );
+            prop_assert_eq!(
+                plain_ascii_pair(u64::from_le_bytes(b), u64::from_le_bytes(a)),
+                a.iter().chain(&b).all(|&c| plain(c))
+            );
         }
     }
 
