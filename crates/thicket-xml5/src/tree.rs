@@ -562,9 +562,10 @@ pub struct TreeBuilder<'a> {
     /// The namespace bindings, innermost last (prefix `""` is the default namespace), so that
     /// leaving an element undoes its bindings. While there are few, lookups scan them.
     bindings: Vec<(Cow<'a, str>, Option<Cow<'a, str>>)>,
-    /// For each prefix, its bindings innermost last (`None` = undeclared): lookups stay O(1)
-    /// however many bindings are in scope.
-    scopes: HashMap<Cow<'a, str>, Vec<Option<Cow<'a, str>>>, FxBuild>,
+    /// For each prefix, its bindings innermost last (`None` = undeclared), so that lookups stay
+    /// O(1) however many bindings are in scope: built when more than [`SCAN_BINDINGS`] are, and
+    /// kept up to date from then on.
+    scopes: Option<Scopes<'a>>,
     /// An emptied attribute list of a tag token, for the tokenizer to reuse (see [`parse`]).
     spare_attributes: Vec<TokenAttribute<'a>>,
     /// The children of the document node and of the open elements so far, outermost first
@@ -591,7 +592,7 @@ impl<'a> TreeBuilder<'a> {
             stack: Vec::new(),
             open_names: None,
             bindings: Vec::new(),
-            scopes: HashMap::default(),
+            scopes: None,
             spare_attributes: Vec::new(),
             pending: Vec::new(),
             seen_content: false,
@@ -869,17 +870,23 @@ impl<'a> TreeBuilder<'a> {
     }
 
     fn bind(&mut self, prefix: Cow<'a, str>, ns: Option<Cow<'a, str>>) {
-        self.scopes
-            .entry(prefix.clone())
-            .or_default()
-            .push(ns.clone());
+        if let Some(scopes) = &mut self.scopes {
+            scopes.entry(prefix.clone()).or_default().push(ns.clone());
+        }
         self.bindings.push((prefix, ns));
+        if self.scopes.is_none() && self.bindings.len() > SCAN_BINDINGS {
+            let mut scopes: Scopes<'a> = HashMap::default();
+            for (p, ns) in &self.bindings {
+                scopes.entry(p.clone()).or_default().push(ns.clone());
+            }
+            self.scopes = Some(scopes);
+        }
     }
 
     fn unbind_to(&mut self, len: usize) {
         while self.bindings.len() > len {
             if let Some((p, _)) = self.bindings.pop()
-                && let Some(v) = self.scopes.get_mut(&p)
+                && let Some(v) = self.scopes.as_mut().and_then(|s| s.get_mut(&p))
             {
                 v.pop();
             }
@@ -894,18 +901,18 @@ impl<'a> TreeBuilder<'a> {
         }
         let prefix = prefix.unwrap_or("");
         // Most documents have a handful of bindings: compare them, innermost first.
-        if self.bindings.len() <= 16 {
-            return self
+        match &self.scopes {
+            Some(scopes) if self.bindings.len() > SCAN_BINDINGS => scopes
+                .get(prefix)
+                .and_then(|v| v.last())
+                .and_then(|ns| ns.clone()),
+            _ => self
                 .bindings
                 .iter()
                 .rev()
                 .find(|(p, _)| p == prefix)
-                .and_then(|(_, ns)| ns.clone());
+                .and_then(|(_, ns)| ns.clone()),
         }
-        self.scopes
-            .get(prefix)
-            .and_then(|v| v.last())
-            .and_then(|ns| ns.clone())
     }
 
     /// Creates an element for a tag token (declaring its namespaces) and appends it to the
@@ -920,13 +927,17 @@ impl<'a> TreeBuilder<'a> {
     ) -> NodeId {
         // Declarations first: they are in scope for the element and its attributes. Most tags
         // have none, which one look at the names' first bytes tells.
-        let mut valid_decl: Vec<bool> = Vec::new();
+        // Which attributes are valid declarations: a bit each for the first 64, a list past that.
+        let mut valid_decl = 0u64;
+        let mut valid_decl_more: Vec<bool> = Vec::new();
         let before = self.bindings.len();
         if attributes.iter().any(|a| a.name.starts_with("xmlns")) {
-            valid_decl = vec![false; attributes.len()];
             for (i, a) in attributes.iter().enumerate() {
-                if let Some(ok) = self.declare(a) {
-                    valid_decl[i] = ok;
+                let ok = self.declare(a) == Some(true);
+                if i < 64 {
+                    valid_decl |= u64::from(ok) << i;
+                } else {
+                    valid_decl_more.push(ok);
                 }
             }
         }
@@ -947,7 +958,11 @@ impl<'a> TreeBuilder<'a> {
         let mut seen: HashSet<(Option<String>, String), FxBuild> = HashSet::default();
         for (i, a) in attributes.drain(..).enumerate() {
             let (aprefix, alocal) = split_cow(&a.name);
-            let ans = if valid_decl.get(i).copied().unwrap_or(false) {
+            let declaration = match i.checked_sub(64) {
+                None => valid_decl & (1 << i) != 0,
+                Some(k) => valid_decl_more.get(k).copied().unwrap_or(false),
+            };
+            let ans = if declaration {
                 Some(Cow::Borrowed(XMLNS_NAMESPACE))
             } else if let Some(p) = aprefix.as_deref() {
                 if p == "xmlns" {
@@ -1042,6 +1057,12 @@ impl<'a> TreeBuilder<'a> {
         Some(true)
     }
 }
+
+/// For each prefix, its namespaces innermost last (`None`: undeclared).
+type Scopes<'a> = HashMap<Cow<'a, str>, Vec<Option<Cow<'a, str>>>, FxBuild>;
+
+/// Up to this many namespace bindings in scope, lookups compare them one by one.
+const SCAN_BINDINGS: usize = 16;
 
 /// Splits a qualified name held as a `Cow`, borrowing the parts when the name is borrowed.
 fn split_cow<'a>(name: &Cow<'a, str>) -> (Option<Cow<'a, str>>, Cow<'a, str>) {
