@@ -184,10 +184,13 @@ pub(crate) fn is_compressed(s: &str) -> bool {
 }
 
 /// True for codepoints that are starters (combining class 0) with NFC quick check "Yes", in
-/// ranges common in documents: below U+0300, CJK punctuation without the tone marks
-/// U+302A..=U+302F, kana without the combining sound marks U+3099 and U+309A, CJK unified
-/// ideographs, Hangul syllables, fullwidth forms. Such a codepoint resets the quick check's
-/// state, so a string made of them only is NFC. (Checked on every codepoint in the tests.)
+/// ranges common in documents: the blocks of 64 codepoints of the BMP made only of such
+/// codepoints (`STABLE_BLOCKS`: Latin, Greek, Cyrillic, Georgian, punctuation, box drawing,
+/// Braille, CJK ideographs, Hangul, ...), and, in mixed blocks, Greek from U+0388, Cyrillic
+/// without the combining marks U+0483..=U+0489, CJK punctuation without the tone marks
+/// U+302A..=U+302F, kana without the combining sound marks U+3099 and U+309A,
+/// fullwidth forms. Such a codepoint resets the quick check's state, so a string made of them
+/// only is NFC. (Checked on every codepoint in the tests.)
 #[inline]
 pub(crate) fn is_stable_starter(c: char) -> bool {
     is_stable_starter_u32(c as u32)
@@ -196,10 +199,38 @@ pub(crate) fn is_stable_starter(c: char) -> bool {
 /// `is_stable_starter` for a codepoint value.
 #[inline]
 pub(crate) fn is_stable_starter_u32(c: u32) -> bool {
+    let block = (c >> 6) as usize;
+    if let Some(&bits) = STABLE_BLOCKS.get(block >> 6)
+        && (bits >> (block & 63)) & 1 == 1
+    {
+        return true;
+    }
     matches!(c,
-        0..=0x2FF | 0x3000..=0x3029 | 0x3030..=0x3098 | 0x309B..=0x30FF | 0x4E00..=0x9FFF
-        | 0xAC00..=0xD7A3 | 0xFF01..=0xFF9D)
+        0x388..=0x3FF | 0x400..=0x482 | 0x48A..=0x52F | 0x3000..=0x3029 | 0x3030..=0x3098
+        | 0x309B..=0x30FF | 0xFF01..=0xFF9D)
 }
+
+/// Bit `k` of word `w` is set when the 64 codepoints from `(64 * w + k) * 64` are all starters
+/// with NFC quick check "Yes" (892 of the 1024 blocks of the BMP). Computed from the tables of
+/// `unicode-normalization` (Unicode 18); the `stable_starters` test checks every codepoint.
+const STABLE_BLOCKS: [u64; 16] = [
+    0x00400000443B8FFF,
+    0x1F7600EB6FFFDF1A,
+    0xFF57F7FFFFFFEFE6,
+    0xFFFFFFFFFFFFFFFA,
+    0xFFFFFFFFFFFFFFFF,
+    0xFFFFFFFFFFFFFFFF,
+    0xFFFFFFFFFFFFFFFF,
+    0xFFFFFFFFFFFFFFFF,
+    0xFFFFFFFFFFFFFFFF,
+    0xFFFFFFFFFFFFFFFF,
+    0xFFFF7306F1FFFFFF,
+    0xFFFFFFFFFFFFFFFF,
+    0xFFFFFFFFFFFFFFFF,
+    0x00000000FFFFFFFF,
+    0xFFFFFFFFFFFFFFFF,
+    0xFEFFC00FFFFFFFFF,
+];
 
 /// True when `s` is made of stable starters only (so it is NFC): all-ASCII strings at once,
 /// the rest codepoint by codepoint.
@@ -239,10 +270,14 @@ pub(crate) fn is_nfc(s: &str) -> bool {
 
 /// Unicode normalization to NFC; borrowed when `s` is already normalized.
 pub(crate) fn nfc(s: &str) -> Cow<'_, str> {
-    if all_stable_starters(s) || is_nfc_quick(s.chars()) == IsNormalized::Yes {
+    if all_stable_starters(s) {
         return Cow::Borrowed(s);
     }
-    Cow::Owned(s.nfc().collect())
+    match is_nfc_quick(s.chars()) {
+        IsNormalized::Yes => Cow::Borrowed(s),
+        IsNormalized::Maybe if s.chars().eq(s.nfc()) => Cow::Borrowed(s),
+        _ => Cow::Owned(s.nfc().collect()),
+    }
 }
 
 /// A decoded string that is either a range of a source text (nothing changed) or owned.
@@ -344,6 +379,8 @@ mod tests {
         assert!(all_stable_starters("abc 日本語のテキスト、한국어 éà ＡＢ"));
         assert!(!all_stable_starters("か\u{3099}"));
         assert!(!all_stable_starters("e\u{301}"));
+        assert!(all_stable_starters("αβγ кириллица ═║ ⠁⠑ ა"));
+        assert!(!all_stable_starters("\u{1f71}"));
     }
 
     proptest::proptest! {
@@ -361,7 +398,7 @@ mod tests {
     proptest::proptest! {
         /// The fast path agrees with the quick check and full normalization.
         #[test]
-        fn nfc_fast_path(s in "[ae\u{300}\u{301}\u{302a}か\u{3099}日한\u{f900}\u{1d15e} ]{0,16}") {
+        fn nfc_fast_path(s in "[ae\u{300}\u{301}\u{302a}か\u{3099}日한\u{f900}\u{1d15e}α\u{1f71}\u{387}\u{e48}═ ]{0,16}") {
             let expected: String = s.nfc().collect();
             proptest::prop_assert_eq!(is_nfc(&s), expected == s);
             proptest::prop_assert_eq!(nfc(&s), expected.as_str());
