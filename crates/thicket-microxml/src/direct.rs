@@ -1,7 +1,8 @@
 //! The direct path for a whole input ([`crate::parse_with`]), beside the modes.
 //!
 //! From a clean Main-mode state (nothing queued or pending), it reads units of plain markup: a
-//! text run without `&` or CR, followed by a plain end-tag `</name S* >` or a plain start-tag
+//! text run (CRs are normalized, the five predefined references replaced, any other `&` stops
+//! it), followed by a plain end-tag `</name S* >` or a plain start-tag
 //! `<name (S+ name S* = S* "value")* S* (> | />)` whose values hold no `&`, `<`, `>` or CR. It
 //! hands their tokens straight to the tree builder, with the diagnostics the modes would report
 //! there (names that are not MicroXML names, `xmlns` attributes, `>` in text). At the first unit
@@ -88,35 +89,55 @@ fn name_at(b: &[u8], i: usize) -> (usize, NameKind) {
     (j, kind)
 }
 
-/// The text run at `i`, up to `<`, `&` or the end: where it ends and whether it holds `>`;
-/// `None` when it holds a CR (newline normalization is the modes' business).
+/// What a text run holds besides plain characters.
+#[derive(Clone, Copy, Debug, Default)]
+struct Marks {
+    /// A `>` (a diagnostic each).
+    gt: bool,
+    /// A CR (newline normalization).
+    cr: bool,
+}
+
+/// The text run at `i`, up to `<`, `&` or the end: where it ends and what it holds.
 #[inline]
-fn text_at(b: &[u8], mut i: usize) -> Option<(usize, bool)> {
-    let mut gt = false;
+fn text_at(b: &[u8], mut i: usize) -> (usize, Marks) {
+    let mut marks = Marks::default();
     loop {
         let limit = b.len().min(i + SHORT);
         while i < limit && CLASS[b[i] as usize] & TEXT_STOP == 0 {
             i += 1;
         }
         if i == b.len() {
-            return Some((i, gt));
+            return (i, marks);
         }
         if i == limit {
             // A long run.
             let end = i + memchr2(b'<', b'&', &b[i..]).unwrap_or(b.len() - i);
-            if memchr(b'\r', &b[i..end]).is_some() {
-                return None;
-            }
-            gt = gt || memchr(b'>', &b[i..end]).is_some();
-            return Some((end, gt));
+            marks.cr |= memchr(b'\r', &b[i..end]).is_some();
+            marks.gt |= memchr(b'>', &b[i..end]).is_some();
+            return (end, marks);
         }
         match b[i] {
-            b'>' => gt = true,
-            b'\r' => return None,
-            _ => return Some((i, gt)),
+            b'>' => marks.gt = true,
+            b'\r' => marks.cr = true,
+            _ => return (i, marks),
         }
         i += 1;
     }
+}
+
+/// Appends `text` newline-normalized: CR LF and CR become LF. (The character before `text` is
+/// never a CR: the direct path does not start after one, and references end with `;`.)
+fn push_normalized(out: &mut String, mut text: &str) {
+    while let Some(i) = memchr(b'\r', text.as_bytes()) {
+        out.push_str(&text[..i]);
+        out.push('\n');
+        text = &text[i + 1..];
+        if let Some(rest) = text.strip_prefix('\n') {
+            text = rest;
+        }
+    }
+    out.push_str(text);
 }
 
 /// The quoted value whose first character is at `i`: where its closing `quote` is, or `None`
@@ -176,31 +197,53 @@ impl Direct {
         }
     }
 
-    /// The text run at `p` up to `<` or the end, taking the five predefined references in
-    /// stride (the text with them replaced is left in `self.owned`): where it ends and whether
-    /// it holds `>`. `None` when it holds a CR or another `&`.
+    /// The text run at `p` up to `<` or the end, taking CRs and the five predefined references
+    /// in stride (the text with newlines normalized and references replaced is left in
+    /// `self.owned`): where it ends and whether it holds `>`. `None` when it holds another `&`.
     #[inline]
     fn text_run(&mut self, input: &str, p: usize) -> Option<(usize, bool)> {
         let b = input.as_bytes();
-        let (mut end, mut gt) = text_at(b, p)?;
-        if b.get(end) != Some(&b'&') {
-            return Some((end, gt));
+        let (end, marks) = text_at(b, p);
+        let amp = b.get(end) == Some(&b'&');
+        if !amp && !marks.cr {
+            return Some((end, marks.gt));
         }
-        if !self.references {
+        if amp && !self.references {
             return None;
         }
+        self.owned_run(input, p, end, marks)
+    }
+
+    #[cold]
+    fn owned_run(
+        &mut self,
+        input: &str,
+        p: usize,
+        mut end: usize,
+        mut marks: Marks,
+    ) -> Option<(usize, bool)> {
+        let b = input.as_bytes();
         let mut s = String::new();
+        let mut gt = marks.gt;
         let mut copied = p;
-        while b.get(end) == Some(&b'&') {
+        loop {
+            if marks.cr {
+                push_normalized(&mut s, &input[copied..end]);
+            } else {
+                s.push_str(&input[copied..end]);
+            }
+            if b.get(end) != Some(&b'&') {
+                break;
+            }
+            if !self.references {
+                return None;
+            }
             let (n, c) = predefined_reference(&b[end..])?;
-            s.push_str(&input[copied..end]);
             s.push(c);
             copied = end + n;
-            let (e, g) = text_at(b, copied)?;
-            end = e;
-            gt |= g;
+            (end, marks) = text_at(b, copied);
+            gt |= marks.gt;
         }
-        s.push_str(&input[copied..end]);
         self.owned = Some(s);
         Some((end, gt))
     }
