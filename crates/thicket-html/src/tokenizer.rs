@@ -1,6 +1,7 @@
 //! The tokenizer: input buffer, preprocessing, the state machine (one method per state) and the
 //! token queue.
 
+use std::borrow::Cow;
 use std::collections::{HashSet, VecDeque};
 
 use thicket_charref::LongestMatch;
@@ -40,6 +41,8 @@ enum Fast {
     Tag(Span),
     /// Text (pending in `text`) and then a tag, ready in `tag`.
     TextThenTag(Span),
+    /// The input `start..end` unchanged as text, and then a tag, ready in `tag`.
+    RawTextThenTag(usize, usize, Span),
 }
 
 /// What a state method tells the loop.
@@ -482,6 +485,14 @@ impl Tokenizer {
                     Fast::Tag(span) => {
                         self.last_end = span.end;
                         return Some(take_tag(&mut self.tag, span, &self.buf, self.base));
+                    }
+                    Fast::RawTextThenTag(s, e, span) => {
+                        self.ready_tag = Some(span);
+                        self.last_end = e;
+                        return Some(Token::Text {
+                            text: Cow::Borrowed(&self.buf[s - self.base..e - self.base]),
+                            span: Span::new(s, e),
+                        });
                     }
                     Fast::TextThenTag(span) => {
                         self.ready_tag = Some(span);
@@ -1157,12 +1168,32 @@ impl Tokenizer {
     /// tag that is not plain, markup declarations) is left to the states at its start, with the
     /// text so far pending as the states would have it.
     fn fast_data(&mut self) -> Fast {
-        loop {
-            let end = self.scan(&DATA_STOPS);
-            if end > self.pos {
-                self.emit_raw(self.pos, end);
-                self.pos = end;
+        // The common case first: a run of plain text (maybe empty), then a tag. The text is
+        // handed out as a range of the input without going through `text`.
+        let start = self.pos;
+        let end = self.scan(&DATA_STOPS);
+        if self.buf.as_bytes().get(end - self.base) == Some(&b'<') {
+            self.pos = end;
+            if let Some(span) = self.fast_tag() {
+                return if end > start {
+                    Fast::RawTextThenTag(start, end, span)
+                } else {
+                    Fast::Tag(span)
+                };
             }
+            if end > start {
+                self.emit_raw(start, end);
+            }
+            // A comment goes through the queue (they are few).
+            self.fast_comment();
+            return Fast::No;
+        }
+        if end > start {
+            self.emit_raw(start, end);
+            self.pos = end;
+        }
+        let mut end = end;
+        loop {
             match self.buf.as_bytes().get(end - self.base) {
                 Some(b'<') => {
                     return match self.fast_tag() {
@@ -1194,6 +1225,11 @@ impl Tokenizer {
                     }
                 }
                 _ => return Fast::No,
+            }
+            end = self.scan(&DATA_STOPS);
+            if end > self.pos {
+                self.emit_raw(self.pos, end);
+                self.pos = end;
             }
         }
     }
