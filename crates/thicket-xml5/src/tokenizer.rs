@@ -171,8 +171,9 @@ pub enum IdKind {
     System,
 }
 
+/// What kind of tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TagKind {
+pub(crate) enum TagKind {
     Start,
     Empty,
     End,
@@ -658,26 +659,7 @@ impl<'a> Tokenizer<'a> {
     /// `pending`) or the tag; `None` leaves the rest to the states, at the `<` or at whatever
     /// ended the text run, so the tokens are the same as the states would produce.
     fn fast_data(&mut self) -> Option<Token<'a>> {
-        let rel = self.pos - self.base;
-        let lt = match TEXT_STOPS.find_stop(&self.input, rel) {
-            Ok(j) | Err(j) => j,
-        };
-        let run = lt - rel;
-        let raw = if self.input.as_bytes().get(lt) == Some(&b'<') {
-            scan_tag(&self.input, lt, &mut self.raw_attrs)
-        } else {
-            None
-        };
-        let Some(raw) = raw else {
-            // The states go on from the end of the run, as after the data state's own run.
-            if run > 0 {
-                let (start, end) = (self.pos, self.pos + run);
-                self.text_span(start, end);
-                self.text.push_range(start, end, &self.input, self.base);
-                self.pos = end;
-            }
-            return None;
-        };
+        let (text, raw) = self.fast_scan()?;
         let base = self.base;
         let name = slice_cow(&self.input, raw.name.0, raw.name.1);
         let kind = match raw.kind {
@@ -706,8 +688,46 @@ impl<'a> Tokenizer<'a> {
         };
         let tag = Token {
             kind,
-            span: Span::new(base + lt, base + raw.end),
+            span: Span::new(base + raw.lt, base + raw.end),
         };
+        match text {
+            Some((text, span)) => {
+                self.pending = Some(tag);
+                Some(Token {
+                    kind: TokenKind::Text(text),
+                    span,
+                })
+            }
+            None => Some(tag),
+        }
+    }
+
+    /// The direct path's scan (see [`Tokenizer::fast_data`]): the text before the tag, if any,
+    /// and the tag, its attributes left in `raw_attrs`; the input position is past the tag.
+    /// `None` when the states must go on (the text run is then held as the data state holds it).
+    #[inline(always)]
+    fn fast_scan(&mut self) -> Option<(TextBefore<'a>, RawTag)> {
+        let rel = self.pos - self.base;
+        let lt = match TEXT_STOPS.find_stop(&self.input, rel) {
+            Ok(j) | Err(j) => j,
+        };
+        let run = lt - rel;
+        let raw = if self.input.as_bytes().get(lt) == Some(&b'<') {
+            scan_tag(&self.input, lt, &mut self.raw_attrs)
+        } else {
+            None
+        };
+        let Some(raw) = raw else {
+            // The states go on from the end of the run, as after the data state's own run.
+            if run > 0 {
+                let (start, end) = (self.pos, self.pos + run);
+                self.text_span(start, end);
+                self.text.push_range(start, end, &self.input, self.base);
+                self.pos = end;
+            }
+            return None;
+        };
+        let base = self.base;
         let text = if !self.text.is_empty() {
             // Text held from before (a reference, CDATA): the run joins it.
             if run > 0 {
@@ -723,16 +743,43 @@ impl<'a> Tokenizer<'a> {
             None
         };
         self.pos = base + raw.end;
-        match text {
-            Some((text, span)) => {
-                self.pending = Some(tag);
-                Some(Token {
-                    kind: TokenKind::Text(text),
-                    span,
-                })
-            }
-            None => Some(tag),
+        Some((text, raw))
+    }
+
+    /// For the tree builder over a whole `&str`: the direct path without tokens. The text
+    /// before a plain tag (if any) and the tag, whose attributes are then
+    /// [`Tokenizer::direct_attributes`] (ranges of the input). `None` when the direct path does
+    /// not apply here: the caller goes on with [`Tokenizer::next_event`], which gives the
+    /// same events the states would.
+    #[inline]
+    pub(crate) fn next_direct(&mut self) -> Option<Direct<'a>> {
+        if self.pending.is_some()
+            || !self.out.is_empty()
+            || self.state != State::Data
+            || self.reconsume
+            || !self.bom_checked
+            || self.eof_emitted
+            || !matches!(self.input, Cow::Borrowed(_))
+        {
+            return None;
         }
+        let (text, raw) = self.fast_scan()?;
+        let input: &'a str = match self.input {
+            Cow::Borrowed(input) => input,
+            Cow::Owned(_) => "",
+        };
+        Some(Direct {
+            text,
+            kind: raw.kind,
+            input,
+            name: &input[raw.name.0..raw.name.1],
+            span: Span::new(raw.lt, raw.end),
+        })
+    }
+
+    /// The attributes of the last tag [`Tokenizer::next_direct`] returned.
+    pub(crate) fn direct_attributes(&self) -> &[RawAttr] {
+        &self.raw_attrs
     }
 
     // ---------------------------------------------------------------- the machine
@@ -2602,18 +2649,34 @@ static BOGUS_STOPS: Stops = stops(b">");
 
 /// An attribute found by [`scan_tag`]: ranges of the input buffer.
 #[derive(Clone, Copy, Debug)]
-struct RawAttr {
-    name: (usize, usize),
+pub(crate) struct RawAttr {
+    pub(crate) name: (usize, usize),
     /// Inside the quotes; empty for an attribute without a value.
-    value: (usize, usize),
+    pub(crate) value: (usize, usize),
     /// The end of the attribute's span (after the closing quote, or after the name).
-    end: usize,
+    pub(crate) end: usize,
+}
+
+/// The text before a tag of the direct path, if any, and its span.
+pub(crate) type TextBefore<'a> = Option<(Cow<'a, str>, Span)>;
+
+/// A plain tag for the tree builder ([`Tokenizer::next_direct`]): no token built.
+pub(crate) struct Direct<'a> {
+    /// The text before the tag, if any.
+    pub(crate) text: TextBefore<'a>,
+    pub(crate) kind: TagKind,
+    /// The whole input (the attributes are ranges of it).
+    pub(crate) input: &'a str,
+    pub(crate) name: &'a str,
+    pub(crate) span: Span,
 }
 
 /// A tag found by [`scan_tag`].
 #[derive(Clone, Copy, Debug)]
 struct RawTag {
     kind: TagKind,
+    /// The `<`.
+    lt: usize,
     name: (usize, usize),
     /// Just after the closing `>`.
     end: usize,
@@ -2682,6 +2745,7 @@ fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
                     b'>' => {
                         return Some(RawTag {
                             kind: TagKind::End,
+                            lt,
                             name,
                             end: i + 1,
                         });
@@ -2701,7 +2765,14 @@ fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
         return None;
     }
     let name = (start, i);
-    let tag = |kind, end| Some(RawTag { kind, name, end });
+    let tag = |kind, end| {
+        Some(RawTag {
+            kind,
+            lt,
+            name,
+            end,
+        })
+    };
     let mut seen = 0u64;
     loop {
         // Tag attribute name before state (after the name or a quoted value).
@@ -2715,6 +2786,7 @@ fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
             b'/' => {
                 return (*b.get(i + 1)? == b'>').then_some(RawTag {
                     kind: TagKind::Empty,
+                    lt,
                     name,
                     end: i + 2,
                 });

@@ -11,7 +11,7 @@ use thicket_input::Span;
 use crate::error::{Diagnostic, ErrorCode};
 use crate::hash::FxBuild;
 use crate::token::{Attribute as TokenAttribute, Token, TokenKind};
-use crate::tokenizer::{Options, Tokenizer};
+use crate::tokenizer::{Direct, Options, RawAttr, TagKind, Tokenizer};
 
 /// The XML namespace, bound to the `xml` prefix.
 pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
@@ -760,27 +760,7 @@ impl<'a> TreeBuilder<'a> {
                 self.create_element(&name, attributes, span);
                 self.unbind_to(marker);
             }
-            TokenKind::EndTag { name } => {
-                if self.stack.last().is_some_and(|e| e.name == name) {
-                    // The usual case: the end tag closes the current element, so there is no
-                    // need to ask whether an element of that name is open.
-                    self.pop();
-                } else {
-                    if !self.stack.is_empty() {
-                        self.error(ErrorCode::MismatchedEndTag, span);
-                    }
-                    if self.open_count(&name) > 0 {
-                        while let Some(e) = self.pop() {
-                            if e == name {
-                                break;
-                            }
-                        }
-                    }
-                }
-                if self.stack.is_empty() {
-                    self.phase = Phase::End;
-                }
-            }
+            TokenKind::EndTag { name } => self.end_tag(name, span),
             TokenKind::ShortEndTag => {
                 self.pop();
                 if self.stack.is_empty() {
@@ -801,6 +781,81 @@ impl<'a> TreeBuilder<'a> {
                 self.error(ErrorCode::EofInElement, span);
                 self.phase = Phase::Stopped;
             }
+        }
+    }
+
+    /// Main phase, an end tag.
+    fn end_tag(&mut self, name: Cow<'a, str>, span: Span) {
+        if self.stack.last().is_some_and(|e| e.name == name) {
+            // The usual case: the end tag closes the current element, so there is no need to
+            // ask whether an element of that name is open.
+            self.pop();
+        } else {
+            if !self.stack.is_empty() {
+                self.error(ErrorCode::MismatchedEndTag, span);
+            }
+            if self.open_count(&name) > 0 {
+                while let Some(e) = self.pop() {
+                    if e == name {
+                        break;
+                    }
+                }
+            }
+        }
+        if self.stack.is_empty() {
+            self.phase = Phase::End;
+        }
+    }
+
+    /// Processes what [`Tokenizer::next_direct`] found (the text before a plain tag, then the
+    /// tag), as [`TreeBuilder::process`] would process their tokens: in the main phase without
+    /// building tokens, in the others through `process`.
+    fn process_direct(&mut self, d: Direct<'a>, attributes: &[RawAttr]) {
+        if let Some((text, span)) = d.text {
+            if self.phase == Phase::Main {
+                self.seen_content = true;
+                self.add(NodeData::Text(text));
+            } else {
+                self.process(Token {
+                    kind: TokenKind::Text(text),
+                    span,
+                });
+            }
+        }
+        if self.phase != Phase::Main {
+            let name = Cow::Borrowed(d.name);
+            let attributes = || {
+                attributes
+                    .iter()
+                    .map(|a| raw_attribute(d.input, a))
+                    .collect()
+            };
+            let kind = match d.kind {
+                TagKind::Start => TokenKind::StartTag {
+                    name,
+                    attributes: attributes(),
+                },
+                TagKind::Empty => TokenKind::EmptyTag {
+                    name,
+                    attributes: attributes(),
+                },
+                TagKind::End => TokenKind::EndTag { name },
+            };
+            self.process(Token { kind, span: d.span });
+            return;
+        }
+        self.seen_content = true;
+        match d.kind {
+            TagKind::Start => {
+                let node = self.create_element_direct(d.input, d.name, attributes, d.span);
+                self.push(node, Cow::Borrowed(d.name));
+            }
+            TagKind::Empty => {
+                let marker = self.bindings.len();
+                self.create_element_direct(d.input, d.name, attributes, d.span);
+                self.unbind_to(marker);
+            }
+            TagKind::End => self.end_tag(Cow::Borrowed(d.name), d.span),
         }
     }
 
@@ -927,24 +982,72 @@ impl<'a> TreeBuilder<'a> {
     ) -> NodeId {
         // Declarations first: they are in scope for the element and its attributes. Most tags
         // have none, which one look at the names' first bytes tells.
-        // Which attributes are valid declarations: a bit each for the first 64, a list past that.
-        let mut valid_decl = 0u64;
-        let mut valid_decl_more: Vec<bool> = Vec::new();
         let before = self.bindings.len();
+        let mut declarations = Declarations::default();
         if attributes.iter().any(|a| a.name.starts_with("xmlns")) {
             for (i, a) in attributes.iter().enumerate() {
-                let ok = self.declare(a) == Some(true);
-                if i < 64 {
-                    valid_decl |= u64::from(ok) << i;
-                } else {
-                    valid_decl_more.push(ok);
-                }
+                let ok = self.declare(&a.name, &a.value, a.span) == Some(true);
+                declarations.set(i, ok);
             }
         }
         self.pending_bindings = self.bindings.len() - before;
-
         let (prefix, local) = split_cow(name);
-        let namespace = match prefix.as_deref() {
+        let namespace = self.element_namespace(prefix.as_deref(), span);
+        let start = self.doc.attributes.len();
+        let mut seen = HashSet::default();
+        for (i, a) in attributes.drain(..).enumerate() {
+            let declaration = declarations.get(i);
+            self.push_attribute(start, &mut seen, &a.name, a.value, a.span, declaration);
+        }
+        if attributes.capacity() > self.spare_attributes.capacity() {
+            self.spare_attributes = attributes;
+        }
+        self.add_element(namespace, prefix, local, start)
+    }
+
+    /// [`TreeBuilder::create_element`] for a tag of the direct path: names and values are
+    /// ranges of `input`.
+    fn create_element_direct(
+        &mut self,
+        input: &'a str,
+        name: &'a str,
+        attributes: &[RawAttr],
+        span: Span,
+    ) -> NodeId {
+        let before = self.bindings.len();
+        let mut declarations = Declarations::default();
+        let bytes = input.as_bytes();
+        if attributes
+            .iter()
+            .any(|a| bytes[a.name.0..a.name.1].starts_with(b"xmlns"))
+        {
+            for (i, a) in attributes.iter().enumerate() {
+                let a = raw_attribute(input, a);
+                let ok = self.declare(&a.name, &a.value, a.span) == Some(true);
+                declarations.set(i, ok);
+            }
+        }
+        self.pending_bindings = self.bindings.len() - before;
+        let (prefix, local) = split_qname(name);
+        let namespace = self.element_namespace(prefix, span);
+        let start = self.doc.attributes.len();
+        let mut seen = HashSet::default();
+        for (i, a) in attributes.iter().enumerate() {
+            let a = raw_attribute(input, a);
+            let declaration = declarations.get(i);
+            self.push_attribute(start, &mut seen, &a.name, a.value, a.span, declaration);
+        }
+        self.add_element(
+            namespace,
+            prefix.map(Cow::Borrowed),
+            Cow::Borrowed(local),
+            start,
+        )
+    }
+
+    /// The namespace of an element with this prefix (`unbound-prefix` when none is in scope).
+    fn element_namespace(&mut self, prefix: Option<&str>, span: Span) -> Option<Cow<'a, str>> {
+        match prefix {
             Some(p) => match self.lookup(Some(p)) {
                 Some(ns) => Some(ns),
                 None => {
@@ -953,68 +1056,82 @@ impl<'a> TreeBuilder<'a> {
                 }
             },
             None => self.lookup(None),
-        };
-        let start = self.doc.attributes.len();
-        let mut seen: HashSet<(Option<String>, String), FxBuild> = HashSet::default();
-        for (i, a) in attributes.drain(..).enumerate() {
-            let (aprefix, alocal) = split_cow(&a.name);
-            let declaration = match i.checked_sub(64) {
-                None => valid_decl & (1 << i) != 0,
-                Some(k) => valid_decl_more.get(k).copied().unwrap_or(false),
-            };
-            let ans = if declaration {
-                Some(Cow::Borrowed(XMLNS_NAMESPACE))
-            } else if let Some(p) = aprefix.as_deref() {
-                if p == "xmlns" {
-                    None
-                } else {
-                    match self.lookup(Some(p)) {
-                        Some(ns) => Some(ns),
-                        None => {
-                            self.error(ErrorCode::UnboundPrefix, a.span);
-                            None
-                        }
-                    }
-                }
-            } else {
+        }
+    }
+
+    /// Adds an attribute of the element whose attributes start at `start` in the document's
+    /// list, unless one with the same expanded name is there (`duplicate-expanded-attribute`).
+    // `&Cow`, not `&str`: a borrowed name's parts stay borrowed from the input (see `split_cow`).
+    #[allow(clippy::ptr_arg)]
+    fn push_attribute(
+        &mut self,
+        start: usize,
+        seen: &mut HashSet<(Option<String>, String), FxBuild>,
+        name: &Cow<'a, str>,
+        value: Cow<'a, str>,
+        span: Span,
+        declaration: bool,
+    ) {
+        let (aprefix, alocal) = split_cow(name);
+        let ans = if declaration {
+            Some(Cow::Borrowed(XMLNS_NAMESPACE))
+        } else if let Some(p) = aprefix.as_deref() {
+            if p == "xmlns" {
                 None
-            };
-            let attrs = &self.doc.attributes[start..];
-            let duplicate = if attrs.len() < 32 {
-                attrs.iter().any(|b| match &ans {
-                    Some(_) => b.namespace == ans && b.local == alocal,
-                    None => {
-                        b.namespace.is_none()
-                            && b.local == alocal
-                            && b.prefix.as_deref() == aprefix.as_deref()
-                    }
-                })
             } else {
-                if seen.is_empty() {
-                    for b in attrs {
-                        seen.insert(attribute_key(
-                            b.namespace.as_deref(),
-                            b.prefix.as_deref(),
-                            &b.local,
-                        ));
+                match self.lookup(Some(p)) {
+                    Some(ns) => Some(ns),
+                    None => {
+                        self.error(ErrorCode::UnboundPrefix, span);
+                        None
                     }
                 }
-                !seen.insert(attribute_key(ans.as_deref(), aprefix.as_deref(), &alocal))
-            };
-            if duplicate {
-                self.error(ErrorCode::DuplicateExpandedAttribute, a.span);
-                continue;
             }
-            self.doc.attributes.push(Attribute {
-                namespace: ans,
-                prefix: aprefix,
-                local: alocal,
-                value: a.value,
-            });
+        } else {
+            None
+        };
+        let attrs = &self.doc.attributes[start..];
+        let duplicate = if attrs.len() < 32 {
+            attrs.iter().any(|b| match &ans {
+                Some(_) => b.namespace == ans && b.local == alocal,
+                None => {
+                    b.namespace.is_none()
+                        && b.local == alocal
+                        && b.prefix.as_deref() == aprefix.as_deref()
+                }
+            })
+        } else {
+            if seen.is_empty() {
+                for b in attrs {
+                    seen.insert(attribute_key(
+                        b.namespace.as_deref(),
+                        b.prefix.as_deref(),
+                        &b.local,
+                    ));
+                }
+            }
+            !seen.insert(attribute_key(ans.as_deref(), aprefix.as_deref(), &alocal))
+        };
+        if duplicate {
+            self.error(ErrorCode::DuplicateExpandedAttribute, span);
+            return;
         }
-        if attributes.capacity() > self.spare_attributes.capacity() {
-            self.spare_attributes = attributes;
-        }
+        self.doc.attributes.push(Attribute {
+            namespace: ans,
+            prefix: aprefix,
+            local: alocal,
+            value,
+        });
+    }
+
+    /// Appends the element whose attributes are the document's from `start` on.
+    fn add_element(
+        &mut self,
+        namespace: Option<Cow<'a, str>>,
+        prefix: Option<Cow<'a, str>>,
+        local: Cow<'a, str>,
+        start: usize,
+    ) -> NodeId {
         let len = self.doc.attributes.len() - start;
         self.add(NodeData::Element(Element {
             namespace,
@@ -1027,21 +1144,24 @@ impl<'a> TreeBuilder<'a> {
     /// If `a` is a namespace declaration, applies it: `Some(true)` when it declares (or is the
     /// XML namespace's own), `Some(false)` when it is invalid (reported), `None` when it is no
     /// declaration.
-    fn declare(&mut self, a: &TokenAttribute<'a>) -> Option<bool> {
-        let (prefix, local) = split_cow(&a.name);
+    // `&Cow`, not `&str`: a borrowed name's parts stay borrowed from the input.
+    #[allow(clippy::ptr_arg)]
+    fn declare(&mut self, name: &Cow<'a, str>, value: &Cow<'a, str>, span: Span) -> Option<bool> {
+        let (prefix, local) = split_cow(name);
         let declared: Option<Cow<'a, str>> = match (prefix.as_deref(), local.as_ref()) {
             (None, "xmlns") => None,
             (Some("xmlns"), _) => Some(local),
             _ => return None,
         };
-        let value: &str = &a.value;
+        let ns_value = value;
+        let value: &str = value;
         let ok = match declared.as_deref() {
             Some("xml") => value == XML_NAMESPACE,
             Some("xmlns") => false,
             _ => value != XMLNS_NAMESPACE && value != XML_NAMESPACE,
         };
         if !ok {
-            self.error(ErrorCode::InvalidNamespaceDeclaration, a.span);
+            self.error(ErrorCode::InvalidNamespaceDeclaration, span);
             return Some(false);
         }
         if declared.as_deref() == Some("xml") {
@@ -1050,11 +1170,45 @@ impl<'a> TreeBuilder<'a> {
         if value.is_empty() && declared.is_some() {
             // Namespaces in XML 1.0 forbids undeclaring a prefix; we undeclare it (as 1.1
             // allows) and report it.
-            self.error(ErrorCode::InvalidNamespaceDeclaration, a.span);
+            self.error(ErrorCode::InvalidNamespaceDeclaration, span);
         }
-        let ns = (!value.is_empty()).then(|| a.value.clone());
+        let ns = (!value.is_empty()).then(|| ns_value.clone());
         self.bind(declared.unwrap_or(Cow::Borrowed("")), ns);
         Some(true)
+    }
+}
+
+/// Which attributes of a tag are valid namespace declarations: a bit each for the first 64,
+/// a list past that.
+#[derive(Default)]
+struct Declarations {
+    first: u64,
+    more: Vec<bool>,
+}
+
+impl Declarations {
+    fn set(&mut self, i: usize, ok: bool) {
+        if i < 64 {
+            self.first |= u64::from(ok) << i;
+        } else {
+            self.more.push(ok);
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        match i.checked_sub(64) {
+            None => self.first & (1 << i) != 0,
+            Some(k) => self.more.get(k).copied().unwrap_or(false),
+        }
+    }
+}
+
+/// An attribute of the direct path as a token attribute (borrowed from `input`).
+fn raw_attribute<'a>(input: &'a str, a: &RawAttr) -> TokenAttribute<'a> {
+    TokenAttribute {
+        name: Cow::Borrowed(&input[a.name.0..a.name.1]),
+        value: Cow::Borrowed(&input[a.value.0..a.value.1]),
+        span: Span::new(a.name.0, a.end),
     }
 }
 
@@ -1101,7 +1255,18 @@ pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
     builder.doc.nodes.reserve(tags + tags / 2);
     builder.doc.child_ids.reserve(tags + tags / 2);
     let mut diagnostics = Vec::new();
-    while let Some(e) = tokenizer.next_event() {
+    loop {
+        // Text and plain tags without tokens; anything else as events.
+        if let Some(d) = tokenizer.next_direct() {
+            builder.process_direct(d, tokenizer.direct_attributes());
+            if !builder.diagnostics.is_empty() {
+                diagnostics.append(&mut builder.diagnostics);
+            }
+            continue;
+        }
+        let Some(e) = tokenizer.next_event() else {
+            break;
+        };
         match e {
             crate::Event::Token(t) => {
                 builder.process(t);

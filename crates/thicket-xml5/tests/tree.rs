@@ -401,3 +401,52 @@ fn appends_in_any_order_keep_child_order() {
     assert_eq!(doc.children(kids[3]).len(), 5);
     assert_eq!(doc.attributes(doc.children(kids[3])[4])[0].value, "3");
 }
+
+/// Tag-heavy markup with namespaces: plain tags (which `parse` builds without tokens), odd ones,
+/// text, references, comments.
+fn tree_markup() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("<a>".to_owned()),
+        Just("<p:a>".to_owned()),
+        Just("<b/>".to_owned()),
+        Just("<q:b x='1' p:y=\"2\"/>".to_owned()),
+        Just("</a>".to_owned()),
+        Just("</p:a>".to_owned()),
+        Just("</b>".to_owned()),
+        Just("</>".to_owned()),
+        Just("<a xmlns='urn:d' xmlns:p='urn:p'>".to_owned()),
+        Just("<c xmlns:p='urn:q' xmlns:q='urn:p' p:x='1' q:x='2'>".to_owned()),
+        Just("<c xmlns:p='' xmlns='' a=\"&amp;\">".to_owned()),
+        Just("<d xmlns:xml='urn:x' xmlns:xmlns='urn:y' b:c:d='e' :f='g'>".to_owned()),
+        Just("</c>".to_owned()),
+        Just("</d>".to_owned()),
+        Just("<e x='1' x='2'>".to_owned()),
+        Just("<!--c-->".to_owned()),
+        Just("<?p d?>".to_owned()),
+        Just("<!DOCTYPE a>".to_owned()),
+        Just("<![CDATA[t]]>".to_owned()),
+        Just("&lt;".to_owned()),
+        "[ \ta-c<>&\n]{1,3}",
+    ];
+    proptest::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// `parse` (whole input: plain tags go to the builder without tokens) builds the same
+    /// document with the same diagnostics as the streaming parser (tokens only).
+    #[test]
+    fn direct_building_matches_tokens(input in tree_markup()) {
+        for profile in [Profile::Draft, Profile::Compatibility] {
+            let options = Options::with_profile(profile);
+            let (doc, diagnostics) = parse(&input, options.clone());
+            let mut p = Parser::new(options);
+            p.feed(&input);
+            let (streamed, streamed_diagnostics) = p.finish();
+            prop_assert_eq!(doc.dump(), streamed.dump());
+            prop_assert!(doc == streamed);
+            prop_assert_eq!(diagnostics, streamed_diagnostics);
+        }
+    }
+}
