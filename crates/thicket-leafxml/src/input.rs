@@ -144,8 +144,7 @@ impl Tracker {
     /// Moves over `s`, whose line breaks are known: `lines.lfs` LFs, the last one just before
     /// `lines.tail`, and no other line break.
     #[inline]
-    pub fn advance_known(&mut self, s: &str, lines: Lines) {
-        let b = s.as_bytes();
+    pub fn advance_known(&mut self, b: &[u8], lines: Lines) {
         let tail = b.len().saturating_sub(lines.tail);
         let cols = if lines.ascii {
             tail as u32
@@ -366,6 +365,12 @@ impl<R: Read> Input<R> {
         &self.buf[self.pos..]
     }
 
+    /// The unconsumed text as bytes (no codepoint boundary check).
+    #[inline]
+    pub fn rest_bytes(&self) -> &[u8] {
+        self.buf.as_bytes().get(self.pos..).unwrap_or_default()
+    }
+
     /// True when no more text will ever arrive (the input ended or an error stopped it).
     pub fn exhausted(&self) -> bool {
         self.stop.is_some() || self.src_done
@@ -388,7 +393,8 @@ impl<R: Read> Input<R> {
     #[inline]
     pub fn advance_known(&mut self, n: usize, lines: Lines) {
         let end = self.pos + n;
-        self.at.advance_known(&self.buf[self.pos..end], lines);
+        let b = self.buf.as_bytes().get(self.pos..end).unwrap_or_default();
+        self.at.advance_known(b, lines);
         self.pos = end;
     }
 

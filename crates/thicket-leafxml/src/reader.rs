@@ -589,10 +589,10 @@ impl<R: Read> Reader<R> {
                     // Known by the fast path: no escapes, no line break other than LF.
                     let fast = self.fast_text.take();
                     let pos = self.input.pos;
-                    let raw = &self.input.rest()[..n];
+                    let raw = self.input.rest_bytes().get(..n).unwrap_or_default();
                     if first.is_none()
                         && self.input.exhausted()
-                        && (fast.is_some() || memchr::memchr(b'&', raw.as_bytes()).is_none())
+                        && (fast.is_some() || memchr::memchr(b'&', raw).is_none())
                     {
                         borrowed = Some((pos, pos + n));
                         borrowed_plain = fast.map(|t| t.nfc);

@@ -192,6 +192,25 @@ fn fast_paths_agree_on_values() {
     }
 }
 
+/// Tags with up to twelve attributes, with and without repeated names (the fast path's
+/// duplicate check sorts above eight).
+#[test]
+fn fast_paths_agree_on_many_attributes() {
+    let names = [
+        "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "p:a", "q:a",
+    ];
+    for n in 1..=12 {
+        for repeat in 0..n {
+            let mut attrs: Vec<&str> = names[..n].to_vec();
+            attrs[repeat] = names[n / 2];
+            let tag: String = attrs.iter().map(|a| format!(" {a}='1'")).collect();
+            same(format!("<r xmlns:p='urn:x' xmlns:q='urn:x'><e{tag}/></r>").as_bytes()).unwrap();
+            let tag: String = names[..n].iter().map(|a| format!(" {a}='1'")).collect();
+            same(format!("<r xmlns:p='urn:x' xmlns:q='urn:y'><e{tag}/></r>").as_bytes()).unwrap();
+        }
+    }
+}
+
 /// Every corpus document (when present), both ways.
 #[test]
 fn fast_paths_agree_on_the_corpus() {

@@ -4,7 +4,9 @@
 //! general code takes the same token from its start, so every error and its position still
 //! comes from the general code. The fast path never reports an error of its own.
 
-use super::{Attr, Split, TagAssembly, TagType, check_duplicates};
+use super::{Attr, Split, TagAssembly, TagType};
+use std::borrow::Cow;
+
 use crate::input::Lines;
 use crate::text::{self, Piece};
 
@@ -121,8 +123,7 @@ const SHORT_VALUE: usize = 32;
 /// (unchanged by escapes, whitespace compression and NFC: no `&`, HT or LF, no leading,
 /// trailing or double SP, ASCII). `None` for `<`, CR, NEL, LS and controls.
 #[inline]
-fn value(s: &str, start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool)> {
-    let b = s.as_bytes();
+fn value(b: &[u8], start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool)> {
     let table = if q == b'"' { &VALUE_DQ } else { &VALUE_SQ };
     let mut plain = true;
     // Where the last SP was: one just before `start` stands for "a leading SP is not plain".
@@ -168,13 +169,12 @@ fn value(s: &str, start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool
         }
         i += 1;
     }
-    long_value(s, start, q, lines)
+    long_value(b, start, q, lines)
 }
 
 /// `value` for long values: memchr for the end, then folds that vectorize.
 #[cold]
-fn long_value(s: &str, start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool)> {
-    let b = s.as_bytes();
+fn long_value(b: &[u8], start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool)> {
     let close = start + memchr::memchr(q, b.get(start..)?)?;
     let v = &b[start..close];
     let (give_up, special) = v.iter().fold((false, false), |(g, s), &c| {
@@ -192,7 +192,7 @@ fn long_value(s: &str, start: usize, q: u8, lines: &mut Lines) -> Option<(usize,
     if special {
         if !v.is_ascii() {
             lines.ascii = false;
-            if s.get(start..close)?.contains(['\u{85}', '\u{2028}']) {
+            if has_nel_or_ls(v) {
                 return None;
             }
         }
@@ -207,15 +207,55 @@ fn long_value(s: &str, start: usize, q: u8, lines: &mut Lines) -> Option<(usize,
     ))
 }
 
+/// True when two attributes have the same name ("It is an error if the same tag has more than
+/// one attribute with the same attribute name.", reported by the general code). The fast path's
+/// names are ASCII, so they are NFC and compare as bytes.
+#[inline]
+fn has_duplicates(b: &[u8], attrs: &[Attr]) -> bool {
+    let name = |a: &Attr| match a.name {
+        Piece::At(start, end) => b.get(start..end).unwrap_or_default(),
+        Piece::Owned(_) => &[],
+    };
+    if attrs.len() <= 8 {
+        return attrs
+            .iter()
+            .enumerate()
+            .any(|(k, a)| attrs[..k].iter().any(|x| name(x) == name(a)));
+    }
+    let mut names: Vec<&[u8]> = attrs.iter().map(name).collect();
+    names.sort_unstable();
+    names.windows(2).any(|w| w[0] == w[1])
+}
+
+/// True when UTF-8 bytes hold NEL or LS.
+fn has_nel_or_ls(b: &[u8]) -> bool {
+    memchr::memmem::find(b, "\u{85}".as_bytes()).is_some()
+        || memchr::memmem::find(b, "\u{2028}".as_bytes()).is_some()
+}
+
+/// A value that is not plain, decoded as `parse_tag` decodes it: "Each attribute value is
+/// decoded first by entity escaping, second by whitespace compression, and third by Unicode
+/// normalization to NFC." `None` for an escape error.
+#[cold]
+fn decode_value(raw: &[u8], start: usize) -> Option<Piece> {
+    let raw = std::str::from_utf8(raw).ok()?;
+    let value = text::unescape(raw).ok()?;
+    let value = text::chain(value, text::compress_whitespace);
+    let value = text::chain(value, text::nfc);
+    Some(match value {
+        Cow::Borrowed(v) if std::ptr::eq(v, raw) => Piece::At(start, start + raw.len()),
+        v => Piece::Owned(v.into_owned()),
+    })
+}
+
 /// The tag token at the start of `s` (which starts with `<` and not `<!`, `<?`, `<>`) parsed
 /// into `tag` exactly as line break normalization and `parse_tag` would, or `None` when the
 /// token is not in the common form, ends beyond `s`, or has an error.
 pub(super) fn tag(
-    s: &str,
+    b: &[u8],
     max_attributes: Option<usize>,
     tag: &mut TagAssembly,
 ) -> Option<(usize, Lines)> {
-    let b = s.as_bytes();
     let mut lines = Lines {
         lfs: 0,
         tail: 0,
@@ -257,18 +297,12 @@ pub(super) fn tag(
             return None;
         }
         let start = i + 1;
-        let (close, plain) = value(s, start, q, &mut lines)?;
+        let (close, plain) = value(b, start, q, &mut lines)?;
         i = close;
         let value = if plain {
             Piece::At(start, i)
         } else {
-            // "Each attribute value is decoded first by entity escaping, second by whitespace
-            // compression, and third by Unicode normalization to NFC."
-            let raw = s.get(start..i)?;
-            let value = text::unescape(raw).ok()?;
-            let value = text::chain(value, text::compress_whitespace);
-            let value = text::chain(value, text::nfc);
-            Piece::of(s, raw, value)
+            decode_value(b.get(start..i)?, start)?
         };
         if max_attributes.is_some_and(|max| tag.attrs.len() >= max) {
             return None;
@@ -281,7 +315,9 @@ pub(super) fn tag(
         });
         i += 1;
     }
-    check_duplicates(s, &tag.attrs).ok()?;
+    if has_duplicates(b, &tag.attrs) {
+        return None;
+    }
     Some((i, lines))
 }
 
@@ -328,8 +364,7 @@ pub(crate) struct TextToken {
 /// The text token at the start of `s` (which does not start with `<`), when it ends within `s`
 /// and holds no `&` and no line break other than LF. Such a token is its own entity escaping
 /// and line break normalization. `None` sends it to the general code.
-pub(super) fn text(s: &str) -> Option<TextToken> {
-    let b = s.as_bytes();
+pub(super) fn text(b: &[u8]) -> Option<TextToken> {
     let mut lines = Lines {
         lfs: 0,
         tail: 0,
@@ -382,13 +417,12 @@ pub(super) fn text(s: &str) -> Option<TextToken> {
             i += 4;
         }
     }
-    long_text(s)
+    long_text(b)
 }
 
 /// `text` for long tokens: memchr for the end, then scans that vectorize.
 #[cold]
-fn long_text(s: &str) -> Option<TextToken> {
-    let b = s.as_bytes();
+fn long_text(b: &[u8]) -> Option<TextToken> {
     let n = memchr::memchr(b'<', b)?;
     let t = &b[..n];
     let give_up = t.iter().fold(false, |g, &c| g | (c == b'&') | (c == b'\r'));
@@ -396,7 +430,7 @@ fn long_text(s: &str) -> Option<TextToken> {
         return None;
     }
     let ascii = t.is_ascii();
-    if !ascii && s.get(..n)?.contains(['\u{85}', '\u{2028}']) {
+    if !ascii && has_nel_or_ls(t) {
         return None;
     }
     let mut lines = Lines {

@@ -24,7 +24,7 @@ impl<R: Read> Reader<R> {
             return Ok(t);
         }
         loop {
-            let rest = self.input.rest().as_bytes();
+            let rest = self.input.rest_bytes();
             if rest.is_empty() {
                 if self.more()? {
                     continue;
@@ -33,7 +33,7 @@ impl<R: Read> Reader<R> {
             }
             if rest[0] != b'<' {
                 if self.fast
-                    && let Some(t) = super::fast::text(self.input.rest())
+                    && let Some(t) = super::fast::text(self.input.rest_bytes())
                 {
                     self.check_len(t.len)?;
                     self.fast_text = Some(t);
@@ -80,7 +80,7 @@ impl<R: Read> Reader<R> {
                 _ => {
                     if self.fast
                         && let Some((n, lines)) = super::fast::tag(
-                            self.input.rest(),
+                            self.input.rest_bytes(),
                             self.limits.max_attributes,
                             &mut self.tag,
                         )
@@ -99,7 +99,7 @@ impl<R: Read> Reader<R> {
     fn text_token(&mut self) -> Result<Token, Error> {
         let mut from = 0;
         loop {
-            let rest = self.input.rest().as_bytes();
+            let rest = self.input.rest_bytes();
             if let Some(i) = memchr::memchr(b'<', &rest[from..]) {
                 self.check_len(from + i)?;
                 return Ok(Token::Text(from + i));
@@ -121,7 +121,7 @@ impl<R: Read> Reader<R> {
     ) -> Result<usize, Error> {
         let mut from = open_len;
         loop {
-            let rest = self.input.rest().as_bytes();
+            let rest = self.input.rest_bytes();
             if from <= rest.len() {
                 if let Some(i) = memchr::memmem::find(&rest[from..], close) {
                     let len = from + i + close.len();
@@ -142,7 +142,7 @@ impl<R: Read> Reader<R> {
         let mut i = 1;
         let mut quote: Option<u8> = None;
         loop {
-            let rest = self.input.rest().as_bytes();
+            let rest = self.input.rest_bytes();
             while i < rest.len() {
                 match quote {
                     None => match memchr::memchr3(b'>', b'"', b'\'', &rest[i..]) {
@@ -178,7 +178,7 @@ impl<R: Read> Reader<R> {
         let mut i = 9;
         let mut quote: Option<u8> = None;
         loop {
-            let rest = self.input.rest().as_bytes();
+            let rest = self.input.rest_bytes();
             while i < rest.len() {
                 let b = rest[i];
                 match quote {
