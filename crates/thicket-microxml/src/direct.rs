@@ -2,7 +2,7 @@
 //!
 //! From a clean Main-mode state (nothing queued or pending), it reads units of plain markup: a
 //! text run (CRs are normalized, the five predefined references replaced, any other `&` stops
-//! it), followed by a plain end-tag `</name S* >` or a plain start-tag
+//! it; comments may interrupt it, as in the modes the text around them is one `Data`), followed by a plain end-tag `</name S* >` or a plain start-tag
 //! `<name (S+ name S* = S* "value")* S* (> | />)` whose values hold no `&`, `<`, `>` or CR. It
 //! hands their tokens straight to the tree builder, with the diagnostics the modes would report
 //! there (names that are not MicroXML names, `xmlns` attributes, `>` in text). At the first unit
@@ -14,7 +14,7 @@
 
 use std::borrow::Cow;
 
-use memchr::{memchr, memchr2, memchr3};
+use memchr::{memchr, memchr2, memchr3, memmem};
 use thicket_input::Span;
 
 use crate::error::ErrorCode;
@@ -171,6 +171,27 @@ pub(crate) struct Direct {
     owned: Option<String>,
     /// Whether references are part of `Data` (not [`crate::Options::reference_tokens`]).
     references: bool,
+    /// The text before the current tag when it has comments in it (`in_part`).
+    part: Part,
+    in_part: bool,
+    /// The last search for `-->`: from where, and where it was found. Searches from a later
+    /// position before that find the same; a failed search fails from any later position, so
+    /// unclosed comments are not searched to the end again and again.
+    comment_end: Option<(usize, Option<usize>)>,
+}
+
+/// The text before a tag when comments interrupt it: like the modes' pending data, it is one
+/// `Data` token from the first text character to the last, its characters those of the pieces.
+#[derive(Debug, Default)]
+struct Part {
+    /// From the first text byte to the end of the last (`None` while there is no text).
+    span: Option<(usize, usize)>,
+    /// The text, once it differs from the input at `span`.
+    text: Option<String>,
+    /// Pieces holding `>` (a diagnostic each).
+    gts: Vec<(usize, usize)>,
+    /// Comments holding `--` or ending with `-`.
+    bad_comments: Vec<(usize, usize)>,
 }
 
 /// `&lt;`, `&gt;`, `&amp;`, `&quot;` or `&apos;` at the start of `b`: its length and character.
@@ -194,6 +215,74 @@ impl Direct {
             attrs: Vec::new(),
             owned: None,
             references: !options.reference_tokens,
+            part: Part::default(),
+            in_part: false,
+            comment_end: None,
+        }
+    }
+
+    /// Where the `-->` at or after `from` starts.
+    fn find_comment_end(&mut self, b: &[u8], from: usize) -> Option<usize> {
+        if let Some((searched, found)) = self.comment_end
+            && searched <= from
+        {
+            match found {
+                None => return None,
+                Some(f) if f >= from => return Some(f),
+                Some(_) => {}
+            }
+        }
+        let found = memmem::find(&b[from..], b"-->").map(|i| from + i);
+        self.comment_end = Some((from, found));
+        found
+    }
+
+    /// The text part at `p` whose first run ends at `end` with a comment: runs and comments
+    /// up to the `<` of something else, gathered in `self.part`. Where that `<` is, or `None`
+    /// when the part does not end at a `<` (or a comment is not closed).
+    #[cold]
+    fn text_with_comments(
+        &mut self,
+        input: &str,
+        p: usize,
+        mut end: usize,
+        mut gt: bool,
+    ) -> Option<usize> {
+        let b = input.as_bytes();
+        self.in_part = true;
+        self.part.span = None;
+        self.part.text = None;
+        self.part.gts.clear();
+        self.part.bad_comments.clear();
+        let mut s = p;
+        loop {
+            if gt {
+                self.part.gts.push((s, end));
+            }
+            let piece = self.owned.take();
+            if end > s {
+                match self.part.span {
+                    None => {
+                        self.part.span = Some((s, end));
+                        self.part.text = piece;
+                    }
+                    Some((a, e)) => {
+                        let text = self.part.text.get_or_insert_with(|| input[a..e].to_owned());
+                        text.push_str(piece.as_deref().unwrap_or(&input[s..end]));
+                        self.part.span = Some((a, end));
+                    }
+                }
+            }
+            if b.get(end) != Some(&b'<') || b.get(end + 1..end + 4) != Some(b"!--") {
+                return (b.get(end) == Some(&b'<')).then_some(end);
+            }
+            let close = self.find_comment_end(b, end + 4)?;
+            let content = &b[end + 4..close];
+            if memmem::find(content, b"--").is_some() || content.last() == Some(&b'-') {
+                self.part.bad_comments.push((end, close + 3));
+            }
+            s = close + 3;
+            (end, gt) = self.text_run(input, s)?;
         }
     }
 
@@ -265,9 +354,16 @@ impl Direct {
         let start = p;
         self.owned = None;
         while p < b.len() {
-            let Some((lt, gt)) = self.text_run(input, p) else {
+            let Some((mut lt, gt)) = self.text_run(input, p) else {
                 break;
             };
+            self.in_part = false;
+            if b.get(lt) == Some(&b'<') && b.get(lt + 1..lt + 4) == Some(b"!--") {
+                let Some(end) = self.text_with_comments(input, p, lt, gt) else {
+                    break;
+                };
+                lt = end;
+            }
             if b.get(lt) != Some(&b'<') {
                 break;
             }
@@ -308,6 +404,10 @@ impl Direct {
         end: usize,
         gt: bool,
     ) {
+        if self.in_part {
+            self.commit_part(input, tok, builder);
+            return;
+        }
         if start == end {
             return;
         }
@@ -319,6 +419,29 @@ impl Direct {
             None => Cow::Borrowed(&input[start..end]),
         };
         builder.text(text, Span::new(start, end), false);
+    }
+
+    /// The text part read by [`Direct::text_with_comments`], with its diagnostics.
+    #[cold]
+    fn commit_part<'a>(
+        &mut self,
+        input: &'a str,
+        tok: &mut Tokenizer,
+        builder: &mut TreeBuilder<'a>,
+    ) {
+        for &(s, e) in &self.part.gts {
+            report_greater_than(input.as_bytes(), tok, s, e);
+        }
+        for &(s, e) in &self.part.bad_comments {
+            tok.report(ErrorCode::DoubleHyphenInComment, s, e);
+        }
+        if let Some((a, e)) = self.part.span {
+            let text = match self.part.text.take() {
+                Some(s) => Cow::Owned(s),
+                None => Cow::Borrowed(&input[a..e]),
+            };
+            builder.text(text, Span::new(a, e), false);
+        }
     }
 
     /// A plain start-tag at `lt`: where it ends, where its name ends, what the name is, and
