@@ -1,11 +1,12 @@
 //! The direct path for a whole input ([`crate::parse_with`]), beside the modes.
 //!
 //! From a clean Main-mode state (nothing queued or pending), it reads units of plain markup: a
-//! text run (CRs are normalized, the five predefined references replaced, any other `&` stops
-//! it; comments may interrupt it, as in the modes the text around them is one `Data`), followed by a plain end-tag `</name S* >` or a plain start-tag
-//! `<name (S+ name S* = S* "value")* S* (> | />)` whose values hold no `&`, `<`, `>` or CR. It
-//! hands their tokens straight to the tree builder, with the diagnostics the modes would report
-//! there (names that are not MicroXML names, `xmlns` attributes, `>` in text). At the first unit
+//! text part, followed by a plain end-tag `</name S* >` or a plain start-tag
+//! `<name (S+ name S* = S* "value")* S* (> | />)`. Text and values may hold CRs (normalized) and
+//! the five predefined references (replaced), not `<` or another `&`; values no `>`; comments may
+//! interrupt the text (as in the modes, the text around them is one `Data`). It hands the tokens
+//! straight to the tree builder, with the diagnostics the modes would report there (names that
+//! are not MicroXML names, `xmlns` attributes, `>` in text, `--` in comments). At the first unit
 //! it does not take whole, it stops *before* the unit and leaves it to the mode recognizers, so
 //! what it does is exactly what the modes do on those units: the same tokens in the same order
 //! (a text run before a tag is one `Data` token either way, since the tag flushes it), and the
@@ -34,6 +35,8 @@ struct Attr {
     kind: NameKind,
     eq_end: usize,
     value: (usize, usize),
+    /// Whether the value holds CRs or references (its characters differ from the input).
+    owned: bool,
 }
 
 /// Runs longer than this go to `memchr`.
@@ -161,6 +164,44 @@ fn value_at(b: &[u8], mut i: usize, quote: u8) -> Option<usize> {
         }
     }
     (b[i] == quote).then_some(i)
+}
+
+/// [`value_at`] for a value that also holds CRs or the five predefined references (when
+/// `references`): where its closing `quote` is, or `None` at `&` otherwise, `<`, `>`, or the end.
+#[cold]
+fn value_with_references(b: &[u8], mut i: usize, quote: u8, references: bool) -> Option<usize> {
+    loop {
+        match *b.get(i)? {
+            c if c == quote => return Some(i),
+            b'&' if references => i += predefined_reference(&b[i..])?.0,
+            b'&' | b'<' | b'>' => return None,
+            _ => i += 1,
+        }
+    }
+}
+
+/// The characters of a value read by [`value_with_references`]: CR LF and CR as LF, references
+/// replaced.
+#[cold]
+fn owned_value(mut value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    while let Some(k) = memchr2(b'&', b'\r', value.as_bytes()) {
+        out.push_str(&value[..k]);
+        let rest = &value[k..];
+        if rest.starts_with('&') {
+            let (n, c) = predefined_reference(rest.as_bytes()).unwrap_or((1, '&'));
+            out.push(c);
+            value = &rest[n..];
+        } else {
+            out.push('\n');
+            value = &rest[1..];
+            if let Some(after) = value.strip_prefix('\n') {
+                value = after;
+            }
+        }
+    }
+    out.push_str(value);
+    out
 }
 
 /// The direct path's scratch space, kept across calls.
@@ -469,13 +510,20 @@ impl Direct {
                     if quote != b'"' && quote != b'\'' {
                         return None;
                     }
-                    let ve = value_at(b, q + 1, quote)?;
+                    let (ve, owned) = match value_at(b, q + 1, quote) {
+                        Some(ve) => (ve, false),
+                        None => (
+                            value_with_references(b, q + 1, quote, self.references)?,
+                            true,
+                        ),
+                    };
                     self.attrs.push(Attr {
                         start: j,
                         end,
                         kind,
                         eq_end: eq + 1,
                         value: (q + 1, ve),
+                        owned,
                     });
                     i = ve + 1;
                 }
@@ -509,8 +557,11 @@ impl Direct {
                 tok.report(ErrorCode::XmlnsAttribute, a.start, a.end);
             }
             builder.attribute_name(Cow::Borrowed(name), Span::new(a.start, a.eq_end));
-            if a.value.1 > a.value.0 {
-                builder.attribute_value(Cow::Borrowed(&input[a.value.0..a.value.1]));
+            let value = &input[a.value.0..a.value.1];
+            if a.owned {
+                builder.attribute_value(Cow::Owned(owned_value(value)));
+            } else if !value.is_empty() {
+                builder.attribute_value(Cow::Borrowed(value));
             }
         }
         if empty {
