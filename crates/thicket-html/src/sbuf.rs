@@ -51,6 +51,20 @@ impl SBuf {
         self.own(buf, base).push(c);
     }
 
+    /// Makes the text owned (if it is not yet) with room for `additional` more bytes, so that
+    /// a string about to be built from many pieces is allocated once.
+    pub(crate) fn reserve(&mut self, buf: &str, base: usize, additional: usize) {
+        match self {
+            SBuf::Owned(o) => o.reserve(additional),
+            _ => {
+                let cur = self.as_str(buf, base);
+                let mut o = String::with_capacity(cur.len() + additional);
+                o.push_str(cur);
+                *self = SBuf::Owned(o);
+            }
+        }
+    }
+
     fn own(&mut self, buf: &str, base: usize) -> &mut String {
         match self {
             SBuf::Owned(o) => o,

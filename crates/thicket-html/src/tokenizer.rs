@@ -1214,6 +1214,12 @@ impl Tokenizer {
                     };
                     let after = self.base + after;
                     let mut tmp = [0u8; 4];
+                    if !matches!(resolved, Resolved::Raw) && !matches!(self.text, SBuf::Owned(_)) {
+                        // The text becomes owned here: room for it up to the next `<` at once.
+                        let rest = &self.buf.as_bytes()[after - self.base..];
+                        let n = memchr::memchr(b'<', rest).unwrap_or(rest.len());
+                        self.text.reserve(&self.buf, self.base, n + 8);
+                    }
                     match resolved {
                         Resolved::Str(s) => self.emit_str(s, end, after),
                         Resolved::Char(c) => self.emit_str(c.encode_utf8(&mut tmp), end, after),
@@ -1383,6 +1389,9 @@ impl Tokenizer {
                         // source not yet appended starts).
                         let mut seg = vs;
                         let mut value = SBuf::Empty;
+                        // The closing quote bounds the value's length (a reference's source is
+                        // never much shorter than what it resolves to): one allocation.
+                        let close = ve + memchr::memchr(quote, &bytes[ve..])?;
                         loop {
                             if bytes[ve] == quote {
                                 if ve > seg {
@@ -1397,6 +1406,9 @@ impl Tokenizer {
                                 Resolved::Char(c) => Some(c.encode_utf8(&mut tmp) as &str),
                             };
                             if let Some(r) = replacement {
+                                if !matches!(value, SBuf::Owned(_)) {
+                                    value.reserve(buf, base, close - seg + 8);
+                                }
                                 if ve > seg {
                                     value.push_raw(buf, base, base + seg, base + ve);
                                 }
