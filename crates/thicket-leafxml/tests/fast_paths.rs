@@ -192,6 +192,27 @@ fn fast_paths_agree_on_values() {
     }
 }
 
+/// Line breaks, spaces, escapes and non-ASCII codepoints at every offset around the end of the
+/// short scans (32 bytes of a value, 64 of a text), where the long scans take over.
+#[test]
+fn fast_paths_agree_at_the_short_scan_ends() {
+    let parts = [
+        "  ", " ", "\n", "\r", "\t", "&amp;", "\u{85}", "\u{2028}", "é", "日", "e\u{301}",
+        "\u{1f71}", "😀", "<",
+    ];
+    for k in 20..72 {
+        let pad = "a".repeat(k);
+        for p in parts {
+            for q in ['"', '\''] {
+                let doc = format!("<r x={q}{pad}{p}b{q}>\n{pad}{p}b</r>");
+                same(doc.as_bytes()).unwrap();
+                let doc = format!("<r x={q}{pad}{p}{q}>{pad}{p}</r>");
+                same(doc.as_bytes()).unwrap();
+            }
+        }
+    }
+}
+
 /// Tags with up to twelve attributes, with and without repeated names (the fast path's
 /// duplicate check sorts above eight).
 #[test]

@@ -169,41 +169,48 @@ fn value(b: &[u8], start: usize, q: u8, lines: &mut Lines) -> Option<(usize, boo
         }
         i += 1;
     }
-    long_value(b, start, q, lines)
-}
-
-/// `value` for long values: memchr for the end, then folds that vectorize.
-#[cold]
-fn long_value(b: &[u8], start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool)> {
-    let close = start + memchr::memchr(q, b.get(start..)?)?;
-    let v = &b[start..close];
-    let (give_up, special) = v.iter().fold((false, false), |(g, s), &c| {
-        let class = VALUE[c as usize];
-        (g | (class == GIVE_UP), s | (class > SPACE))
-    });
-    if give_up {
+    if i == start {
+        // Nothing left to scan.
         return None;
     }
-    let double_space = v
-        .iter()
-        .zip(v.iter().skip(1))
-        .fold(false, |d, (&x, &y)| d | ((x == b' ') & (y == b' ')));
-    let edge_space = v.first() == Some(&b' ') || v.last() == Some(&b' ');
-    if special {
-        if !v.is_ascii() {
-            lines.ascii = false;
-            if has_nel_or_ls(v) {
-                return None;
-            }
-        }
-        if let Some(last) = memchr::memrchr(b'\n', v) {
-            lines.lfs += v.iter().filter(|&&c| c == b'\n').count() as u32;
-            lines.tail = start + last + 1;
+    long_value(b, i, q, short_lines, plain, lines)
+}
+
+/// `value` past the first `SHORT_VALUE` bytes: memchr for the end, then vector scans of the
+/// rest from `from`, carrying what the short scan found (`short_lines`, `plain`).
+#[cold]
+fn long_value(
+    b: &[u8],
+    from: usize,
+    q: u8,
+    mut short_lines: Lines,
+    plain: bool,
+    lines: &mut Lines,
+) -> Option<(usize, bool)> {
+    let close = from + memchr::memchr(q, b.get(from..)?)?;
+    let v = &b[from..close];
+    if memchr::memchr2(b'<', b'\r', v).is_some() {
+        return None;
+    }
+    let special = memchr::memchr3(b'&', b'\t', b'\n', v).is_some();
+    let ascii = v.is_ascii();
+    if !ascii {
+        short_lines.ascii = false;
+        if has_nel_or_ls(v) {
+            return None;
         }
     }
+    if let Some(last) = memchr::memrchr(b'\n', v) {
+        short_lines.lfs += v.iter().filter(|&&c| c == b'\n').count() as u32;
+        short_lines.tail = from + last + 1;
+    }
+    // A double SP may straddle `from`; a trailing SP ends the value.
+    let double_space = memchr::memmem::find(b.get(from - 1..close)?, b"  ").is_some();
+    let trailing_space = b.get(close - 1) == Some(&b' ');
+    *lines = short_lines;
     Some((
         close,
-        !(special || double_space || edge_space || v.is_empty()),
+        plain && !special && ascii && !double_space && !trailing_space,
     ))
 }
 
@@ -417,34 +424,33 @@ pub(super) fn text(b: &[u8]) -> Option<TextToken> {
             i += 4;
         }
     }
-    long_text(b)
+    long_text(b, i, lines, nfc)
 }
 
-/// `text` for long tokens: memchr for the end, then scans that vectorize.
+/// `text` past the first `SHORT_TEXT` bytes: memchr for the end, then vector scans of the
+/// rest from `from` (a codepoint boundary), carrying what the short scan found.
 #[cold]
-fn long_text(b: &[u8]) -> Option<TextToken> {
-    let n = memchr::memchr(b'<', b)?;
-    let t = &b[..n];
-    let give_up = t.iter().fold(false, |g, &c| g | (c == b'&') | (c == b'\r'));
-    if give_up {
+fn long_text(b: &[u8], from: usize, mut lines: Lines, nfc: bool) -> Option<TextToken> {
+    let n = from + memchr::memchr(b'<', b.get(from..)?)?;
+    let t = &b[from..n];
+    if memchr::memchr2(b'&', b'\r', t).is_some() {
         return None;
     }
     let ascii = t.is_ascii();
-    if !ascii && has_nel_or_ls(t) {
-        return None;
+    if !ascii {
+        lines.ascii = false;
+        if has_nel_or_ls(t) {
+            return None;
+        }
     }
-    let mut lines = Lines {
-        lfs: 0,
-        tail: 0,
-        ascii,
-    };
     if let Some(last) = memchr::memrchr(b'\n', t) {
-        lines.lfs = t.iter().filter(|&&c| c == b'\n').count() as u32;
-        lines.tail = last + 1;
+        lines.lfs += t.iter().filter(|&&c| c == b'\n').count() as u32;
+        lines.tail = from + last + 1;
     }
     Some(TextToken {
         len: n,
         lines,
-        nfc: ascii,
+        // Non-ASCII text past the short scan gets the general NFC check.
+        nfc: nfc && ascii,
     })
 }
