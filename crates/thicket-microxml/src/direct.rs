@@ -3,10 +3,11 @@
 //! From a clean Main-mode state (nothing queued or pending), it reads units of plain markup: a
 //! text part, followed by a plain end-tag `</name S* >` or a plain start-tag
 //! `<name (S+ name S* = S* "value")* S* (> | />)`. Text and values may hold CRs (normalized) and
-//! the five predefined references (replaced), not `<` or another `&`; values no `>`; comments may
-//! interrupt the text (as in the modes, the text around them is one `Data`). It hands the tokens
-//! straight to the tree builder, with the diagnostics the modes would report there (names that
-//! are not MicroXML names, `xmlns` attributes, `>` in text, `--` in comments). At the first unit
+//! the five predefined references (replaced), not `<` or another `&`; values no `>`; comments and
+//! CDATA sections may interrupt the text (as in the modes, the text around them and a section's
+//! content are one `Data`). It hands the tokens straight to the tree builder, with the
+//! diagnostics the modes would report there (names that are not MicroXML names, `xmlns`
+//! attributes, `>` in text, `--` in comments, CDATA sections). At the first unit
 //! it does not take whole, it stops *before* the unit and leaves it to the mode recognizers, so
 //! what it does is exactly what the modes do on those units: the same tokens in the same order
 //! (a text run before a tag is one `Data` token either way, since the tag flushes it), and the
@@ -219,6 +220,8 @@ pub(crate) struct Direct {
     /// position before that find the same; a failed search fails from any later position, so
     /// unclosed comments are not searched to the end again and again.
     comment_end: Option<(usize, Option<usize>)>,
+    /// The same for `]]>`.
+    cdata_end: Option<(usize, Option<usize>)>,
 }
 
 /// The text before a tag when comments interrupt it: like the modes' pending data, it is one
@@ -231,8 +234,29 @@ struct Part {
     text: Option<String>,
     /// Pieces holding `>` (a diagnostic each).
     gts: Vec<(usize, usize)>,
-    /// Comments holding `--` or ending with `-`.
-    bad_comments: Vec<(usize, usize)>,
+    /// Comments holding `--` or ending with `-`, CDATA sections.
+    diagnostics: Vec<(ErrorCode, usize, usize)>,
+}
+
+impl Part {
+    /// Adds the text `start..end`, whose characters are `owned` when they differ from the
+    /// input's.
+    fn add(&mut self, input: &str, start: usize, end: usize, owned: Option<String>) {
+        if end == start {
+            return;
+        }
+        match self.span {
+            None => {
+                self.span = Some((start, end));
+                self.text = owned;
+            }
+            Some((a, e)) => {
+                let text = self.text.get_or_insert_with(|| input[a..e].to_owned());
+                text.push_str(owned.as_deref().unwrap_or(&input[start..end]));
+                self.span = Some((a, end));
+            }
+        }
+    }
 }
 
 /// `&lt;`, `&gt;`, `&amp;`, `&quot;` or `&apos;` at the start of `b`: its length and character.
@@ -259,12 +283,18 @@ impl Direct {
             part: Part::default(),
             in_part: false,
             comment_end: None,
+            cdata_end: None,
         }
     }
 
-    /// Where the `-->` at or after `from` starts.
-    fn find_comment_end(&mut self, b: &[u8], from: usize) -> Option<usize> {
-        if let Some((searched, found)) = self.comment_end
+    /// Where `needle` first occurs at or after `from`, with `cache` the last such search.
+    fn find_end(
+        cache: &mut Option<(usize, Option<usize>)>,
+        b: &[u8],
+        from: usize,
+        needle: &[u8],
+    ) -> Option<usize> {
+        if let Some((searched, found)) = *cache
             && searched <= from
         {
             match found {
@@ -273,14 +303,14 @@ impl Direct {
                 Some(_) => {}
             }
         }
-        let found = memmem::find(&b[from..], b"-->").map(|i| from + i);
-        self.comment_end = Some((from, found));
+        let found = memmem::find(&b[from..], needle).map(|i| from + i);
+        *cache = Some((from, found));
         found
     }
 
-    /// The text part at `p` whose first run ends at `end` with a comment: runs and comments
-    /// up to the `<` of something else, gathered in `self.part`. Where that `<` is, or `None`
-    /// when the part does not end at a `<` (or a comment is not closed).
+    /// The text part at `p` whose first run ends at `end` with `<!`: runs, comments and CDATA
+    /// sections up to the `<` of something else, gathered in `self.part`. Where that `<` is, or
+    /// `None` when the part does not end at a `<` (or a comment or section is not closed).
     #[cold]
     fn text_with_comments(
         &mut self,
@@ -294,35 +324,45 @@ impl Direct {
         self.part.span = None;
         self.part.text = None;
         self.part.gts.clear();
-        self.part.bad_comments.clear();
+        self.part.diagnostics.clear();
         let mut s = p;
         loop {
             if gt {
                 self.part.gts.push((s, end));
             }
             let piece = self.owned.take();
-            if end > s {
-                match self.part.span {
-                    None => {
-                        self.part.span = Some((s, end));
-                        self.part.text = piece;
-                    }
-                    Some((a, e)) => {
-                        let text = self.part.text.get_or_insert_with(|| input[a..e].to_owned());
-                        text.push_str(piece.as_deref().unwrap_or(&input[s..end]));
-                        self.part.span = Some((a, end));
-                    }
+            self.part.add(input, s, end, piece);
+            if b.get(end) != Some(&b'<') {
+                return None;
+            }
+            if b.get(end + 1..end + 4) == Some(b"!--") {
+                // COMMENT: nothing but its diagnostic.
+                let close = Self::find_end(&mut self.comment_end, b, end + 4, b"-->")?;
+                let content = &b[end + 4..close];
+                if memmem::find(content, b"--").is_some() || content.last() == Some(&b'-') {
+                    self.part
+                        .diagnostics
+                        .push((ErrorCode::DoubleHyphenInComment, end, close + 3));
                 }
+                s = close + 3;
+            } else if b.get(end + 1..end + 9) == Some(b"![CDATA[") {
+                // CDATA_OPEN, CData mode's DATA_CHARs (newline-normalized), CDATA_CLOSE.
+                let from = end + 9;
+                let close = Self::find_end(&mut self.cdata_end, b, from, b"]]>")?;
+                self.part
+                    .diagnostics
+                    .push((ErrorCode::CdataSection, end, from));
+                let content = &input[from..close];
+                let owned = memchr(b'\r', content.as_bytes()).is_some().then(|| {
+                    let mut t = String::with_capacity(content.len());
+                    push_normalized(&mut t, content);
+                    t
+                });
+                self.part.add(input, from, close, owned);
+                s = close + 3;
+            } else {
+                return Some(end);
             }
-            if b.get(end) != Some(&b'<') || b.get(end + 1..end + 4) != Some(b"!--") {
-                return (b.get(end) == Some(&b'<')).then_some(end);
-            }
-            let close = self.find_comment_end(b, end + 4)?;
-            let content = &b[end + 4..close];
-            if memmem::find(content, b"--").is_some() || content.last() == Some(&b'-') {
-                self.part.bad_comments.push((end, close + 3));
-            }
-            s = close + 3;
             (end, gt) = self.text_run(input, s)?;
         }
     }
@@ -399,7 +439,7 @@ impl Direct {
                 break;
             };
             self.in_part = false;
-            if b.get(lt) == Some(&b'<') && b.get(lt + 1..lt + 4) == Some(b"!--") {
+            if b.get(lt) == Some(&b'<') && b.get(lt + 1) == Some(&b'!') {
                 let Some(end) = self.text_with_comments(input, p, lt, gt) else {
                     break;
                 };
@@ -473,8 +513,8 @@ impl Direct {
         for &(s, e) in &self.part.gts {
             report_greater_than(input.as_bytes(), tok, s, e);
         }
-        for &(s, e) in &self.part.bad_comments {
-            tok.report(ErrorCode::DoubleHyphenInComment, s, e);
+        for &(code, s, e) in &self.part.diagnostics {
+            tok.report(code, s, e);
         }
         if let Some((a, e)) = self.part.span {
             let text = match self.part.text.take() {
