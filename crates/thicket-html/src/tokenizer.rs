@@ -152,6 +152,42 @@ enum Resolved {
 /// The longest name (without `&`) in the named-reference table is 32 bytes plus `;`.
 const MAX_REFERENCE_NAME: usize = 32;
 
+/// The last named reference with `;` that the direct path looked up in the table: documents
+/// tend to repeat one (`&amp;` in URLs, `&lt;` in code), and comparing a few bytes is cheaper
+/// than hashing them.
+#[derive(Clone, Copy)]
+struct NameCache {
+    key: [u8; MAX_REFERENCE_NAME + 1],
+    len: usize,
+    value: &'static str,
+}
+
+impl Default for NameCache {
+    fn default() -> Self {
+        NameCache {
+            key: [0; MAX_REFERENCE_NAME + 1],
+            len: 0,
+            value: "",
+        }
+    }
+}
+
+impl NameCache {
+    #[inline]
+    fn get(&self, key: &[u8]) -> Option<&'static str> {
+        (self.len != 0 && self.key.get(..self.len) == Some(key)).then_some(self.value)
+    }
+
+    #[inline]
+    fn put(&mut self, key: &[u8], value: &'static str) {
+        if let Some(slot) = self.key.get_mut(..key.len()) {
+            slot.copy_from_slice(key);
+            self.len = key.len();
+            self.value = value;
+        }
+    }
+}
+
 /// A character reference at `buf[i]` (an `&`) when the buffer holds all the states need to
 /// decide it and they decide it without a parse error. Returns what it resolves to and the
 /// index after it:
@@ -169,6 +205,7 @@ fn fast_reference(
     i: usize,
     in_attribute: bool,
     finished: bool,
+    cache: &mut NameCache,
 ) -> Option<(Resolved, usize)> {
     let bytes = buf.as_bytes();
     let first = *bytes.get(i + 1)?;
@@ -179,7 +216,12 @@ fn fast_reference(
         }
         if bytes.get(j) == Some(&b';') {
             // A name that is not in the table with its `;` is an error either way.
+            let key = &bytes[i + 1..=j];
+            if let Some(value) = cache.get(key) {
+                return Some((Resolved::Str(value), j + 1));
+            }
             let value = thicket_charref::named(&buf[i + 1..=j])?.value?;
+            cache.put(key, value);
             return Some((Resolved::Str(value), j + 1));
         }
         // No `;` right after the name: a longest match without one, or none.
@@ -402,6 +444,8 @@ pub struct Tokenizer {
     /// A tag built by the direct path ([`Tokenizer::fast_data`]) behind the text it returned:
     /// handed out by the next call, before anything else (the queue is empty meanwhile).
     ready_tag: Option<Span>,
+    /// The direct path's last named-reference lookup.
+    names: NameCache,
     diagnostics: Vec<Diagnostic<ErrorCode>>,
 }
 
@@ -449,6 +493,7 @@ impl Tokenizer {
             charref_code: 0,
             queue: VecDeque::new(),
             ready_tag: None,
+            names: NameCache::default(),
             diagnostics: Vec::new(),
         }
     }
@@ -1207,9 +1252,13 @@ impl Tokenizer {
                     };
                 }
                 Some(b'&') => {
-                    let Some((resolved, after)) =
-                        fast_reference(&self.buf, end - self.base, false, self.finished)
-                    else {
+                    let Some((resolved, after)) = fast_reference(
+                        &self.buf,
+                        end - self.base,
+                        false,
+                        self.finished,
+                        &mut self.names,
+                    ) else {
                         return Fast::No;
                     };
                     let after = self.base + after;
@@ -1399,7 +1448,8 @@ impl Tokenizer {
                                 }
                                 break;
                             }
-                            let (resolved, after) = fast_reference(buf, ve, true, finished)?;
+                            let (resolved, after) =
+                                fast_reference(buf, ve, true, finished, &mut self.names)?;
                             let replacement = match resolved {
                                 Resolved::Raw => None,
                                 Resolved::Str(s) => Some(s),
