@@ -21,8 +21,8 @@ use thicket_input::Span;
 
 use crate::error::ErrorCode;
 use crate::lexer::{
-    CLASS, DQ_STOP, MICRO_CHAR, MICRO_START, NAME_CHAR, NAME_START, SPACE, SQ_STOP, TEXT_STOP,
-    Tokenizer,
+    CLASS, DQ_STOP, Lexer, MICRO_CHAR, MICRO_START, NAME_CHAR, NAME_START, SPACE, SQ_STOP,
+    TEXT_STOP,
 };
 use crate::tree::TreeBuilder;
 use crate::validity;
@@ -423,7 +423,7 @@ impl Direct {
     pub(crate) fn run<'a>(
         &mut self,
         input: &'a str,
-        tok: &mut Tokenizer,
+        tok: &mut Lexer<'_>,
         builder: &mut TreeBuilder<'a>,
     ) {
         let b = input.as_bytes();
@@ -479,7 +479,7 @@ impl Direct {
     fn text<'a>(
         &mut self,
         input: &'a str,
-        tok: &mut Tokenizer,
+        tok: &mut Lexer<'_>,
         builder: &mut TreeBuilder<'a>,
         start: usize,
         end: usize,
@@ -507,7 +507,7 @@ impl Direct {
     fn commit_part<'a>(
         &mut self,
         input: &'a str,
-        tok: &mut Tokenizer,
+        tok: &mut Lexer<'_>,
         builder: &mut TreeBuilder<'a>,
     ) {
         for &(s, e) in &self.part.gts {
@@ -578,7 +578,7 @@ impl Direct {
     fn commit_start_tag<'a>(
         &self,
         input: &'a str,
-        tok: &mut Tokenizer,
+        tok: &mut Lexer<'_>,
         builder: &mut TreeBuilder<'a>,
         lt: usize,
         name_end: usize,
@@ -626,7 +626,7 @@ fn end_tag(b: &[u8], lt: usize) -> Option<(usize, usize, NameKind)> {
 
 /// A name MicroXML does not allow (recovery NAMEs are wider), as the modes check it.
 #[inline]
-fn check_name(input: &str, tok: &mut Tokenizer, start: usize, end: usize, kind: NameKind) {
+fn check_name(input: &str, tok: &mut Lexer<'_>, start: usize, end: usize, kind: NameKind) {
     let invalid = match kind {
         NameKind::Micro => false,
         NameKind::Invalid => true,
@@ -638,7 +638,7 @@ fn check_name(input: &str, tok: &mut Tokenizer, start: usize, end: usize, kind: 
 }
 
 #[cold]
-fn report_greater_than(b: &[u8], tok: &mut Tokenizer, start: usize, end: usize) {
+fn report_greater_than(b: &[u8], tok: &mut Lexer<'_>, start: usize, end: usize) {
     for i in memchr::memchr_iter(b'>', &b[start..end]) {
         tok.report(ErrorCode::UnescapedGreaterThan, start + i, start + i + 1);
     }

@@ -142,10 +142,73 @@ struct Pending {
 
 /// The streaming tokenizer: `feed` chunks, pull [`Token`]s with [`Tokenizer::next_token`],
 /// `finish`, pull the rest. The tokens do not depend on how the input was split.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Tokenizer {
+    lexer: Lexer<'static>,
+}
+
+impl Tokenizer {
+    /// A tokenizer with `options`.
+    pub fn new(options: Options) -> Tokenizer {
+        Tokenizer {
+            lexer: Lexer::new(options),
+        }
+    }
+
+    /// The options in use.
+    pub fn options(&self) -> &Options {
+        &self.lexer.opts
+    }
+
+    /// The current tokenization mode.
+    pub fn mode(&self) -> Mode {
+        self.lexer.mode
+    }
+
+    /// Appends a chunk of input. Call [`Tokenizer::next_token`] until it returns `None` between
+    /// feeds (or not: tokens are kept until pulled).
+    pub fn feed(&mut self, chunk: &str) {
+        self.lexer.feed(chunk);
+    }
+
+    /// Marks the end of the input.
+    pub fn finish(&mut self) {
+        self.lexer.finished = true;
+    }
+
+    /// The diagnostics found so far (in the order found, not sorted).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.lexer.diagnostics
+    }
+
+    /// Takes the diagnostics found so far.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        self.lexer.take_diagnostics()
+    }
+
+    /// Tokenizes the whole of `text`.
+    pub fn tokenize(text: &str, options: Options) -> (Vec<Token<'static>>, Vec<Diagnostic>) {
+        let mut t = Lexer::whole(text, options);
+        let mut out = Vec::new();
+        while let Some(tok) = t.next_token() {
+            out.push(tok.into_owned());
+        }
+        (out, t.take_diagnostics())
+    }
+
+    /// The next abstract token, or `None` when more input is needed (or, after
+    /// [`Tokenizer::finish`], at the end).
+    pub fn next_token(&mut self) -> Option<Token<'_>> {
+        self.lexer.next_token()
+    }
+}
+
+/// The tokenizer's machine, over input it owns (fed in chunks) or borrows (a whole input).
+#[derive(Debug)]
+pub(crate) struct Lexer<'a> {
     opts: Options,
-    buf: String,
+    /// The buffered input: borrowed for a whole input, owned when fed.
+    buf: Cow<'a, str>,
     /// Absolute offset of `buf[0]`.
     base: usize,
     /// Index into `buf` of the current input.
@@ -172,9 +235,9 @@ pub struct Tokenizer {
     wait_for: usize,
 }
 
-impl Default for Tokenizer {
+impl Default for Lexer<'_> {
     fn default() -> Self {
-        Tokenizer::new(Options::default())
+        Lexer::new(Options::default())
     }
 }
 
@@ -461,12 +524,12 @@ enum RefValue {
     Literal(ErrorCode),
 }
 
-impl Tokenizer {
-    /// A tokenizer with `options`.
-    pub fn new(options: Options) -> Tokenizer {
-        Tokenizer {
+impl<'a> Lexer<'a> {
+    /// A lexer with `options`, to be fed.
+    pub(crate) fn new(options: Options) -> Lexer<'a> {
+        Lexer {
             opts: options,
-            buf: String::new(),
+            buf: Cow::Borrowed(""),
             base: 0,
             pos: 0,
             mode: Mode::Main,
@@ -487,26 +550,28 @@ impl Tokenizer {
         }
     }
 
-    /// The options in use.
-    pub fn options(&self) -> &Options {
-        &self.opts
+    /// A lexer over the whole of `input`, borrowed (no copy), finished.
+    pub(crate) fn whole(input: &'a str, options: Options) -> Lexer<'a> {
+        let mut l = Lexer::new(options);
+        l.scan_characters(input, 0);
+        l.buf = Cow::Borrowed(input);
+        l.bom_checked = true;
+        if input.starts_with('\u{FEFF}') {
+            l.pos = '\u{FEFF}'.len_utf8();
+        }
+        l.finished = true;
+        l
     }
 
-    /// The current tokenization mode.
-    pub fn mode(&self) -> Mode {
-        self.mode
-    }
-
-    /// Appends a chunk of input. Call [`Tokenizer::next_token`] until it returns `None` between
-    /// feeds (or not: tokens are kept until pulled).
-    pub fn feed(&mut self, chunk: &str) {
+    /// Appends a chunk of input.
+    fn feed(&mut self, chunk: &str) {
         if self.finished || chunk.is_empty() {
             return;
         }
         self.compact();
         let offset = self.base + self.buf.len();
         self.scan_characters(chunk, offset);
-        self.buf.push_str(chunk);
+        self.buf.to_mut().push_str(chunk);
         if !self.bom_checked {
             self.bom_checked = true;
             if self.base == 0 && self.buf.starts_with('\u{FEFF}') {
@@ -515,36 +580,13 @@ impl Tokenizer {
         }
     }
 
-    /// Marks the end of the input.
-    pub fn finish(&mut self) {
-        self.finished = true;
-    }
-
-    /// The diagnostics found so far (in the order found, not sorted).
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
-    }
-
     /// Takes the diagnostics found so far.
-    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+    pub(crate) fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
         std::mem::take(&mut self.diagnostics)
     }
 
-    /// Tokenizes the whole of `text`.
-    pub fn tokenize(text: &str, options: Options) -> (Vec<Token<'static>>, Vec<Diagnostic>) {
-        let mut t = Tokenizer::new(options);
-        t.feed(text);
-        t.finish();
-        let mut out = Vec::new();
-        while let Some(tok) = t.next_token() {
-            out.push(tok.into_owned());
-        }
-        (out, t.take_diagnostics())
-    }
-
-    /// The next abstract token, or `None` when more input is needed (or, after
-    /// [`Tokenizer::finish`], at the end).
-    pub fn next_token(&mut self) -> Option<Token<'_>> {
+    /// The next abstract token, or `None` when more input is needed (or at the end).
+    fn next_token(&mut self) -> Option<Token<'_>> {
         let raw = self.next_raw()?;
         Some(self.materialize(raw))
     }
@@ -590,7 +632,7 @@ impl Tokenizer {
     /// Hands every queued token to `builder`, with its text borrowed from `input` (the whole
     /// input, fed in one piece, so that offsets are indices into it).
     #[inline]
-    pub(crate) fn drain_into<'a>(&mut self, input: &'a str, builder: &mut TreeBuilder<'a>) {
+    pub(crate) fn drain_into<'i>(&mut self, input: &'i str, builder: &mut TreeBuilder<'i>) {
         while let Some(raw) = self.queue.pop_front() {
             let text = match raw.text {
                 Text::None => Cow::Borrowed(""),
@@ -680,7 +722,7 @@ impl Tokenizer {
             return;
         }
         self.cr_before_buf = self.buf.as_bytes()[keep - 1] == b'\r';
-        self.buf.drain(..keep);
+        self.buf.to_mut().drain(..keep);
         self.base += keep;
         self.pos -= keep;
     }
@@ -1682,10 +1724,10 @@ mod tests {
             ]), 0..40),
         ) {
             let text: String = chars.into_iter().collect();
-            let mut t = Tokenizer::new(Options::default());
+            let mut t = Lexer::new(Options::default());
             t.scan_characters(&text, 5);
             let got: Vec<(usize, usize)> =
-                t.diagnostics().iter().map(|d| (d.span.start, d.span.end)).collect();
+                t.diagnostics.iter().map(|d| (d.span.start, d.span.end)).collect();
             let expected: Vec<(usize, usize)> = text
                 .char_indices()
                 .filter(|&(_, c)| validity::is_forbidden_char(c))

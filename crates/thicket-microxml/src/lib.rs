@@ -28,9 +28,7 @@ pub fn parse(text: &str) -> Parsed<'_> {
 /// normalization changed nothing; the result is the same as feeding `text` to a [`Parser`].
 /// Plain tags and text go through a direct path beside the modes (see `direct.rs`).
 pub fn parse_with(text: &str, options: Options) -> Parsed<'_> {
-    let mut tokenizer = Tokenizer::new(options);
-    tokenizer.feed(text);
-    tokenizer.finish();
+    let mut tokenizer = lexer::Lexer::whole(text, options);
     let mut builder = TreeBuilder::for_input(text);
     let mut direct = direct::Direct::new(&options);
     loop {
