@@ -2719,6 +2719,7 @@ fn past_checked_char(text: &str, i: usize) -> Option<usize> {
 /// what the states would emit for the same characters (their transitions are followed one by
 /// one below). Anything else, or a tag that the buffer does not hold to its `>`, gives `None`
 /// and the states read the tag from its `<`.
+#[inline(always)]
 fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
     let b = text.as_bytes();
     attrs.clear();
