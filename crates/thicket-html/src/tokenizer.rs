@@ -1363,9 +1363,10 @@ impl Tokenizer {
         while NAME_STOPS[at(j)? as usize] == PLAIN {
             j += 1;
         }
+        let name_end = j;
         let t = &mut self.tag;
         t.end_tag = end_tag;
-        t.name = SBuf::Range(base + name_start, base + j);
+        t.name = SBuf::Range(base + name_start, base + name_end);
         t.attrs.clear();
         t.self_closing = false;
         let gt = loop {
@@ -1524,7 +1525,11 @@ impl Tokenizer {
             self.checked = end;
         }
         if !end_tag {
-            self.start_tag_done();
+            // The name is a range of the input here.
+            self.last_start_range = Some((base + name_start, base + name_end));
+            if self.options.switch_by_tag_name {
+                self.start_tag_done();
+            }
         }
         Some(Span::new(start, end))
     }
