@@ -3,11 +3,14 @@
 //! so every document must give the same tokens (adjacent text joined) and the same errors both
 //! ways. Run on every corpus document when the corpus is present.
 
-use thicket_html::{Token, Tokenizer};
+use thicket_html::{Options, Token, Tokenizer};
 
 /// Tokens (adjacent text joined, spans kept) and errors of `chunks` fed in order.
-fn tokens(chunks: &[&str]) -> (Vec<Token<'static>>, Vec<String>) {
-    let mut tok = Tokenizer::new();
+fn tokens(chunks: &[&str], switch_by_tag_name: bool) -> (Vec<Token<'static>>, Vec<String>) {
+    let mut tok = Tokenizer::with_options(Options {
+        switch_by_tag_name,
+        ..Options::default()
+    });
     let mut out: Vec<Token<'static>> = Vec::new();
     let pull = |tok: &mut Tokenizer, out: &mut Vec<Token<'static>>| {
         while let Some(t) = tok.next_token() {
@@ -60,17 +63,20 @@ fn corpus_whole_equals_char_by_char() {
         }
         let text = &text[..cut];
         read += 1;
-        let whole = tokens(&[text]);
         let chars: Vec<&str> = text
             .char_indices()
             .map(|(i, c)| &text[i..i + c.len_utf8()])
             .collect();
-        let by_char = tokens(&chars);
-        assert!(
-            whole == by_char,
-            "{}: the direct paths differ from the states",
-            e.path().display()
-        );
+        // Also with the switch to RAWTEXT, script data... after `<style>`, `<script>`...
+        for switch in [false, true] {
+            let whole = tokens(&[text], switch);
+            let by_char = tokens(&chars, switch);
+            assert!(
+                whole == by_char,
+                "{} (switch by tag name: {switch}): the direct paths differ from the states",
+                e.path().display()
+            );
+        }
     }
     assert!(read > 0, "corpus present but unreadable");
 }
