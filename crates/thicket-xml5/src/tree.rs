@@ -997,7 +997,9 @@ impl<'a> TreeBuilder<'a> {
         let mut seen = HashSet::default();
         for (i, a) in attributes.drain(..).enumerate() {
             let declaration = declarations.get(i);
-            self.push_attribute(start, &mut seen, &a.name, a.value, a.span, declaration);
+            let (aprefix, alocal) = split_cow(&a.name);
+            let attribute = (aprefix, alocal, a.value);
+            self.push_attribute(start, &mut seen, attribute, a.span, declaration, true);
         }
         if attributes.capacity() > self.spare_attributes.capacity() {
             self.spare_attributes = attributes;
@@ -1033,9 +1035,13 @@ impl<'a> TreeBuilder<'a> {
         let start = self.doc.attributes.len();
         let mut seen = HashSet::default();
         for (i, a) in attributes.iter().enumerate() {
-            let a = raw_attribute(input, a);
+            let (aprefix, alocal) = split_qname(&input[a.name.0..a.name.1]);
+            let value = Cow::Borrowed(&input[a.value.0..a.value.1]);
+            let attribute = (aprefix.map(Cow::Borrowed), Cow::Borrowed(alocal), value);
+            let span = Span::new(a.name.0, a.end);
+            // The direct path never has two attributes of the same name.
             let declaration = declarations.get(i);
-            self.push_attribute(start, &mut seen, &a.name, a.value, a.span, declaration);
+            self.push_attribute(start, &mut seen, attribute, span, declaration, false);
         }
         self.add_element(
             namespace,
@@ -1059,20 +1065,20 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// Adds an attribute of the element whose attributes start at `start` in the document's
-    /// list, unless one with the same expanded name is there (`duplicate-expanded-attribute`).
-    // `&Cow`, not `&str`: a borrowed name's parts stay borrowed from the input (see `split_cow`).
-    #[allow(clippy::ptr_arg)]
+    /// Adds an attribute (prefix, local name, value) of the element whose attributes start at
+    /// `start` in the document's list, unless one with the same expanded name is there
+    /// (`duplicate-expanded-attribute`). Attributes in no namespace are compared only when
+    /// `check_unqualified` (their qualified names may repeat only in tokens that did not come
+    /// from the tokenizer, which drops duplicates).
     fn push_attribute(
         &mut self,
         start: usize,
         seen: &mut HashSet<(Option<String>, String), FxBuild>,
-        name: &Cow<'a, str>,
-        value: Cow<'a, str>,
+        (aprefix, alocal, value): (Option<Cow<'a, str>>, Cow<'a, str>, Cow<'a, str>),
         span: Span,
         declaration: bool,
+        check_unqualified: bool,
     ) {
-        let (aprefix, alocal) = split_cow(name);
         let ans = if declaration {
             Some(Cow::Borrowed(XMLNS_NAMESPACE))
         } else if let Some(p) = aprefix.as_deref() {
@@ -1090,6 +1096,15 @@ impl<'a> TreeBuilder<'a> {
         } else {
             None
         };
+        if ans.is_none() && !check_unqualified {
+            self.doc.attributes.push(Attribute {
+                namespace: ans,
+                prefix: aprefix,
+                local: alocal,
+                value,
+            });
+            return;
+        }
         let attrs = &self.doc.attributes[start..];
         let duplicate = if attrs.len() < 32 {
             attrs.iter().any(|b| match &ans {
