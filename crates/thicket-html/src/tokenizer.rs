@@ -120,11 +120,14 @@ fn take_tag<'a>(t: &mut TagBuild, span: Span, buf: &'a str, base: usize) -> Toke
         Vec::new()
     } else {
         let mut v = Vec::with_capacity(t.attrs.len());
-        v.extend(t.attrs.drain(..).map(|a| Attribute {
-            name: a.name.into_cow(buf, base),
-            value: a.value.into_cow(buf, base),
-            span: Span::new(a.start, a.end),
-        }));
+        for a in &mut t.attrs {
+            v.push(Attribute {
+                name: std::mem::take(&mut a.name).into_cow(buf, base),
+                value: std::mem::take(&mut a.value).into_cow(buf, base),
+                span: Span::new(a.start, a.end),
+            });
+        }
+        t.attrs.clear();
         v
     };
     let tag = Tag {
