@@ -263,7 +263,9 @@ pub struct TreeBuilder<'a> {
     stack: Vec<Open>,
     /// The last top-level node.
     top_last: u32,
-    /// Hash of an open element's name to how many open elements have it.
+    /// Hash of an open element's name to how many open elements have it, for the elements at
+    /// `stack[SCANNED..]` (the first `SCANNED` are compared one by one when needed: most
+    /// documents are never that deep, and pay nothing per element).
     open_names: HashMap<u64, u32, BuildHasherDefault<IdentityHasher>>,
     /// Top-level nodes.
     top: Vec<u32>,
@@ -286,6 +288,10 @@ impl Default for TreeBuilder<'_> {
         TreeBuilder::new()
     }
 }
+
+/// How many open elements (from the outermost) an end-tag that does not close the current
+/// element is compared with one by one; deeper ones are looked up by hash.
+const SCANNED: usize = 64;
 
 /// FNV-1a over the name's bytes: names are short and not attacker-chosen keys of a map that
 /// decides anything but "maybe open" (a hit is confirmed by comparing names).
@@ -469,7 +475,9 @@ impl<'a> TreeBuilder<'a> {
     #[inline]
     pub(crate) fn start_tag_close(&mut self) {
         if let Some((id, span)) = self.take_tag() {
-            *self.open_names.entry(name_hash(self.name(id))).or_insert(0) += 1;
+            if self.stack.len() >= SCANNED {
+                *self.open_names.entry(name_hash(self.name(id))).or_insert(0) += 1;
+            }
             self.stack.push(Open {
                 id,
                 span,
@@ -497,11 +505,18 @@ impl<'a> TreeBuilder<'a> {
     }
 
     fn end_tag_slow(&mut self, name: &str, span: Span) {
-        let open = self
-            .open_names
-            .get(&name_hash(name))
-            .is_some_and(|&n| n > 0)
-            && self.stack.iter().rev().any(|o| self.name(o.id) == name);
+        let scanned = self.stack.len().min(SCANNED);
+        let open = self.stack[..scanned]
+            .iter()
+            .any(|o| self.name(o.id) == name)
+            || self
+                .open_names
+                .get(&name_hash(name))
+                .is_some_and(|&n| n > 0)
+                && self.stack[scanned..]
+                    .iter()
+                    .rev()
+                    .any(|o| self.name(o.id) == name);
         if !open {
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::StrayEndTag, span));
@@ -521,7 +536,9 @@ impl<'a> TreeBuilder<'a> {
     /// Closes the current element.
     #[inline]
     fn pop(&mut self) {
-        if let Some(o) = self.stack.pop() {
+        if let Some(o) = self.stack.pop()
+            && self.stack.len() >= SCANNED
+        {
             let h = name_hash(self.name(o.id));
             if let Some(n) = self.open_names.get_mut(&h) {
                 *n = n.saturating_sub(1);
@@ -775,6 +792,54 @@ pub(crate) fn finish<'a>(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Tag matching past the depth where open names are hashed: the same diagnostics as
+        /// comparing every open element, from the innermost.
+        #[test]
+        fn deep_tag_matching_agrees_with_comparing_all(
+            events in prop::collection::vec((any::<bool>(), 0usize..5), 0..400),
+            deep in 0usize..3,
+        ) {
+            let names = ["a", "b", "c", "d", "e"];
+            let mut builder = TreeBuilder::new();
+            let mut model: Vec<&str> = Vec::new();
+            let mut expected = Vec::new();
+            // Start deep (past SCANNED) for some cases, so both halves of the stack are used.
+            let opens = (0..deep * 50).map(|i| (true, i % 3));
+            for (at, (open, n)) in opens.chain(events).enumerate() {
+                let name = names[n];
+                let span = Span::new(at, at + 1);
+                if open {
+                    builder.start_tag_open(Cow::Borrowed(name), span);
+                    builder.start_tag_close();
+                    model.push(name);
+                    continue;
+                }
+                builder.end_tag(name, span);
+                match model.iter().rposition(|&m| m == name) {
+                    Some(i) if i + 1 == model.len() => {
+                        model.pop();
+                    }
+                    Some(i) => {
+                        expected.push(Diagnostic::new(ErrorCode::MismatchedEndTag, span));
+                        model.truncate(i);
+                    }
+                    None => expected.push(Diagnostic::new(ErrorCode::StrayEndTag, span)),
+                }
+            }
+            prop_assert_eq!(builder.stack.len(), model.len());
+            let got: Vec<Diagnostic> = builder
+                .diagnostics
+                .iter()
+                .filter(|d| matches!(d.code, ErrorCode::MismatchedEndTag | ErrorCode::StrayEndTag))
+                .copied()
+                .collect();
+            prop_assert_eq!(got, expected);
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2048))]
