@@ -1365,6 +1365,10 @@ impl Tokenizer {
     /// Builds it in `tag` exactly as the states would, moves past it and returns its span;
     /// otherwise changes nothing the states read (`tag` is reset by them at a tag's start) and
     /// returns `None`.
+    ///
+    /// Always inlined into [`Tokenizer::fast_data`]: called once per tag, the call itself showed
+    /// up in the profile (3% of the instructions on whatwg-html-source-2010).
+    #[inline(always)]
     fn fast_tag(&mut self) -> Option<Span> {
         let finished = self.finished;
         let mut tmp = [0u8; 4];
