@@ -786,7 +786,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// Main phase, an end tag.
     fn end_tag(&mut self, name: Cow<'a, str>, span: Span) {
-        if self.stack.last().is_some_and(|e| e.name == name) {
+        if self.stack.last().is_some_and(|e| same(&e.name, &name)) {
             // The usual case: the end tag closes the current element, so there is no need to
             // ask whether an element of that name is open.
             self.pop();
@@ -965,7 +965,7 @@ impl<'a> TreeBuilder<'a> {
                 .bindings
                 .iter()
                 .rev()
-                .find(|(p, _)| p == prefix)
+                .find(|(p, _)| same(p, prefix))
                 .and_then(|(_, ns)| ns.clone()),
         }
     }
@@ -994,7 +994,7 @@ impl<'a> TreeBuilder<'a> {
         let (prefix, local) = split_cow(name);
         let namespace = self.element_namespace(prefix.as_deref(), span);
         let start = self.doc.attributes.len();
-        let mut seen = HashSet::default();
+        let mut seen = None;
         for (i, a) in attributes.drain(..).enumerate() {
             let declaration = declarations.get(i);
             let (aprefix, alocal) = split_cow(&a.name);
@@ -1033,7 +1033,7 @@ impl<'a> TreeBuilder<'a> {
         let (prefix, local) = split_qname(name);
         let namespace = self.element_namespace(prefix, span);
         let start = self.doc.attributes.len();
-        let mut seen = HashSet::default();
+        let mut seen = None;
         for (i, a) in attributes.iter().enumerate() {
             let (aprefix, alocal) = split_qname(&input[a.name.0..a.name.1]);
             let value = Cow::Borrowed(&input[a.value.0..a.value.1]);
@@ -1073,7 +1073,7 @@ impl<'a> TreeBuilder<'a> {
     fn push_attribute(
         &mut self,
         start: usize,
-        seen: &mut HashSet<(Option<String>, String), FxBuild>,
+        seen: &mut Option<AttributeKeys>,
         (aprefix, alocal, value): (Option<Cow<'a, str>>, Cow<'a, str>, Cow<'a, str>),
         span: Span,
         declaration: bool,
@@ -1116,15 +1116,12 @@ impl<'a> TreeBuilder<'a> {
                 }
             })
         } else {
-            if seen.is_empty() {
-                for b in attrs {
-                    seen.insert(attribute_key(
-                        b.namespace.as_deref(),
-                        b.prefix.as_deref(),
-                        &b.local,
-                    ));
-                }
-            }
+            let seen = seen.get_or_insert_with(|| {
+                attrs
+                    .iter()
+                    .map(|b| attribute_key(b.namespace.as_deref(), b.prefix.as_deref(), &b.local))
+                    .collect()
+            });
             !seen.insert(attribute_key(ans.as_deref(), aprefix.as_deref(), &alocal))
         };
         if duplicate {
@@ -1225,6 +1222,15 @@ fn raw_attribute<'a>(input: &'a str, a: &RawAttr) -> TokenAttribute<'a> {
         value: Cow::Borrowed(&input[a.value.0..a.value.1]),
         span: Span::new(a.name.0, a.end),
     }
+}
+
+/// The identities of a tag's attributes so far (tags with many attributes).
+type AttributeKeys = HashSet<(Option<String>, String), FxBuild>;
+
+/// `a == b`, comparing short names byte by byte rather than through a `memcmp` call.
+#[inline]
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 /// For each prefix, its namespaces innermost last (`None`: undeclared).
