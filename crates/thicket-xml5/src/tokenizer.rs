@@ -372,8 +372,9 @@ impl<'a> Tokenizer<'a> {
     /// The next token; diagnostics met on the way are kept (see [`Tokenizer::take_diagnostics`]).
     /// `None` means more input is needed (streaming) or the end-of-file token was returned.
     pub fn next_token(&mut self) -> Option<Token<'a>> {
-        if let Some(t) = self.pending.take() {
-            return Some(t);
+        // Looked at before taken: `take` would copy the whole slot even when it is empty.
+        if self.pending.is_some() {
+            return self.pending.take();
         }
         loop {
             // The direct path first, without wrapping the token in an event (as `next_event`
@@ -397,7 +398,9 @@ impl<'a> Tokenizer<'a> {
     /// The next token or diagnostic, in input order. `None` means more input is needed
     /// (streaming) or the end-of-file token was returned.
     pub fn next_event(&mut self) -> Option<Event<'a>> {
-        if let Some(t) = self.pending.take() {
+        if self.pending.is_some()
+            && let Some(t) = self.pending.take()
+        {
             return Some(Event::Token(t));
         }
         if let Some(e) = self.out.pop_front() {
