@@ -2521,15 +2521,17 @@ impl Stops {
     }
 
     /// Bit `k` is set when byte `k` of the eight in `w` (little-endian) may stop a run: a
-    /// control (tab, LF and form feed included), DEL, a non-ASCII byte, a printable stop, or a
-    /// byte above one of those in the word (the borrow of the subtractions; extra candidates
+    /// control (tab, LF and form feed included), DEL, a non-ASCII byte, a printable stop, or
+    /// rarely the byte after a printable stop (the borrow of the subtraction; extra candidates
     /// only cost a table look-up, a missed one is impossible). Eight bytes in a few word
     /// operations, then one multiplication gathers the flags into a mask.
     #[inline(always)]
     fn candidates(&self, w: u64) -> u32 {
         const L: u64 = 0x0101_0101_0101_0101;
         const H: u64 = 0x8080_8080_8080_8080;
-        let mut hits = w.wrapping_sub(0x20 * L) & !w;
+        // Below 0x20: bits 7, 6 and 5 clear (the shifts bring bits 6 and 5 of the same byte to
+        // bit 7, so a byte never marks the next one, as a borrow would after a line break).
+        let mut hits = !(w | (w << 1) | (w << 2));
         hits |= w | w.wrapping_add(L);
         let mut k = 0;
         while k < self.distinct {
