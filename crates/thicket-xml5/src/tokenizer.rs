@@ -711,8 +711,19 @@ impl<'a> Tokenizer<'a> {
     #[inline(always)]
     fn fast_scan(&mut self) -> Option<(TextBefore<'a>, RawTag)> {
         let rel = self.pos - self.base;
-        let lt = match TEXT_STOPS.find_stop(&self.input, rel) {
-            Ok(j) | Err(j) => j,
+        // Indentation (line breaks, spaces, tabs), the most common text between tags, byte by
+        // byte: tab and LF would each be a candidate of the word scan.
+        let bytes = self.input.as_bytes();
+        let mut j = rel;
+        while let Some(&(b' ' | b'\t' | b'\n')) = bytes.get(j) {
+            j += 1;
+        }
+        let lt = if bytes.get(j) == Some(&b'<') {
+            j
+        } else {
+            match TEXT_STOPS.find_stop(&self.input, j) {
+                Ok(j) | Err(j) => j,
+            }
         };
         let run = lt - rel;
         let raw = if self.input.as_bytes().get(lt) == Some(&b'<') {
