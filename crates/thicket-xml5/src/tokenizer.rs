@@ -710,21 +710,43 @@ impl<'a> Tokenizer<'a> {
     /// `None` when the states must go on (the text run is then held as the data state holds it).
     #[inline(always)]
     fn fast_scan(&mut self) -> Option<(TextBefore<'a>, RawTag)> {
-        let rel = self.pos - self.base;
-        // Indentation (line breaks, spaces, tabs), the most common text between tags, byte by
-        // byte: tab and LF would each be a candidate of the word scan.
-        let bytes = self.input.as_bytes();
-        let mut j = rel;
-        while let Some(&(b' ' | b'\t' | b'\n')) = bytes.get(j) {
-            j += 1;
-        }
-        let lt = if bytes.get(j) == Some(&b'<') {
-            j
-        } else {
-            match TEXT_STOPS.find_stop(&self.input, j) {
-                Ok(j) | Err(j) => j,
+        let lt = loop {
+            let rel = self.pos - self.base;
+            // Indentation (line breaks, spaces, tabs), the most common text between tags, byte
+            // by byte: tab and LF would each be a candidate of the word scan.
+            let bytes = self.input.as_bytes();
+            let mut j = rel;
+            while let Some(&(b' ' | b'\t' | b'\n')) = bytes.get(j) {
+                j += 1;
             }
+            let stop = if bytes.get(j) == Some(&b'<') {
+                j
+            } else {
+                match TEXT_STOPS.find_stop(&self.input, j) {
+                    Ok(j) | Err(j) => j,
+                }
+            };
+            // One of the five predefined entities (draft profile, no entities of the user's):
+            // what the reference states give, the run and the replacement text, and on.
+            if bytes.get(stop) == Some(&b'&')
+                && self.profile == Profile::Draft
+                && self.entities.is_none()
+                && let Some((len, replacement)) = predefined_entity(&bytes[stop..])
+            {
+                let base = self.base;
+                if stop > rel {
+                    self.text_span(self.pos, base + stop);
+                    self.text
+                        .push_range(self.pos, base + stop, &self.input, base);
+                }
+                self.text_span(base + stop, base + stop + len);
+                self.text.push_str(replacement, &self.input, base);
+                self.pos = base + stop + len;
+                continue;
+            }
+            break stop;
         };
+        let rel = self.pos - self.base;
         let run = lt - rel;
         let raw = if self.input.as_bytes().get(lt) == Some(&b'<') {
             scan_tag(&self.input, lt, &mut self.raw_attrs)
@@ -2696,6 +2718,20 @@ struct RawTag {
     name: (usize, usize),
     /// Just after the closing `>`.
     end: usize,
+}
+
+/// The length and replacement text of the XML predefined entity reference at the start of
+/// `bytes` (`&lt;`, `&gt;`, `&amp;`, `&quot;`, `&apos;`).
+#[inline]
+fn predefined_entity(bytes: &[u8]) -> Option<(usize, &'static str)> {
+    match bytes.get(1..4)? {
+        b"lt;" => Some((4, "<")),
+        b"gt;" => Some((4, ">")),
+        b"amp" if bytes.get(4) == Some(&b';') => Some((5, "&")),
+        b"quo" if bytes.get(4..6) == Some(b"t;") => Some((6, "\"")),
+        b"apo" if bytes.get(4..6) == Some(b"s;") => Some((6, "'")),
+        _ => None,
+    }
 }
 
 /// A slice of the input buffer as a token string: borrowed when the input is.
