@@ -277,7 +277,7 @@ impl Direct {
     /// Scratch space for a tokenizer with these options.
     pub(crate) fn new(options: &crate::Options) -> Direct {
         Direct {
-            attrs: Vec::new(),
+            attrs: Vec::with_capacity(16),
             owned: None,
             references: !options.reference_tokens,
             part: Part::default(),

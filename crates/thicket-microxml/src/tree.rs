@@ -415,6 +415,7 @@ impl<'a> TreeBuilder<'a> {
         let tags = memchr::memchr_iter(b'<', input.as_bytes()).count();
         b.nodes.reserve(2 * tags + 1);
         b.attributes.reserve(input.len() / 32);
+        b.stack.reserve(32);
         b
     }
 
