@@ -1272,9 +1272,17 @@ pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
     let mut builder = TreeBuilder::new();
     // Room for the nodes at once (an element or a text node per `<`, about), so the arena is
     // not copied as it grows.
+    // Room for the nodes and attributes at once (about an element or a text node per `<`, at
+    // most an attribute per `=`): the lists are not copied as they grow, and a parse makes a
+    // few large allocations instead of a series of doublings (each of which, past the
+    // allocator's mmap threshold, costs fresh pages).
     let tags = memchr::memchr_iter(b'<', input.as_bytes()).count();
     builder.doc.nodes.reserve(tags + tags / 2);
     builder.doc.child_ids.reserve(tags + tags / 2);
+    builder
+        .doc
+        .attributes
+        .reserve(memchr::memchr_iter(b'=', input.as_bytes()).count());
     let mut diagnostics = Vec::new();
     loop {
         // Text and plain tags without tokens; anything else as events.
