@@ -191,7 +191,7 @@ pub(crate) fn is_compressed(s: &str) -> bool {
 /// U+302A..=U+302F, kana without the combining sound marks U+3099 and U+309A,
 /// fullwidth forms. Such a codepoint resets the quick check's state, so a string made of them
 /// only is NFC. (Checked on every codepoint in the tests.)
-#[inline]
+#[cfg(test)]
 pub(crate) fn is_stable_starter(c: char) -> bool {
     is_stable_starter_u32(c as u32)
 }
@@ -245,13 +245,11 @@ fn all_stable_starters(s: &str) -> bool {
             i += 1;
             continue;
         }
-        let Some(c) = s.get(i..).and_then(|r| r.chars().next()) else {
-            return false;
-        };
-        if !is_stable_starter(c) {
+        let (c, len) = codepoint_at(b, i);
+        if !is_stable_starter_u32(c) {
             return false;
         }
-        i += c.len_utf8();
+        i += len;
     }
     true
 }
@@ -269,15 +267,82 @@ pub(crate) fn is_nfc(s: &str) -> bool {
 }
 
 /// Unicode normalization to NFC; borrowed when `s` is already normalized.
+///
+/// A stable starter is a normalization boundary (nothing before it composes with it or with
+/// anything after it, and canonical reordering does not cross it), so `s` is normalized piece by
+/// piece: runs of stable starters stay as they are, and only a piece from the last stable starter
+/// before another codepoint up to the next stable starter is checked (quick check, then
+/// normalization when the check does not say yes). The string is copied only from the first
+/// piece that normalization changes.
 pub(crate) fn nfc(s: &str) -> Cow<'_, str> {
-    if all_stable_starters(s) {
+    if s.is_ascii() {
         return Cow::Borrowed(s);
     }
-    match is_nfc_quick(s.chars()) {
-        IsNormalized::Yes => Cow::Borrowed(s),
-        IsNormalized::Maybe if s.chars().eq(s.nfc()) => Cow::Borrowed(s),
-        _ => Cow::Owned(s.nfc().collect()),
+    let mut out: Option<String> = None;
+    // `s[..copied]` is in `out` (when there is one); `start` is the last boundary; `pending` is
+    // set when a codepoint other than a stable starter follows `start`.
+    let mut copied = 0;
+    let mut start = 0;
+    let mut pending = false;
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let (c, len) = codepoint_at(b, i);
+        if is_stable_starter_u32(c) {
+            if pending {
+                nfc_piece(s, start, i, &mut out, &mut copied);
+                pending = false;
+            }
+            start = i;
+        } else {
+            pending = true;
+        }
+        i += len;
     }
+    if pending {
+        nfc_piece(s, start, s.len(), &mut out, &mut copied);
+    }
+    match out {
+        None => Cow::Borrowed(s),
+        Some(mut o) => {
+            o.push_str(&s[copied..]);
+            Cow::Owned(o)
+        }
+    }
+}
+
+/// The codepoint starting at byte `i` of valid UTF-8 `b` (a lead byte), and its length.
+#[inline]
+fn codepoint_at(b: &[u8], i: usize) -> (u32, usize) {
+    let lead = b[i];
+    let at = |k: usize| u32::from(b.get(i + k).copied().unwrap_or(0) & 0x3F);
+    if lead < 0x80 {
+        (u32::from(lead), 1)
+    } else if lead < 0xE0 {
+        ((u32::from(lead & 0x1F) << 6) | at(1), 2)
+    } else if lead < 0xF0 {
+        ((u32::from(lead & 0x0F) << 12) | (at(1) << 6) | at(2), 3)
+    } else {
+        let c = (u32::from(lead & 0x07) << 18) | (at(1) << 12) | (at(2) << 6) | at(3);
+        (c, 4)
+    }
+}
+
+/// Normalizes the piece `s[a..z]` (from a boundary to a boundary) for `nfc`: when it changes,
+/// `out` gets everything from `copied` up to the piece, then the normalized piece.
+fn nfc_piece(s: &str, a: usize, z: usize, out: &mut Option<String>, copied: &mut usize) {
+    let piece = &s[a..z];
+    if is_nfc_quick(piece.chars()) == IsNormalized::Yes {
+        return;
+    }
+    let normalized: String = piece.nfc().collect();
+    if normalized == piece {
+        return;
+    }
+    let o = out.get_or_insert_with(|| String::with_capacity(s.len() + 8));
+    o.push_str(&s[*copied..a]);
+    o.push_str(&normalized);
+    *copied = z;
 }
 
 /// A decoded string that is either a range of a source text (nothing changed) or owned.
@@ -398,14 +463,33 @@ mod tests {
     proptest::proptest! {
         /// The fast path agrees with the quick check and full normalization.
         #[test]
-        fn nfc_fast_path(s in "[ae\u{300}\u{301}\u{302a}か\u{3099}日한\u{f900}\u{1d15e}α\u{1f71}\u{387}\u{e48}═ ]{0,16}") {
+        fn nfc_fast_path(s in "[ae\u{300}\u{301}\u{302a}か\u{3099}日한\u{f900}\u{1d15e}α\u{1f71}\u{387}\u{e48}═ \u{1100}\u{1161}\u{11a8}\u{f73}]{0,24}") {
             let expected: String = s.nfc().collect();
             proptest::prop_assert_eq!(is_nfc(&s), expected == s);
             proptest::prop_assert_eq!(nfc(&s), expected.as_str());
-            if all_stable_starters(&s) {
+                        if all_stable_starters(&s) {
                 proptest::prop_assert_eq!(&expected, &s);
             }
         }
+    }
+
+    #[test]
+    fn stable_starter_strings() {
+        // The inline decoding of `all_stable_starters` agrees with `is_stable_starter` on
+        // every codepoint, alone and between other text.
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let one = c.to_string();
+            assert_eq!(all_stable_starters(&one), is_stable_starter(c), "{c:?}");
+            let mixed = format!("a{c}b\u{e9}");
+            assert_eq!(all_stable_starters(&mixed), is_stable_starter(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn normalization_in_pieces() {
+        let s = "\u{3a3}\u{1f72} \u{3b3}\u{3bd}\u{3c9}\u{3c1}\u{1f77}\u{3b6}\u{3c9} e\u{301}\u{300}x \u{1e0b}\u{323}";
+        let expected: String = s.nfc().collect();
+        assert_eq!(nfc(s), expected.as_str());
     }
 
     #[test]
