@@ -287,6 +287,17 @@ pub(crate) fn nfc(s: &str) -> Cow<'_, str> {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
+        if b[i] < 0x80 {
+            // A run of ASCII (stable starters): the piece before it ends, and the last byte of
+            // the run is the last boundary.
+            if pending {
+                nfc_piece(s, start, i, &mut out, &mut copied);
+                pending = false;
+            }
+            i += ascii_run(&b[i..]);
+            start = i - 1;
+            continue;
+        }
         let (c, len) = codepoint_at(b, i);
         if is_stable_starter_u32(c) {
             if pending {
@@ -309,6 +320,23 @@ pub(crate) fn nfc(s: &str) -> Cow<'_, str> {
             Cow::Owned(o)
         }
     }
+}
+
+/// The number of ASCII bytes at the start of `b`, eight at a time.
+#[inline]
+fn ascii_run(b: &[u8]) -> usize {
+    let mut n = 0;
+    for chunk in b.chunks_exact(8) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let high = u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return n + (high.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + b[n..].iter().take_while(|&&c| c < 0x80).count()
 }
 
 /// The codepoint starting at byte `i` of valid UTF-8 `b` (a lead byte), and its length.
@@ -482,6 +510,19 @@ mod tests {
             assert_eq!(all_stable_starters(&one), is_stable_starter(c), "{c:?}");
             let mixed = format!("a{c}b\u{e9}");
             assert_eq!(all_stable_starters(&mixed), is_stable_starter(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn ascii_runs() {
+        for n in 0..20 {
+            for tail in ["", "\u{e9}", "\u{1f72}x"] {
+                let s = format!("{}{tail}", "a".repeat(n));
+                assert_eq!(
+                    ascii_run(s.as_bytes()),
+                    n + tail.find(|c: char| !c.is_ascii()).map_or(tail.len(), |k| k)
+                );
+            }
         }
     }
 
