@@ -66,20 +66,20 @@ pub fn serialize(doc: &Document<'_>) -> String {
                 let _ = write!(out, "<{name}");
                 for a in doc.attributes(id) {
                     let qname = a.qualified_name();
-                    if a.namespace.as_deref() == Some(XMLNS_NAMESPACE) {
-                        let (p, l) = split_qname(&qname);
+                    if a.namespace() == Some(XMLNS_NAMESPACE) {
+                        let (p, l) = split_qname(qname);
                         let prefix = match (p, l) {
                             (None, "xmlns") => Some(None),
                             (Some("xmlns"), p) => Some(Some(p.to_owned())),
                             _ => None,
                         };
                         if let Some(prefix) = prefix {
-                            let ns = (!a.value.is_empty()).then(|| a.value.to_string());
+                            let ns = (!a.value().is_empty()).then(|| a.value().to_owned());
                             scope.push(prefix.as_deref(), ns);
                         }
                     }
                     let _ = write!(out, " {qname}=\"");
-                    escape_attribute(&mut out, &a.value);
+                    escape_attribute(&mut out, a.value());
                     out.push('"');
                 }
                 // Declarations the attributes do not make.
@@ -92,7 +92,7 @@ pub fn serialize(doc: &Document<'_>) -> String {
                     }
                 }
                 for a in doc.attributes(id) {
-                    if let (Some(p), Some(ns)) = (a.prefix.as_deref(), a.namespace.as_deref())
+                    if let (Some(p), Some(ns)) = (a.prefix(), a.namespace())
                         && p != "xmlns"
                         && lookup(&scope, Some(p)) != Some(ns)
                     {

@@ -35,7 +35,9 @@ impl NodeId {
     }
 }
 
-/// An attribute of an element.
+/// An attribute to give an element with [`Document::append_element`]. A document's own
+/// attributes are [`AttributeRef`]s ([`Document::attributes`]); [`AttributeRef::to_attribute`]
+/// turns one into this.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attribute<'a> {
     /// The namespace, if the name is in one (`xmlns` declarations are in [`XMLNS_NAMESPACE`]).
@@ -52,6 +54,144 @@ impl Attribute<'_> {
     /// `prefix:local` or `local`.
     pub fn qualified_name(&self) -> String {
         qualified(self.prefix.as_deref(), &self.local)
+    }
+}
+
+/// A string of a document: borrowed from the input, or a range of the document's own text.
+#[derive(Clone, Copy, Debug)]
+enum Text<'a> {
+    Borrowed(&'a str),
+    Owned { start: u32, len: u32 },
+}
+
+/// An attribute as a document stores it: 40 bytes, where four `Cow`s took 96, so a parse of
+/// an attribute-heavy document touches (and the kernel faults in) less than half the memory.
+#[derive(Clone, Copy, Debug)]
+struct AttributeData<'a> {
+    /// The qualified name.
+    name: Text<'a>,
+    value: Text<'a>,
+    /// 0 for no namespace, else 1 + its index in [`Document::namespaces`].
+    namespace: u32,
+    /// 0 for no prefix, else the prefix's length + 1 (the name is `prefix:local`).
+    prefix_len: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<AttributeData<'static>>() <= 48);
+
+/// An attribute of an element in a [`Document`] (from [`Document::attributes`]).
+#[derive(Clone, Copy)]
+pub struct AttributeRef<'d> {
+    doc: &'d Document<'d>,
+    data: &'d AttributeData<'d>,
+}
+
+impl<'d> AttributeRef<'d> {
+    /// The namespace, if the name is in one (`xmlns` declarations are in [`XMLNS_NAMESPACE`]).
+    pub fn namespace(&self) -> Option<&'d str> {
+        let i = (self.data.namespace as usize).checked_sub(1)?;
+        self.doc.namespaces.get(i).map(|ns| &**ns)
+    }
+
+    /// The prefix as written.
+    pub fn prefix(&self) -> Option<&'d str> {
+        let n = (self.data.prefix_len as usize).checked_sub(1)?;
+        self.qualified_name().get(..n)
+    }
+
+    /// The local name.
+    pub fn local(&self) -> &'d str {
+        let name = self.qualified_name();
+        name.get(self.data.prefix_len as usize..).unwrap_or(name)
+    }
+
+    /// `prefix:local` or `local`, as written.
+    pub fn qualified_name(&self) -> &'d str {
+        self.doc.text(self.data.name)
+    }
+
+    /// The value.
+    pub fn value(&self) -> &'d str {
+        self.doc.text(self.data.value)
+    }
+
+    /// The attribute as an [`Attribute`] borrowing its strings from the document.
+    pub fn to_attribute(&self) -> Attribute<'d> {
+        Attribute {
+            namespace: self.namespace().map(Cow::Borrowed),
+            prefix: self.prefix().map(Cow::Borrowed),
+            local: Cow::Borrowed(self.local()),
+            value: Cow::Borrowed(self.value()),
+        }
+    }
+}
+
+/// Attributes are equal when their namespaces, prefixes, local names and values are.
+impl PartialEq for AttributeRef<'_> {
+    fn eq(&self, other: &AttributeRef<'_>) -> bool {
+        self.namespace() == other.namespace()
+            && self.prefix() == other.prefix()
+            && self.local() == other.local()
+            && self.value() == other.value()
+    }
+}
+
+impl Eq for AttributeRef<'_> {}
+
+impl std::fmt::Debug for AttributeRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Attribute")
+            .field("namespace", &self.namespace())
+            .field("prefix", &self.prefix())
+            .field("local", &self.local())
+            .field("value", &self.value())
+            .finish()
+    }
+}
+
+/// The attributes of an element in source order: an iterator of [`AttributeRef`]s.
+#[derive(Clone)]
+pub struct Attributes<'d> {
+    doc: &'d Document<'d>,
+    list: std::slice::Iter<'d, AttributeData<'d>>,
+}
+
+impl<'d> Attributes<'d> {
+    /// The `i`th attribute still to come, if there is one.
+    pub fn get(&self, i: usize) -> Option<AttributeRef<'d>> {
+        let doc = self.doc;
+        self.list
+            .as_slice()
+            .get(i)
+            .map(|data| AttributeRef { doc, data })
+    }
+}
+
+impl<'d> Iterator for Attributes<'d> {
+    type Item = AttributeRef<'d>;
+
+    fn next(&mut self) -> Option<AttributeRef<'d>> {
+        let doc = self.doc;
+        self.list.next().map(|data| AttributeRef { doc, data })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.list.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Attributes<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let doc = self.doc;
+        self.list.next_back().map(|data| AttributeRef { doc, data })
+    }
+}
+
+impl ExactSizeIterator for Attributes<'_> {}
+
+impl std::fmt::Debug for Attributes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.clone()).finish()
     }
 }
 
@@ -133,6 +273,11 @@ impl Range32 {
     }
 }
 
+/// `v` as a `u32` (lists and texts past 4 GiB saturate; their accessors then give nothing).
+fn n32(v: usize) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
+}
+
 fn qualified(prefix: Option<&str>, local: &str) -> String {
     match prefix {
         Some(p) => format!("{p}:{local}"),
@@ -195,7 +340,14 @@ pub struct XmlDeclaration {
 #[derive(Clone, Debug)]
 pub struct Document<'a> {
     nodes: Vec<Node<'a>>,
-    attributes: Vec<Attribute<'a>>,
+    attributes: Vec<AttributeData<'a>>,
+    /// The attribute names and values not borrowed from the input.
+    text: String,
+    /// The attributes' namespaces, each once.
+    namespaces: Vec<Cow<'a, str>>,
+    /// 1 + the index of each namespace in `namespaces`, once there are more than
+    /// [`SCAN_NAMESPACES`] (fewer are compared one by one).
+    namespace_index: HashMap<Cow<'a, str>, u32, FxBuild>,
     child_ids: Vec<NodeId>,
     /// The XML declaration, when the input started with one (draft profile).
     pub xml_declaration: Option<XmlDeclaration>,
@@ -223,7 +375,7 @@ impl PartialEq for Document<'_> {
                     a.data == b.data
                         && a.parent == b.parent
                         && self.children(id) == other.children(id)
-                        && self.attributes(id) == other.attributes(id)
+                        && self.attributes(id).eq(other.attributes(id))
                 })
     }
 }
@@ -240,6 +392,9 @@ impl<'a> Document<'a> {
                 children: Range32::EMPTY,
             }],
             attributes: Vec::new(),
+            text: String::new(),
+            namespaces: Vec::new(),
+            namespace_index: HashMap::default(),
             child_ids: Vec::new(),
             xml_declaration: None,
         }
@@ -287,19 +442,38 @@ impl<'a> Document<'a> {
                 children: n.children,
             })
             .collect();
+        let mut text = self.text;
+        let mut own = |t: Text<'_>| match t {
+            Text::Borrowed(s) => {
+                let start = n32(text.len());
+                text.push_str(s);
+                Text::Owned {
+                    start,
+                    len: n32(s.len()),
+                }
+            }
+            Text::Owned { start, len } => Text::Owned { start, len },
+        };
         let attributes = self
             .attributes
             .into_iter()
-            .map(|a| Attribute {
-                namespace: a.namespace.map(o),
-                prefix: a.prefix.map(o),
-                local: o(a.local),
-                value: o(a.value),
+            .map(|a| AttributeData {
+                name: own(a.name),
+                value: own(a.value),
+                namespace: a.namespace,
+                prefix_len: a.prefix_len,
             })
             .collect();
         Document {
             nodes,
             attributes,
+            text,
+            namespaces: self.namespaces.into_iter().map(o).collect(),
+            namespace_index: self
+                .namespace_index
+                .into_iter()
+                .map(|(k, v)| (o(k), v))
+                .collect(),
             child_ids: self.child_ids,
             xml_declaration: self.xml_declaration,
         }
@@ -346,11 +520,81 @@ impl<'a> Document<'a> {
 
     /// The attributes of `id` in source order (namespace declarations included); none when it
     /// is not an element.
-    pub fn attributes(&self, id: NodeId) -> &[Attribute<'a>] {
-        match self.nodes.get(id.index()).map(|n| &n.data) {
+    pub fn attributes(&self, id: NodeId) -> Attributes<'_> {
+        let list = match self.nodes.get(id.index()).map(|n| &n.data) {
             Some(NodeData::Element(e)) => e.attributes.of(&self.attributes),
             _ => &[],
+        };
+        Attributes {
+            doc: self,
+            list: list.iter(),
         }
+    }
+
+    /// The string `t` stands for.
+    fn text<'s>(&'s self, t: Text<'s>) -> &'s str {
+        match t {
+            Text::Borrowed(s) => s,
+            Text::Owned { start, len } => {
+                let start = start as usize;
+                self.text.get(start..start + len as usize).unwrap_or("")
+            }
+        }
+    }
+
+    /// Keeps `s`: borrowed as it is, or copied to the document's text.
+    fn keep(&mut self, s: Cow<'a, str>) -> Text<'a> {
+        match s {
+            Cow::Borrowed(s) => Text::Borrowed(s),
+            Cow::Owned(s) => {
+                let start = n32(self.text.len());
+                self.text.push_str(&s);
+                Text::Owned {
+                    start,
+                    len: n32(s.len()),
+                }
+            }
+        }
+    }
+
+    /// The number of namespace `ns` (0 for none), added to the table if new.
+    fn namespace_number(&mut self, ns: Option<Cow<'a, str>>) -> u32 {
+        let Some(ns) = ns else {
+            return 0;
+        };
+        if self.namespaces.len() <= SCAN_NAMESPACES {
+            if let Some(i) = self.namespaces.iter().rposition(|n| same(n, &ns)) {
+                return n32(i + 1);
+            }
+        } else if let Some(&i) = self.namespace_index.get(&ns) {
+            return i;
+        }
+        self.namespaces.push(ns);
+        if self.namespaces.len() > SCAN_NAMESPACES {
+            let known = self.namespace_index.len();
+            for (i, ns) in self.namespaces.iter().enumerate().skip(known) {
+                self.namespace_index.insert(ns.clone(), n32(i + 1));
+            }
+        }
+        n32(self.namespaces.len())
+    }
+
+    /// Stores an attribute named `name` (`prefix_len`: see [`AttributeData`]).
+    fn push_attribute_data(
+        &mut self,
+        namespace: u32,
+        name: Cow<'a, str>,
+        prefix_len: usize,
+        value: Cow<'a, str>,
+    ) {
+        let name = self.keep(name);
+        let value = self.keep(value);
+        self.attributes.push(AttributeData {
+            name,
+            value,
+            namespace,
+            prefix_len: n32(prefix_len),
+        });
     }
 
     /// The parent of `id` (`None` for the document node).
@@ -395,7 +639,14 @@ impl<'a> Document<'a> {
         attributes: impl IntoIterator<Item = Attribute<'a>>,
     ) -> NodeId {
         let start = self.attributes.len();
-        self.attributes.extend(attributes);
+        for a in attributes {
+            let namespace = self.namespace_number(a.namespace);
+            let (name, prefix_len) = match a.prefix {
+                Some(p) => (Cow::Owned(format!("{p}:{}", a.local)), p.len() + 1),
+                None => (a.local, 0),
+            };
+            self.push_attribute_data(namespace, name, prefix_len, a.value);
+        }
         let id = self.append(parent, NodeData::Element(element));
         if let NodeData::Element(e) = &mut self.nodes[id.index()].data {
             e.attributes = Range32::new(start, self.attributes.len() - start);
@@ -461,16 +712,16 @@ impl<'a> Document<'a> {
                     let _ = writeln!(
                         out,
                         "{indent}<{}>",
-                        dump_name(&e.namespace, e.prefix.as_deref(), &e.local)
+                        dump_name(e.namespace.as_deref(), e.prefix.as_deref(), &e.local)
                     );
-                    let mut attrs: Vec<&Attribute<'_>> = self.attributes(id).iter().collect();
-                    attrs.sort_by(|a, b| a.local.cmp(&b.local));
+                    let mut attrs: Vec<AttributeRef<'_>> = self.attributes(id).collect();
+                    attrs.sort_by(|a, b| a.local().cmp(b.local()));
                     for a in attrs {
                         let _ = writeln!(
                             out,
                             "{indent}  {}=\"{}\"",
-                            dump_name(&a.namespace, a.prefix.as_deref(), &a.local),
-                            a.value
+                            dump_name(a.namespace(), a.prefix(), a.local()),
+                            a.value()
                         );
                     }
                 }
@@ -507,7 +758,7 @@ impl<'a> Document<'a> {
     }
 }
 
-fn dump_name(ns: &Option<Cow<'_, str>>, prefix: Option<&str>, local: &str) -> String {
+fn dump_name(ns: Option<&str>, prefix: Option<&str>, local: &str) -> String {
     match ns {
         Some(ns) => format!("{{{ns}}}{}", qualified(prefix, local)),
         None => qualified(prefix, local),
@@ -997,8 +1248,7 @@ impl<'a> TreeBuilder<'a> {
         let mut seen = None;
         for (i, a) in attributes.drain(..).enumerate() {
             let declaration = declarations.get(i);
-            let (aprefix, alocal) = split_cow(&a.name);
-            let attribute = (aprefix, alocal, a.value);
+            let attribute = (a.name, a.value);
             self.push_attribute(start, &mut seen, attribute, a.span, declaration, true);
         }
         if attributes.capacity() > self.spare_attributes.capacity() {
@@ -1035,9 +1285,9 @@ impl<'a> TreeBuilder<'a> {
         let start = self.doc.attributes.len();
         let mut seen = None;
         for (i, a) in attributes.iter().enumerate() {
-            let (aprefix, alocal) = split_qname(&input[a.name.0..a.name.1]);
+            let name = Cow::Borrowed(&input[a.name.0..a.name.1]);
             let value = Cow::Borrowed(&input[a.value.0..a.value.1]);
-            let attribute = (aprefix.map(Cow::Borrowed), Cow::Borrowed(alocal), value);
+            let attribute = (name, value);
             let span = Span::new(a.name.0, a.end);
             // The direct path never has two attributes of the same name.
             let declaration = declarations.get(i);
@@ -1065,7 +1315,7 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// Adds an attribute (prefix, local name, value) of the element whose attributes start at
+    /// Adds an attribute (qualified name, value) of the element whose attributes start at
     /// `start` in the document's list, unless one with the same expanded name is there
     /// (`duplicate-expanded-attribute`). Attributes in no namespace are compared only when
     /// `check_unqualified` (their qualified names may repeat only in tokens that did not come
@@ -1074,14 +1324,16 @@ impl<'a> TreeBuilder<'a> {
         &mut self,
         start: usize,
         seen: &mut Option<AttributeKeys>,
-        (aprefix, alocal, value): (Option<Cow<'a, str>>, Cow<'a, str>, Cow<'a, str>),
+        (name, value): (Cow<'a, str>, Cow<'a, str>),
         span: Span,
         declaration: bool,
         check_unqualified: bool,
     ) {
+        let (aprefix, alocal) = split_qname(&name);
+        let prefix_len = aprefix.map_or(0, |p| p.len() + 1);
         let ans = if declaration {
             Some(Cow::Borrowed(XMLNS_NAMESPACE))
-        } else if let Some(p) = aprefix.as_deref() {
+        } else if let Some(p) = aprefix {
             if p == "xmlns" {
                 None
             } else {
@@ -1097,43 +1349,32 @@ impl<'a> TreeBuilder<'a> {
             None
         };
         if ans.is_none() && !check_unqualified {
-            self.doc.attributes.push(Attribute {
-                namespace: ans,
-                prefix: aprefix,
-                local: alocal,
-                value,
-            });
+            self.doc.push_attribute_data(0, name, prefix_len, value);
             return;
         }
+        let ns = self.doc.namespace_number(ans);
+        let key = attribute_key;
+        let this = if ns == 0 { &name[..] } else { alocal };
         let attrs = &self.doc.attributes[start..];
         let duplicate = if attrs.len() < 32 {
-            attrs.iter().any(|b| match &ans {
-                Some(_) => b.namespace == ans && b.local == alocal,
-                None => {
-                    b.namespace.is_none()
-                        && b.local == alocal
-                        && b.prefix.as_deref() == aprefix.as_deref()
-                }
-            })
+            attrs
+                .iter()
+                .any(|b| b.namespace == ns && same(key(&self.doc, b), this))
         } else {
+            let doc = &self.doc;
             let seen = seen.get_or_insert_with(|| {
                 attrs
                     .iter()
-                    .map(|b| attribute_key(b.namespace.as_deref(), b.prefix.as_deref(), &b.local))
+                    .map(|b| (b.namespace, key(doc, b).to_owned()))
                     .collect()
             });
-            !seen.insert(attribute_key(ans.as_deref(), aprefix.as_deref(), &alocal))
+            !seen.insert((ns, this.to_owned()))
         };
         if duplicate {
             self.error(ErrorCode::DuplicateExpandedAttribute, span);
             return;
         }
-        self.doc.attributes.push(Attribute {
-            namespace: ans,
-            prefix: aprefix,
-            local: alocal,
-            value,
-        });
+        self.doc.push_attribute_data(ns, name, prefix_len, value);
     }
 
     /// Appends the element whose attributes are the document's from `start` on.
@@ -1225,7 +1466,7 @@ fn raw_attribute<'a>(input: &'a str, a: &RawAttr) -> TokenAttribute<'a> {
 }
 
 /// The identities of a tag's attributes so far (tags with many attributes).
-type AttributeKeys = HashSet<(Option<String>, String), FxBuild>;
+type AttributeKeys = HashSet<(u32, String), FxBuild>;
 
 /// `a == b`, comparing short names byte by byte rather than through a `memcmp` call.
 #[inline]
@@ -1235,6 +1476,10 @@ fn same(a: &str, b: &str) -> bool {
 
 /// For each prefix, its namespaces innermost last (`None`: undeclared).
 type Scopes<'a> = HashMap<Cow<'a, str>, Vec<Option<Cow<'a, str>>>, FxBuild>;
+
+/// Up to this many namespaces in a document, finding an attribute's namespace number compares
+/// them one by one.
+const SCAN_NAMESPACES: usize = 16;
 
 /// Up to this many namespace bindings in scope, lookups compare them one by one.
 const SCAN_BINDINGS: usize = 16;
@@ -1256,12 +1501,14 @@ fn split_cow<'a>(name: &Cow<'a, str>) -> (Option<Cow<'a, str>>, Cow<'a, str>) {
     }
 }
 
-/// The identity of an attribute: namespace and local name, or the qualified name when it is in
-/// no namespace.
-fn attribute_key(ns: Option<&str>, prefix: Option<&str>, local: &str) -> (Option<String>, String) {
-    match ns {
-        Some(ns) => (Some(ns.to_owned()), local.to_owned()),
-        None => (None, qualified(prefix, local)),
+/// What identifies an attribute besides its namespace number (same number, same namespace):
+/// its local name, or its qualified name when it is in no namespace.
+fn attribute_key<'d>(doc: &'d Document<'d>, data: &'d AttributeData<'d>) -> &'d str {
+    let r = AttributeRef { doc, data };
+    if data.namespace == 0 {
+        r.qualified_name()
+    } else {
+        r.local()
     }
 }
 

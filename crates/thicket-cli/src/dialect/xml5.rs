@@ -368,11 +368,10 @@ fn items(doc: &Document) -> Vec<Item> {
                     name: e.qualified_name(),
                     attributes: doc
                         .attributes(id)
-                        .iter()
                         .map(|a| Attr {
-                            namespace: a.namespace.as_deref().map(str::to_owned),
-                            name: a.qualified_name(),
-                            value: a.value.to_string(),
+                            namespace: a.namespace().map(str::to_owned),
+                            name: a.qualified_name().to_owned(),
+                            value: a.value().to_owned(),
                         })
                         .collect(),
                 });
