@@ -562,8 +562,13 @@ impl<'a> Document<'a> {
         let Some(ns) = ns else {
             return 0;
         };
+        // A namespace from a binding is mostly the very string it was first seen as (borrowed
+        // from the declaration): compare addresses before contents.
+        let at = |n: &Cow<'_, str>| n.as_ptr() == ns.as_ptr() && n.len() == ns.len();
         if self.namespaces.len() <= SCAN_NAMESPACES {
-            if let Some(i) = self.namespaces.iter().rposition(|n| same(n, &ns)) {
+            let found = (self.namespaces.iter().rposition(at))
+                .or_else(|| self.namespaces.iter().rposition(|n| *n == ns));
+            if let Some(i) = found {
                 return n32(i + 1);
             }
         } else if let Some(&i) = self.namespace_index.get(&ns) {
@@ -1517,19 +1522,16 @@ fn attribute_key<'d>(doc: &'d Document<'d>, data: &'d AttributeData<'d>) -> &'d 
 pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
     let mut tokenizer = Tokenizer::new(input, options);
     let mut builder = TreeBuilder::new();
-    // Room for the nodes at once (an element or a text node per `<`, about), so the arena is
-    // not copied as it grows.
-    // Room for the nodes and attributes at once (about an element or a text node per `<`, at
-    // most an attribute per `=`): the lists are not copied as they grow, and a parse makes a
-    // few large allocations instead of a series of doublings (each of which, past the
-    // allocator's mmap threshold, costs fresh pages).
+    // Room for the nodes and attributes at once (at most an element or other markup and a
+    // text node per `<`, at most an attribute per `=`): the lists are not copied as they
+    // grow, and a parse makes a few large allocations instead of a series of doublings (each
+    // of which, past the allocator's mmap threshold, costs fresh pages; reserved room that is
+    // never written costs none).
     let tags = memchr::memchr_iter(b'<', input.as_bytes()).count();
-    builder.doc.nodes.reserve(tags + tags / 2);
-    builder.doc.child_ids.reserve(tags + tags / 2);
-    builder
-        .doc
-        .attributes
-        .reserve(memchr::memchr_iter(b'=', input.as_bytes()).count());
+    let equals = memchr::memchr_iter(b'=', input.as_bytes()).count();
+    builder.doc.nodes.reserve(2 * tags + 1);
+    builder.doc.child_ids.reserve(2 * tags + 1);
+    builder.doc.attributes.reserve(equals);
     let mut diagnostics = Vec::new();
     loop {
         // Text and plain tags without tokens; anything else as events.
