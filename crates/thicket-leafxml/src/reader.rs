@@ -579,8 +579,9 @@ impl<R: Read> Reader<R> {
         // A first text token without escapes, left in the input (which keeps all its text once
         // the source is exhausted) until a second token joins it.
         let mut borrowed: Option<(usize, usize)> = None;
-        // For a borrowed token the fast path found: whether it is known to be NFC.
-        let mut borrowed_plain: Option<bool> = None;
+        // For a borrowed token the fast path found: known to be NFC, or where the NFC scan may
+        // start (`fast::TextToken::nfc_from`).
+        let mut borrowed_plain: Option<u32> = None;
         let mut last_end = 0;
         let tok = loop {
             let tok = self.next_token()?;
@@ -595,7 +596,7 @@ impl<R: Read> Reader<R> {
                         && (fast.is_some() || memchr::memchr(b'&', raw).is_none())
                     {
                         borrowed = Some((pos, pos + n));
-                        borrowed_plain = fast.map(|t| t.nfc);
+                        borrowed_plain = fast.map(|t| t.nfc_from);
                     } else {
                         if let Some((a, b)) = borrowed.take() {
                             self.content.push_str(&self.input.buf[a..b]);
@@ -679,13 +680,14 @@ impl<R: Read> Reader<R> {
     /// Line break normalization, then NFC, in `content` (or of the `borrowed` input range,
     /// which stays borrowed when both leave it unchanged); false when the assembly is empty.
     /// `plain` is set when the fast path found the borrowed range: it holds no line break other
-    /// than LF, and the flag says whether it is known to be NFC.
-    fn finish_content(&mut self, borrowed: Option<(usize, usize)>, plain: Option<bool>) -> bool {
+    /// than LF, and the value is `fast::TextToken::nfc_from` (known to be NFC, or where the NFC
+    /// scan may start).
+    fn finish_content(&mut self, borrowed: Option<(usize, usize)>, plain: Option<u32>) -> bool {
         if let Some((a, b)) = borrowed {
             let raw = &self.input.buf[a..b];
             let normalized = match plain {
-                Some(true) => Cow::Borrowed(raw),
-                Some(false) => text::nfc(raw),
+                Some(fast::KNOWN_NFC) => Cow::Borrowed(raw),
+                Some(from) => text::nfc_from(raw, from as usize),
                 None => text::chain(text::normalize_line_breaks(raw), text::nfc),
             };
             match normalized {

@@ -278,14 +278,23 @@ pub(crate) fn nfc(s: &str) -> Cow<'_, str> {
     if s.is_ascii() {
         return Cow::Borrowed(s);
     }
+    nfc_from(s, 0)
+}
+
+/// `nfc(s)` for a string whose codepoints before `from` are known to be stable starters, with
+/// `from` at the start of one of them (or 0): the scan continues from there (a scan of `s` from
+/// its start would reach `from` with nothing pending and the last boundary at `from`, or at a
+/// later codepoint of the ASCII run `from` starts). Any other `from` scans from the start.
+pub(crate) fn nfc_from(s: &str, from: usize) -> Cow<'_, str> {
+    let from = if s.is_char_boundary(from) { from } else { 0 };
     let mut out: Option<String> = None;
     // `s[..copied]` is in `out` (when there is one); `start` is the last boundary; `pending` is
     // set when a codepoint other than a stable starter follows `start`.
     let mut copied = 0;
-    let mut start = 0;
+    let mut start = from;
     let mut pending = false;
     let b = s.as_bytes();
-    let mut i = 0;
+    let mut i = from;
     while i < b.len() {
         if b[i] < 0x80 {
             // A run of ASCII (stable starters): the piece before it ends, and the last byte of
@@ -495,7 +504,16 @@ mod tests {
             let expected: String = s.nfc().collect();
             proptest::prop_assert_eq!(is_nfc(&s), expected == s);
             proptest::prop_assert_eq!(nfc(&s), expected.as_str());
-                        if all_stable_starters(&s) {
+            // Continuing from the start of any codepoint with only stable starters before it
+            // (as the text fast path hands over) gives the same text.
+            proptest::prop_assert_eq!(nfc_from(&s, 0), expected.as_str());
+            for (from, c) in s.char_indices() {
+                if !is_stable_starter(c) {
+                    break;
+                }
+                proptest::prop_assert_eq!(nfc_from(&s, from), expected.as_str());
+            }
+            if all_stable_starters(&s) {
                 proptest::prop_assert_eq!(&expected, &s);
             }
         }

@@ -364,22 +364,39 @@ pub(crate) struct TextToken {
     pub len: usize,
     /// Its line breaks (LF only).
     pub lines: Lines,
-    /// True when it is known to be NFC (made of stable starters only).
-    pub nfc: bool,
+    /// `KNOWN_NFC` when it is known to be NFC (made of stable starters only); otherwise the
+    /// start of a codepoint (or 0) before which all codepoints are stable starters, the last of
+    /// them the one at this offset, where `text::nfc_from` may start. It is within the short
+    /// scan, so it fits in a `u32`; 0 is always a valid value.
+    pub nfc_from: u32,
 }
+
+/// `TextToken::nfc_from` for a token known to be NFC.
+pub(crate) const KNOWN_NFC: u32 = u32::MAX;
 
 /// The text token at the start of `s` (which does not start with `<`), when it ends within `s`
 /// and holds no `&` and no line break other than LF. Such a token is its own entity escaping
 /// and line break normalization. `None` sends it to the general code.
 pub(super) fn text(b: &[u8]) -> Option<TextToken> {
-    let mut lines = Lines {
+    let lines = Lines {
         lfs: 0,
         tail: 0,
         ascii: true,
     };
-    let mut nfc = true;
+    text_from::<true>(b, 0, lines, KNOWN_NFC)
+}
+
+/// The scan of `text` from `i` (a codepoint boundary within the short scan). `NFC`: every
+/// codepoint before `i` is a stable starter; at the first one that is not, the scan continues
+/// in `text_from::<false>`, which carries where `text::nfc_from` may start (`nfc_from`).
+#[inline]
+fn text_from<const NFC: bool>(
+    b: &[u8],
+    mut i: usize,
+    mut lines: Lines,
+    nfc_from: u32,
+) -> Option<TextToken> {
     let limit = b.len().min(SHORT_TEXT);
-    let mut i = 0;
     while i < limit {
         let c = b[i];
         let class = TEXT[c as usize];
@@ -395,7 +412,11 @@ pub(super) fn text(b: &[u8]) -> Option<TextToken> {
             continue;
         }
         if class == T_END {
-            return Some(TextToken { len: i, lines, nfc });
+            return Some(TextToken {
+                len: i,
+                lines,
+                nfc_from,
+            });
         }
         if class != T_NON_ASCII {
             return None;
@@ -404,33 +425,54 @@ pub(super) fn text(b: &[u8]) -> Option<TextToken> {
         // be NEL (C2 85) or LS (E2 80 A8), and whether it is a stable starter.
         lines.ascii = false;
         let b1 = u32::from(*b.get(i + 1)?);
-        if c < 0xE0 {
+        let (stable, len) = if c < 0xE0 {
             let cp = (u32::from(c & 0x1F) << 6) | (b1 & 0x3F);
             if cp == 0x85 {
                 return None;
             }
-            nfc &= text::is_stable_starter_u32(cp);
-            i += 2;
+            (!NFC || text::is_stable_starter_u32(cp), 2)
         } else if c < 0xF0 {
             let b2 = u32::from(*b.get(i + 2)?);
             let cp = (u32::from(c & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
             if cp == 0x2028 {
                 return None;
             }
-            nfc &= text::is_stable_starter_u32(cp);
-            i += 3;
+            (!NFC || text::is_stable_starter_u32(cp), 3)
         } else {
-            nfc = false;
-            i += 4;
+            (!NFC, 4)
+        };
+        if NFC && !stable {
+            return text_rest(b, i + len, lines, codepoint_before(b, i));
         }
+        i += len;
     }
-    long_text(b, i, lines, nfc)
+    long_text(b, i, lines, nfc_from)
+}
+
+/// `text_from::<false>`, out of line so that the scan of stable starters stays small.
+#[inline(never)]
+fn text_rest(b: &[u8], i: usize, lines: Lines, nfc_from: u32) -> Option<TextToken> {
+    text_from::<false>(b, i, lines, nfc_from)
+}
+
+/// The start of the codepoint before offset `i` (a codepoint boundary) of UTF-8 text `b`, or 0
+/// when there is none (or when it does not fit in a `u32`).
+#[inline]
+fn codepoint_before(b: &[u8], i: usize) -> u32 {
+    let mut j = i.saturating_sub(1);
+    while j > 0 && b.get(j).is_some_and(|&c| c & 0xC0 == 0x80) {
+        j -= 1;
+    }
+    u32::try_from(j)
+        .ok()
+        .filter(|&j| j != KNOWN_NFC)
+        .unwrap_or(0)
 }
 
 /// `text` past the first `SHORT_TEXT` bytes: memchr for the end, then vector scans of the
 /// rest from `from` (a codepoint boundary), carrying what the short scan found.
 #[cold]
-fn long_text(b: &[u8], from: usize, mut lines: Lines, nfc: bool) -> Option<TextToken> {
+fn long_text(b: &[u8], from: usize, mut lines: Lines, nfc_from: u32) -> Option<TextToken> {
     let n = from + memchr::memchr(b'<', b.get(from..)?)?;
     let t = &b[from..n];
     if memchr::memchr2(b'&', b'\r', t).is_some() {
@@ -450,7 +492,12 @@ fn long_text(b: &[u8], from: usize, mut lines: Lines, nfc: bool) -> Option<TextT
     Some(TextToken {
         len: n,
         lines,
-        // Non-ASCII text past the short scan gets the general NFC check.
-        nfc: nfc && ascii,
+        // Non-ASCII text past the short scan gets the general NFC check, from the last
+        // codepoint of the short scan when that scan saw only stable starters.
+        nfc_from: if nfc_from == KNOWN_NFC && !ascii {
+            codepoint_before(b, from)
+        } else {
+            nfc_from
+        },
     })
 }
