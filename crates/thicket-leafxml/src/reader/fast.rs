@@ -322,7 +322,8 @@ pub(super) fn tag(
         });
         i += 1;
     }
-    if has_duplicates(b, &tag.attrs) {
+    // Most tags have at most one attribute: no call for them.
+    if tag.attrs.len() > 1 && has_duplicates(b, &tag.attrs) {
         return None;
     }
     Some((i, lines))
