@@ -412,7 +412,10 @@ impl<R: Read> Reader<R> {
     /// The event borrows from the reader: names, values and text are borrowed where decoding
     /// left them unchanged. [`Event::into_owned`] (or [`Reader::next_owned`]) keeps one.
     pub fn next_event(&mut self) -> Result<Option<Event<'_>>, Error> {
-        if let Some(mark) = self.pending_truncate.take() {
+        // Most elements declare nothing: no call for them.
+        if let Some(mark) = self.pending_truncate.take()
+            && mark < self.ns.mark()
+        {
             self.ns.truncate(mark);
         }
         if let Some(open) = self.closed.take() {
@@ -779,17 +782,26 @@ impl<R: Read> Reader<R> {
                     return Err(self.error_at(0, ErrorCode::DepthLimit, None));
                 }
                 let mark = self.ns.mark();
-                let checked = declare(&mut self.ns, text, &self.tag.attrs).and_then(|()| {
-                    check_rewrite(
-                        &self.ns,
-                        text,
-                        name,
-                        &mut self.tag.split,
-                        &mut self.tag.ns,
-                        &mut self.tag.attrs,
-                        &mut self.external_scratch,
-                    )
-                });
+                let checked = if self.tag.attrs.is_empty() && self.tag.split == Split::Local {
+                    // What `declare` and `check_rewrite` give for a tag without attributes and
+                    // with a name already known to have no colon: no declarations, the default
+                    // namespace, no external attributes.
+                    self.tag.ns = 0;
+                    self.external_scratch.clear();
+                    Ok(())
+                } else {
+                    declare(&mut self.ns, text, &self.tag.attrs).and_then(|()| {
+                        check_rewrite(
+                            &self.ns,
+                            text,
+                            name,
+                            &mut self.tag.split,
+                            &mut self.tag.ns,
+                            &mut self.tag.attrs,
+                            &mut self.external_scratch,
+                        )
+                    })
+                };
                 if let Err((code, off)) = checked {
                     self.ns.truncate(mark);
                     let off = map(off);

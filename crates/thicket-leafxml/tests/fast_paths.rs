@@ -232,6 +232,19 @@ fn fast_paths_agree_on_many_attributes() {
     }
 }
 
+/// A tag without attributes after tags with external attributes and declarations (the
+/// shortcut for tags without attributes leaves nothing of the tag before it).
+#[test]
+fn fast_paths_agree_after_external_attributes() {
+    for doc in [
+        "<r xmlns:p='urn:p'><a p:x='1'/><b/><c p:x='1' p:y='2'></c><d></d></r>",
+        "<r xmlns:p='urn:p'><a p:x='1'><b/></a><p:c/><d xmlns='urn:d'><e/></d><f/></r>",
+        "<r xmlns:p='urn:p'><a xmlns:p='urn:q' p:x='1'><b/></a><b/><p:c/></r>",
+    ] {
+        same(doc.as_bytes()).unwrap();
+    }
+}
+
 /// Every corpus document (when present), both ways.
 #[test]
 fn fast_paths_agree_on_the_corpus() {
