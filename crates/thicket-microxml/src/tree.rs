@@ -413,8 +413,8 @@ impl<'a> TreeBuilder<'a> {
     pub(crate) fn for_input(input: &str) -> TreeBuilder<'a> {
         let mut b = TreeBuilder::new();
         let tags = memchr::memchr_iter(b'<', input.as_bytes()).count();
-        b.nodes.reserve(2 * tags + 1);
-        b.attributes.reserve(input.len() / 32);
+        reserve_guess(&mut b.nodes, 2 * tags + 1, input.len());
+        reserve_guess(&mut b.attributes, input.len() / 32, input.len());
         b.stack.reserve(32);
         b
     }
@@ -787,6 +787,14 @@ pub(crate) fn finish<'a>(
         document,
         diagnostics,
     }
+}
+
+/// Reserves room for `n` more items as a guess from the input, at most sixteen bytes of room per
+/// input byte, and not at all when the allocator refuses: the guess counts every `<` or `=`,
+/// so input made of them must not turn it into a huge allocation or an allocation failure.
+fn reserve_guess<T>(v: &mut Vec<T>, n: usize, input_len: usize) {
+    let cap = input_len.saturating_mul(16) / size_of::<T>().max(1);
+    let _ = v.try_reserve(n.min(cap));
 }
 
 #[cfg(test)]

@@ -1517,6 +1517,14 @@ fn attribute_key<'d>(doc: &'d Document<'d>, data: &'d AttributeData<'d>) -> &'d 
     }
 }
 
+/// Reserves room for `n` more items as a guess from the input, at most sixteen bytes of room per
+/// input byte, and not at all when the allocator refuses: the guess counts every `<` or `=`,
+/// so input made of them must not turn it into a huge allocation or an allocation failure.
+fn reserve_guess<T>(v: &mut Vec<T>, n: usize, input_len: usize) {
+    let cap = input_len.saturating_mul(16) / size_of::<T>().max(1);
+    let _ = v.try_reserve(n.min(cap));
+}
+
 /// Parses the whole of `input` into a document; tokenizer and tree diagnostics together, in
 /// input order.
 pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
@@ -1529,9 +1537,9 @@ pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
     // never written costs none).
     let tags = memchr::memchr_iter(b'<', input.as_bytes()).count();
     let equals = memchr::memchr_iter(b'=', input.as_bytes()).count();
-    builder.doc.nodes.reserve(2 * tags + 1);
-    builder.doc.child_ids.reserve(2 * tags + 1);
-    builder.doc.attributes.reserve(equals);
+    reserve_guess(&mut builder.doc.nodes, 2 * tags + 1, input.len());
+    reserve_guess(&mut builder.doc.child_ids, 2 * tags + 1, input.len());
+    reserve_guess(&mut builder.doc.attributes, equals, input.len());
     let mut diagnostics = Vec::new();
     loop {
         // Text and plain tags without tokens; anything else as events.
