@@ -109,7 +109,7 @@ pub fn serialize(doc: &Document<'_>) -> String {
                     stack.extend(children.iter().rev().map(|&c| Step::Open(c)));
                 }
             }
-            NodeData::Text(t) => escape_text(&mut out, t),
+            NodeData::Text(t) => escape_text(&mut out, &t),
             NodeData::Comment(c) => {
                 let _ = write!(out, "<!--{c}-->");
             }

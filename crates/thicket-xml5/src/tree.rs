@@ -57,33 +57,50 @@ impl Attribute<'_> {
     }
 }
 
-/// A string of a document: borrowed from the input, or a range of the document's own text.
-#[derive(Clone, Copy, Debug)]
-enum Text<'a> {
-    Borrowed(&'a str),
-    Owned { start: u32, len: u32 },
+/// A string of a document: `len` bytes from `start` in the document's address space, where
+/// offsets below the source's length are in [`Document::source`] (the input of [`parse`]) and
+/// the rest in [`Document::text`] (strings not borrowed from the source). Offsets past `u32`
+/// saturate: strings of a document past 4 GiB read as empty (or, past 8 GiB, wrong).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Span32 {
+    start: u32,
+    len: u32,
 }
 
-/// An attribute as a document stores it: 40 bytes, where four `Cow`s took 96, so a parse of
-/// an attribute-heavy document touches (and the kernel faults in) less than half the memory.
+impl Span32 {
+    fn new(start: usize, len: usize) -> Span32 {
+        Span32 {
+            start: n32(start),
+            len: n32(len),
+        }
+    }
+
+    /// Just past the end.
+    fn end(self) -> usize {
+        self.start as usize + self.len as usize
+    }
+}
+
+/// An attribute as a document stores it: 24 bytes (four `Cow`s took 96), so a parse of an
+/// attribute-heavy document touches (and the kernel faults in) a quarter of the memory.
 #[derive(Clone, Copy, Debug)]
-struct AttributeData<'a> {
+struct AttributeData {
     /// The qualified name.
-    name: Text<'a>,
-    value: Text<'a>,
+    name: Span32,
+    value: Span32,
     /// 0 for no namespace, else 1 + its index in [`Document::namespaces`].
     namespace: u32,
     /// 0 for no prefix, else the prefix's length + 1 (the name is `prefix:local`).
     prefix_len: u32,
 }
 
-const _: () = assert!(std::mem::size_of::<AttributeData<'static>>() <= 48);
+const _: () = assert!(std::mem::size_of::<AttributeData>() == 24);
 
 /// An attribute of an element in a [`Document`] (from [`Document::attributes`]).
 #[derive(Clone, Copy)]
 pub struct AttributeRef<'d> {
     doc: &'d Document<'d>,
-    data: &'d AttributeData<'d>,
+    data: &'d AttributeData,
 }
 
 impl<'d> AttributeRef<'d> {
@@ -95,24 +112,22 @@ impl<'d> AttributeRef<'d> {
 
     /// The prefix as written.
     pub fn prefix(&self) -> Option<&'d str> {
-        let n = (self.data.prefix_len as usize).checked_sub(1)?;
-        self.qualified_name().get(..n)
+        self.doc.prefix(self.data.name, self.data.prefix_len)
     }
 
     /// The local name.
     pub fn local(&self) -> &'d str {
-        let name = self.qualified_name();
-        name.get(self.data.prefix_len as usize..).unwrap_or(name)
+        self.doc.local(self.data.name, self.data.prefix_len)
     }
 
     /// `prefix:local` or `local`, as written.
     pub fn qualified_name(&self) -> &'d str {
-        self.doc.text(self.data.name)
+        self.doc.str(self.data.name)
     }
 
     /// The value.
     pub fn value(&self) -> &'d str {
-        self.doc.text(self.data.value)
+        self.doc.str(self.data.value)
     }
 
     /// The attribute as an [`Attribute`] borrowing its strings from the document.
@@ -153,7 +168,7 @@ impl std::fmt::Debug for AttributeRef<'_> {
 #[derive(Clone)]
 pub struct Attributes<'d> {
     doc: &'d Document<'d>,
-    list: std::slice::Iter<'d, AttributeData<'d>>,
+    list: std::slice::Iter<'d, AttributeData>,
 }
 
 impl<'d> Attributes<'d> {
@@ -195,7 +210,9 @@ impl std::fmt::Debug for Attributes<'_> {
     }
 }
 
-/// An element. Its attributes live in the document: [`Document::attributes`].
+/// An element: the input of [`Document::append_element`], and the view of a document's element
+/// that [`Document::element`] gives (its strings borrowed from the document). Its attributes
+/// live in the document: [`Document::attributes`].
 #[derive(Clone, Debug)]
 pub struct Element<'a> {
     /// The namespace, if any.
@@ -204,8 +221,6 @@ pub struct Element<'a> {
     pub prefix: Option<Cow<'a, str>>,
     /// The local name.
     pub local: Cow<'a, str>,
-    /// Where its attributes are in the document's attribute list.
-    attributes: Range32,
 }
 
 impl<'a> Element<'a> {
@@ -220,7 +235,6 @@ impl<'a> Element<'a> {
             namespace,
             prefix,
             local,
-            attributes: Range32::EMPTY,
         }
     }
 
@@ -314,14 +328,76 @@ pub enum NodeData<'a> {
     },
 }
 
-#[derive(Clone, Debug)]
-struct Node<'a> {
-    data: NodeData<'a>,
-    parent: Option<NodeId>,
+/// What a node holds, as the document stores it: strings as [`Span32`]s, an element's
+/// namespace as a number in [`Document::namespaces`] (the table attributes use), so that a node
+/// takes 44 bytes (it took about 112 with `Cow`s) and a parse writes less than half the memory.
+#[derive(Clone, Copy, Debug)]
+enum Payload {
+    /// The document node.
+    Document,
+    Element {
+        /// The qualified name.
+        name: Span32,
+        /// 0 for no namespace, else 1 + its index in [`Document::namespaces`].
+        namespace: u32,
+        /// 0 for no prefix, else the prefix's length + 1 (the name is `prefix:local`).
+        prefix_len: u32,
+        /// Where its attributes are in [`Document::attributes`].
+        attributes_start: u32,
+        attributes_len: u32,
+    },
+    Text {
+        text: Span32,
+        /// When the text is in [`Document::text`]: the bytes it owns there from its start (at
+        /// least its length; the rest is padding for text merged into it later).
+        room: u32,
+    },
+    Comment(Span32),
+    Pi {
+        target: Span32,
+        data: Span32,
+    },
+    Doctype {
+        /// Which of the strings are present: [`HAS_NAME`], [`HAS_PUBLIC_ID`],
+        /// [`HAS_SYSTEM_ID`].
+        present: u8,
+        name: Span32,
+        public_id: Span32,
+        system_id: Span32,
+    },
+}
+
+/// [`Payload::Doctype`]: the name is present.
+const HAS_NAME: u8 = 1;
+/// [`Payload::Doctype`]: the public identifier is present.
+const HAS_PUBLIC_ID: u8 = 2;
+/// [`Payload::Doctype`]: the system identifier is present.
+const HAS_SYSTEM_ID: u8 = 4;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    payload: Payload,
+    /// The parent's index; [`NO_PARENT`] for the document node.
+    parent: u32,
     /// Where its children's ids are in [`Document::child_ids`]. The tree builder writes an
     /// element's children there when the element closes (they are contiguous from then on);
     /// [`Document::append`] grows a list in place or moves it to the end with room to spare.
     children: Range32,
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() <= 44);
+
+/// [`Node::parent`] of the document node.
+const NO_PARENT: u32 = u32::MAX;
+
+impl Node {
+    fn new(payload: Payload, parent: NodeId) -> Node {
+        Node {
+            payload,
+            parent: parent.0,
+            children: Range32::EMPTY,
+        }
+    }
 }
 
 /// The XML declaration's pseudo-attributes (draft profile).
@@ -336,14 +412,18 @@ pub struct XmlDeclaration {
 }
 
 /// A document: an arena of nodes. Node 0 is the document node. Attributes and child lists
-/// are kept in two lists shared by all nodes, so building a node allocates nothing of its own.
-#[derive(Clone, Debug)]
+/// are kept in two lists shared by all nodes, and strings are ranges of the source (the input
+/// of [`parse`]) or of one text buffer, so building a node allocates nothing of its own.
+#[derive(Clone)]
 pub struct Document<'a> {
-    nodes: Vec<Node<'a>>,
-    attributes: Vec<AttributeData<'a>>,
-    /// The attribute names and values not borrowed from the input.
+    nodes: Vec<Node>,
+    attributes: Vec<AttributeData>,
+    /// The input of [`parse`] (empty for other documents): [`Span32`]s below its length are
+    /// ranges of it.
+    source: &'a str,
+    /// The strings not borrowed from `source`: [`Span32`]s from `source.len()` on.
     text: String,
-    /// The attributes' namespaces, each once.
+    /// The namespaces of elements and attributes, each once.
     namespaces: Vec<Cow<'a, str>>,
     /// 1 + the index of each namespace in `namespaces`, once there are more than
     /// [`SCAN_NAMESPACES`] (fewer are compared one by one).
@@ -360,7 +440,7 @@ impl Default for Document<'_> {
 }
 
 /// Two documents are equal when they have the same nodes with the same ids, data, attributes,
-/// parents and children (however their lists are laid out).
+/// parents and children (however their lists and strings are laid out).
 impl PartialEq for Document<'_> {
     fn eq(&self, other: &Document<'_>) -> bool {
         self.xml_declaration == other.xml_declaration
@@ -372,8 +452,8 @@ impl PartialEq for Document<'_> {
                 .enumerate()
                 .all(|(i, (a, b))| {
                     let id = NodeId::from_index(i);
-                    a.data == b.data
-                        && a.parent == b.parent
+                    a.parent == b.parent
+                        && self.data(id) == other.data(id)
                         && self.children(id) == other.children(id)
                         && self.attributes(id).eq(other.attributes(id))
                 })
@@ -382,16 +462,47 @@ impl PartialEq for Document<'_> {
 
 impl Eq for Document<'_> {}
 
+/// Each node with its data, parent, children and attributes.
+impl std::fmt::Debug for Document<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        struct NodeDebug<'d>(&'d Document<'d>, NodeId);
+        impl std::fmt::Debug for NodeDebug<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let NodeDebug(doc, id) = *self;
+                f.debug_struct("Node")
+                    .field("data", &doc.data(id))
+                    .field("parent", &doc.parent(id))
+                    .field("children", &doc.children(id))
+                    .field("attributes", &doc.attributes(id))
+                    .finish()
+            }
+        }
+        let nodes: Vec<NodeDebug<'_>> = (0..self.nodes.len())
+            .map(|i| NodeDebug(self, NodeId::from_index(i)))
+            .collect();
+        f.debug_struct("Document")
+            .field("nodes", &nodes)
+            .field("xml_declaration", &self.xml_declaration)
+            .finish()
+    }
+}
+
 impl<'a> Document<'a> {
     /// An empty document.
     pub fn new() -> Document<'a> {
+        Document::with_source("")
+    }
+
+    /// An empty document whose strings may be ranges of `source`.
+    fn with_source(source: &'a str) -> Document<'a> {
         Document {
             nodes: vec![Node {
-                data: NodeData::Document,
-                parent: None,
+                payload: Payload::Document,
+                parent: NO_PARENT,
                 children: Range32::EMPTY,
             }],
             attributes: Vec::new(),
+            source,
             text: String::new(),
             namespaces: Vec::new(),
             namespace_index: HashMap::default(),
@@ -410,63 +521,19 @@ impl<'a> Document<'a> {
         fn o(c: Cow<'_, str>) -> Cow<'static, str> {
             Cow::Owned(c.into_owned())
         }
-        let nodes = self
-            .nodes
-            .into_iter()
-            .map(|n| Node {
-                data: match n.data {
-                    NodeData::Document => NodeData::Document,
-                    NodeData::Element(e) => NodeData::Element(Element {
-                        namespace: e.namespace.map(o),
-                        prefix: e.prefix.map(o),
-                        local: o(e.local),
-                        attributes: e.attributes,
-                    }),
-                    NodeData::Text(t) => NodeData::Text(o(t)),
-                    NodeData::Comment(t) => NodeData::Comment(o(t)),
-                    NodeData::Pi { target, data } => NodeData::Pi {
-                        target: o(target),
-                        data: o(data),
-                    },
-                    NodeData::Doctype {
-                        name,
-                        public_id,
-                        system_id,
-                    } => NodeData::Doctype {
-                        name: name.map(o),
-                        public_id: public_id.map(o),
-                        system_id: system_id.map(o),
-                    },
-                },
-                parent: n.parent,
-                children: n.children,
-            })
-            .collect();
-        let mut text = self.text;
-        let mut own = |t: Text<'_>| match t {
-            Text::Borrowed(s) => {
-                let start = n32(text.len());
-                text.push_str(s);
-                Text::Owned {
-                    start,
-                    len: n32(s.len()),
-                }
-            }
-            Text::Owned { start, len } => Text::Owned { start, len },
+        // The source becomes the start of the text: every span stays as it is.
+        let text = if self.source.is_empty() {
+            self.text
+        } else {
+            let mut text = String::with_capacity(self.source.len() + self.text.len());
+            text.push_str(self.source);
+            text.push_str(&self.text);
+            text
         };
-        let attributes = self
-            .attributes
-            .into_iter()
-            .map(|a| AttributeData {
-                name: own(a.name),
-                value: own(a.value),
-                namespace: a.namespace,
-                prefix_len: a.prefix_len,
-            })
-            .collect();
         Document {
-            nodes,
-            attributes,
+            nodes: self.nodes,
+            attributes: self.attributes,
+            source: "",
             text,
             namespaces: self.namespaces.into_iter().map(o).collect(),
             namespace_index: self
@@ -484,7 +551,7 @@ impl<'a> Document<'a> {
         self.children(self.root())
             .iter()
             .copied()
-            .find(|&c| matches!(self.data(c), NodeData::Element(_)))
+            .find(|&c| self.is_element(c))
     }
 
     /// Number of nodes, the document node included.
@@ -497,17 +564,86 @@ impl<'a> Document<'a> {
         self.nodes.len() == 1
     }
 
-    /// What `id` is.
-    pub fn data(&self, id: NodeId) -> &NodeData<'a> {
-        &self.nodes[id.index()].data
+    fn is_element(&self, id: NodeId) -> bool {
+        matches!(
+            self.nodes.get(id.index()).map(|n| &n.payload),
+            Some(Payload::Element { .. })
+        )
     }
 
-    /// The element at `id`, if it is one.
-    pub fn element(&self, id: NodeId) -> Option<&Element<'a>> {
-        match self.data(id) {
-            NodeData::Element(e) => Some(e),
+    /// What `id` is, its strings borrowed from the document.
+    ///
+    /// # Panics
+    /// When `id` is not a node of this document.
+    pub fn data(&self, id: NodeId) -> NodeData<'_> {
+        let s = |span| Cow::Borrowed(self.str(span));
+        match self.nodes[id.index()].payload {
+            Payload::Document => NodeData::Document,
+            Payload::Element {
+                name,
+                namespace,
+                prefix_len,
+                ..
+            } => NodeData::Element(self.element_view(name, namespace, prefix_len)),
+            Payload::Text { text, .. } => NodeData::Text(s(text)),
+            Payload::Comment(text) => NodeData::Comment(s(text)),
+            Payload::Pi { target, data } => NodeData::Pi {
+                target: s(target),
+                data: s(data),
+            },
+            Payload::Doctype {
+                present,
+                name,
+                public_id,
+                system_id,
+            } => {
+                let o = |flag: u8, span| (present & flag != 0).then(|| s(span));
+                NodeData::Doctype {
+                    name: o(HAS_NAME, name),
+                    public_id: o(HAS_PUBLIC_ID, public_id),
+                    system_id: o(HAS_SYSTEM_ID, system_id),
+                }
+            }
+        }
+    }
+
+    /// The element at `id`, if it is one, its strings borrowed from the document.
+    pub fn element(&self, id: NodeId) -> Option<Element<'_>> {
+        match self.nodes.get(id.index())?.payload {
+            Payload::Element {
+                name,
+                namespace,
+                prefix_len,
+                ..
+            } => Some(self.element_view(name, namespace, prefix_len)),
             _ => None,
         }
+    }
+
+    fn element_view(&self, name: Span32, namespace: u32, prefix_len: u32) -> Element<'_> {
+        Element {
+            namespace: self.namespace(namespace).map(Cow::Borrowed),
+            prefix: self.prefix(name, prefix_len).map(Cow::Borrowed),
+            local: Cow::Borrowed(self.local(name, prefix_len)),
+        }
+    }
+
+    /// The namespace numbered `n` (see [`Document::namespace_number`]).
+    fn namespace(&self, n: u32) -> Option<&str> {
+        let i = (n as usize).checked_sub(1)?;
+        self.namespaces.get(i).map(|ns| &**ns)
+    }
+
+    /// The prefix of the qualified name `name` (`prefix_len`: see [`AttributeData`]).
+    fn prefix(&self, name: Span32, prefix_len: u32) -> Option<&str> {
+        let n = (prefix_len as usize).checked_sub(1)?;
+        self.str(name).get(..n)
+    }
+
+    /// The local part of the qualified name `name`.
+    fn local(&self, name: Span32, prefix_len: u32) -> &str {
+        let name = self.str(name);
+        name.get(prefix_len as usize..).unwrap_or(name)
     }
 
     /// The children of `id`, in order.
@@ -521,8 +657,17 @@ impl<'a> Document<'a> {
     /// The attributes of `id` in source order (namespace declarations included); none when it
     /// is not an element.
     pub fn attributes(&self, id: NodeId) -> Attributes<'_> {
-        let list = match self.nodes.get(id.index()).map(|n| &n.data) {
-            Some(NodeData::Element(e)) => e.attributes.of(&self.attributes),
+        let list = match self.nodes.get(id.index()).map(|n| n.payload) {
+            Some(Payload::Element {
+                attributes_start,
+                attributes_len,
+                ..
+            }) => {
+                let start = attributes_start as usize;
+                (self.attributes)
+                    .get(start..start + attributes_len as usize)
+                    .unwrap_or(&[])
+            }
             _ => &[],
         };
         Attributes {
@@ -531,29 +676,160 @@ impl<'a> Document<'a> {
         }
     }
 
-    /// The string `t` stands for.
-    fn text<'s>(&'s self, t: Text<'s>) -> &'s str {
-        match t {
-            Text::Borrowed(s) => s,
-            Text::Owned { start, len } => {
-                let start = start as usize;
-                self.text.get(start..start + len as usize).unwrap_or("")
+    /// The string `span` stands for.
+    fn str(&self, span: Span32) -> &str {
+        let (start, end) = (span.start as usize, span.end());
+        let s = match start.checked_sub(self.source.len()) {
+            None => self.source.get(start..end),
+            Some(i) => self.text.get(i..i + span.len as usize),
+        };
+        s.unwrap_or("")
+    }
+
+    /// Where `s` is in the source, when it is a slice of it.
+    fn offset_in_source(&self, s: &str) -> Option<usize> {
+        let offset = (s.as_ptr() as usize).wrapping_sub(self.source.as_ptr() as usize);
+        (offset < self.source.len() && s.len() <= self.source.len() - offset).then_some(offset)
+    }
+
+    /// The end of the document's address space (see [`Span32`]).
+    fn text_end(&self) -> usize {
+        self.source.len() + self.text.len()
+    }
+
+    /// Keeps `s`: a range of the source when it is a slice of it, else copied to the text.
+    fn keep(&mut self, s: &str) -> Span32 {
+        if let Some(offset) = self.offset_in_source(s) {
+            return Span32::new(offset, s.len());
+        }
+        let start = self.text_end();
+        self.text.push_str(s);
+        Span32::new(start, s.len())
+    }
+
+    /// Keeps the qualified name `prefix:local` (one range of the source when it is written so
+    /// there); returns it and its `prefix_len` (see [`AttributeData`]).
+    fn keep_name(&mut self, prefix: Option<&str>, local: &str) -> (Span32, u32) {
+        let Some(prefix) = prefix else {
+            return (self.keep(local), 0);
+        };
+        let prefix_len = prefix.len() + 1;
+        if let (Some(p), Some(l)) = (self.offset_in_source(prefix), self.offset_in_source(local))
+            && l == p + prefix_len
+            && self.source.as_bytes().get(p + prefix.len()) == Some(&b':')
+        {
+            return (Span32::new(p, prefix_len + local.len()), n32(prefix_len));
+        }
+        let start = self.text_end();
+        self.text.push_str(prefix);
+        self.text.push(':');
+        self.text.push_str(local);
+        (
+            Span32::new(start, prefix_len + local.len()),
+            n32(prefix_len),
+        )
+    }
+
+    /// Keeps an optional string of a DOCTYPE, setting `flag` in `present` when it is there.
+    fn keep_doctype_string(&mut self, s: Option<&str>, present: &mut u8, flag: u8) -> Span32 {
+        match s {
+            Some(s) => {
+                *present |= flag;
+                self.keep(s)
+            }
+            None => Span32::default(),
+        }
+    }
+
+    /// The payload of `data` with its strings kept (an element without attributes).
+    fn payload(&mut self, data: NodeData<'a>) -> Payload {
+        match data {
+            NodeData::Document => Payload::Document,
+            NodeData::Element(e) => {
+                let namespace = self.namespace_number(e.namespace);
+                let (name, prefix_len) = self.keep_name(e.prefix.as_deref(), &e.local);
+                Payload::Element {
+                    name,
+                    namespace,
+                    prefix_len,
+                    attributes_start: 0,
+                    attributes_len: 0,
+                }
+            }
+            NodeData::Text(t) => {
+                let text = self.keep(&t);
+                Payload::Text { text, room: 0 }
+            }
+            NodeData::Comment(t) => Payload::Comment(self.keep(&t)),
+            NodeData::Pi { target, data } => Payload::Pi {
+                target: self.keep(&target),
+                data: self.keep(&data),
+            },
+            NodeData::Doctype {
+                name,
+                public_id,
+                system_id,
+            } => {
+                let mut present = 0;
+                let name = self.keep_doctype_string(name.as_deref(), &mut present, HAS_NAME);
+                let public_id =
+                    self.keep_doctype_string(public_id.as_deref(), &mut present, HAS_PUBLIC_ID);
+                let system_id =
+                    self.keep_doctype_string(system_id.as_deref(), &mut present, HAS_SYSTEM_ID);
+                Payload::Doctype {
+                    present,
+                    name,
+                    public_id,
+                    system_id,
+                }
             }
         }
     }
 
-    /// Keeps `s`: borrowed as it is, or copied to the document's text.
-    fn keep(&mut self, s: Cow<'a, str>) -> Text<'a> {
-        match s {
-            Cow::Borrowed(s) => Text::Borrowed(s),
-            Cow::Owned(s) => {
-                let start = n32(self.text.len());
-                self.text.push_str(&s);
-                Text::Owned {
-                    start,
-                    len: n32(s.len()),
-                }
-            }
+    /// Appends `s` to the text node at index `node`: in place when the text ends where `s` is
+    /// in the source, or has room after it in the text buffer, or ends the buffer; else the
+    /// text moves to the end of the buffer with twice the room it needs, so that merges into
+    /// texts that alternate stay amortized O(1) a byte.
+    fn merge_text(&mut self, node: usize, s: &str) {
+        let Some(Payload::Text { text, room }) = self.nodes.get(node).map(|n| n.payload) else {
+            return;
+        };
+        if s.is_empty() {
+            return;
+        }
+        let slen = self.source.len();
+        let (start, end) = (text.start as usize, text.end());
+        let len = text.len as usize + s.len();
+        let in_text = start >= slen;
+        let room = (room as usize).max(text.len as usize);
+        let (new_start, new_room) = if !in_text && self.offset_in_source(s) == Some(end) {
+            // Adjacent in the source.
+            (start, 0)
+        } else if in_text && start + room == self.text_end() {
+            // Its room ends the buffer: write over the padding and past it.
+            self.text.truncate(end.saturating_sub(slen));
+            self.text.push_str(s);
+            (start, len)
+        } else if in_text && len <= room {
+            let at = end.saturating_sub(slen);
+            self.text.replace_range(at..at + s.len(), s);
+            (start, room)
+        } else {
+            let new_start = self.text_end();
+            let new_room = (2 * len).max(16);
+            let old = self.str(text).to_owned();
+            self.text.reserve(new_room);
+            self.text.push_str(&old);
+            self.text.push_str(s);
+            let padding = new_room - len;
+            self.text.extend(std::iter::repeat_n('\0', padding));
+            (new_start, new_room)
+        };
+        if let Some(n) = self.nodes.get_mut(node) {
+            n.payload = Payload::Text {
+                text: Span32::new(new_start, len),
+                room: n32(new_room),
+            };
         }
     }
 
@@ -584,54 +860,53 @@ impl<'a> Document<'a> {
         n32(self.namespaces.len())
     }
 
-    /// Stores an attribute named `name` (`prefix_len`: see [`AttributeData`]).
+    /// Stores an attribute (`prefix_len`: see [`AttributeData`]).
     fn push_attribute_data(
         &mut self,
         namespace: u32,
-        name: Cow<'a, str>,
-        prefix_len: usize,
-        value: Cow<'a, str>,
+        name: Span32,
+        prefix_len: u32,
+        value: Span32,
     ) {
-        let name = self.keep(name);
-        let value = self.keep(value);
         self.attributes.push(AttributeData {
             name,
             value,
             namespace,
-            prefix_len: n32(prefix_len),
+            prefix_len,
         });
     }
 
     /// The parent of `id` (`None` for the document node).
+    ///
+    /// # Panics
+    /// When `id` is not a node of this document.
     pub fn parent(&self, id: NodeId) -> Option<NodeId> {
-        self.nodes[id.index()].parent
+        let parent = self.nodes[id.index()].parent;
+        (parent != NO_PARENT).then_some(NodeId(parent))
+    }
+
+    /// The last child of `parent` when it is a text node.
+    fn last_text_child(&self, parent: NodeId) -> Option<NodeId> {
+        let &last = self.children(parent).last()?;
+        matches!(self.nodes[last.index()].payload, Payload::Text { .. }).then_some(last)
     }
 
     /// Appends a node as the last child of `parent`. Text appended after text is merged into it,
     /// and empty text is not added; the id of the node that holds the data is returned. An
     /// element is appended without attributes (see [`Document::append_element`]).
-    pub fn append(&mut self, parent: NodeId, mut data: NodeData<'a>) -> NodeId {
-        match &mut data {
-            NodeData::Text(t) => {
-                if let Some(&last) = self.children(parent).last()
-                    && let NodeData::Text(prev) = &mut self.nodes[last.index()].data
-                {
-                    prev.to_mut().push_str(t);
-                    return last;
-                }
-                if t.is_empty() {
-                    return parent;
-                }
+    pub fn append(&mut self, parent: NodeId, data: NodeData<'a>) -> NodeId {
+        if let NodeData::Text(t) = &data {
+            if let Some(last) = self.last_text_child(parent) {
+                self.merge_text(last.index(), t);
+                return last;
             }
-            NodeData::Element(e) => e.attributes = Range32::EMPTY,
-            _ => {}
+            if t.is_empty() {
+                return parent;
+            }
         }
+        let payload = self.payload(data);
         let id = NodeId::from_index(self.nodes.len());
-        self.nodes.push(Node {
-            data,
-            parent: Some(parent),
-            children: Range32::EMPTY,
-        });
+        self.nodes.push(Node::new(payload, parent));
         self.add_child(parent, id);
         id
     }
@@ -646,15 +921,20 @@ impl<'a> Document<'a> {
         let start = self.attributes.len();
         for a in attributes {
             let namespace = self.namespace_number(a.namespace);
-            let (name, prefix_len) = match a.prefix {
-                Some(p) => (Cow::Owned(format!("{p}:{}", a.local)), p.len() + 1),
-                None => (a.local, 0),
-            };
-            self.push_attribute_data(namespace, name, prefix_len, a.value);
+            let (name, prefix_len) = self.keep_name(a.prefix.as_deref(), &a.local);
+            let value = self.keep(&a.value);
+            self.push_attribute_data(namespace, name, prefix_len, value);
         }
+        let len = self.attributes.len() - start;
         let id = self.append(parent, NodeData::Element(element));
-        if let NodeData::Element(e) = &mut self.nodes[id.index()].data {
-            e.attributes = Range32::new(start, self.attributes.len() - start);
+        if let Some(Payload::Element {
+            attributes_start,
+            attributes_len,
+            ..
+        }) = self.nodes.get_mut(id.index()).map(|n| &mut n.payload)
+        {
+            *attributes_start = n32(start);
+            *attributes_len = n32(len);
         }
         id
     }
@@ -692,7 +972,7 @@ impl<'a> Document<'a> {
         let mut stack = vec![id];
         while let Some(n) = stack.pop() {
             if let NodeData::Text(t) = self.data(n) {
-                out.push_str(t);
+                out.push_str(&t);
             }
             stack.extend(self.children(n).iter().rev());
         }
@@ -883,31 +1163,47 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
+    /// The current element (or the document node) and where its children start in `pending`.
+    fn current(&self) -> (NodeId, usize) {
+        match self.stack.last() {
+            Some(e) => (e.node, e.children),
+            None => (self.doc.root(), 0),
+        }
+    }
+
     /// Appends a node to the current element (or the document node): text after text is
     /// merged, empty text is not added. Returns the node that holds the data.
     fn add(&mut self, data: NodeData<'a>) -> NodeId {
-        let (parent, mark) = match self.stack.last() {
-            Some(e) => (e.node, e.children),
-            None => (self.doc.root(), 0),
-        };
         if let NodeData::Text(t) = &data {
-            if self.pending.len() > mark
-                && let Some(&last) = self.pending.last()
-                && let NodeData::Text(prev) = &mut self.doc.nodes[last.index()].data
-            {
-                prev.to_mut().push_str(t);
-                return last;
-            }
-            if t.is_empty() {
-                return parent;
-            }
+            return self.add_text(t);
         }
+        let payload = self.doc.payload(data);
+        self.add_payload(payload)
+    }
+
+    /// Appends text to the current element (merged into text just before it, not added when
+    /// empty).
+    fn add_text(&mut self, t: &str) -> NodeId {
+        let (parent, mark) = self.current();
+        if self.pending.len() > mark
+            && let Some(&last) = self.pending.last()
+            && let Some(Payload::Text { .. }) = self.doc.nodes.get(last.index()).map(|n| n.payload)
+        {
+            self.doc.merge_text(last.index(), t);
+            return last;
+        }
+        if t.is_empty() {
+            return parent;
+        }
+        let text = self.doc.keep(t);
+        self.add_payload(Payload::Text { text, room: 0 })
+    }
+
+    /// Appends a node to the current element.
+    fn add_payload(&mut self, payload: Payload) -> NodeId {
+        let (parent, _) = self.current();
         let id = NodeId::from_index(self.doc.nodes.len());
-        self.doc.nodes.push(Node {
-            data,
-            parent: Some(parent),
-            children: Range32::EMPTY,
-        });
+        self.doc.nodes.push(Node::new(payload, parent));
         self.pending.push(id);
         id
     }
@@ -966,7 +1262,7 @@ impl<'a> TreeBuilder<'a> {
                 let has_doctype = self
                     .pending
                     .iter()
-                    .any(|&c| matches!(self.doc.data(c), NodeData::Doctype { .. }));
+                    .any(|&c| matches!(self.doc.nodes[c.index()].payload, Payload::Doctype { .. }));
                 if has_doctype {
                     self.error(ErrorCode::MisplacedDoctype, span);
                 } else {
@@ -1070,7 +1366,7 @@ impl<'a> TreeBuilder<'a> {
         if let Some((text, span)) = d.text {
             if self.phase == Phase::Main {
                 self.seen_content = true;
-                self.add(NodeData::Text(text));
+                self.add_text(&text);
             } else {
                 self.process(Token {
                     kind: TokenKind::Text(text),
@@ -1228,11 +1524,9 @@ impl<'a> TreeBuilder<'a> {
 
     /// Creates an element for a tag token (declaring its namespaces) and appends it to the
     /// current element; its attributes go straight to the document's attribute list.
-    // `&Cow`, not `&str`: a borrowed name's parts stay borrowed from the input (see `split_cow`).
-    #[allow(clippy::ptr_arg)]
     fn create_element(
         &mut self,
-        name: &Cow<'a, str>,
+        name: &str,
         mut attributes: Vec<TokenAttribute<'a>>,
         span: Span,
     ) -> NodeId {
@@ -1247,23 +1541,31 @@ impl<'a> TreeBuilder<'a> {
             }
         }
         self.pending_bindings = self.bindings.len() - before;
-        let (prefix, local) = split_cow(name);
-        let namespace = self.element_namespace(prefix.as_deref(), span);
+        let (prefix, _) = split_qname(name);
+        let namespace = self.element_namespace(prefix, span);
         let start = self.doc.attributes.len();
         let mut seen = None;
         for (i, a) in attributes.drain(..).enumerate() {
             let declaration = declarations.get(i);
-            let attribute = (a.name, a.value);
-            self.push_attribute(start, &mut seen, attribute, a.span, declaration, true);
+            let kept =
+                self.attribute_namespace(start, &mut seen, &a.name, a.span, declaration, true);
+            if let Some((namespace, prefix_len)) = kept {
+                let name = self.doc.keep(&a.name);
+                let value = self.doc.keep(&a.value);
+                self.doc
+                    .push_attribute_data(namespace, name, prefix_len, value);
+            }
         }
         if attributes.capacity() > self.spare_attributes.capacity() {
             self.spare_attributes = attributes;
         }
-        self.add_element(namespace, prefix, local, start)
+        let name = self.doc.keep(name);
+        self.add_element(namespace, name, prefix_len(prefix), start)
     }
 
     /// [`TreeBuilder::create_element`] for a tag of the direct path: names and values are
-    /// ranges of `input`.
+    /// ranges of `input`, and so (when `input` is the document's source, as in [`parse`]) of
+    /// the document's address space.
     fn create_element_direct(
         &mut self,
         input: &'a str,
@@ -1285,25 +1587,34 @@ impl<'a> TreeBuilder<'a> {
             }
         }
         self.pending_bindings = self.bindings.len() - before;
-        let (prefix, local) = split_qname(name);
+        let (prefix, _) = split_qname(name);
         let namespace = self.element_namespace(prefix, span);
         let start = self.doc.attributes.len();
+        let base = self.doc.offset_in_source(input);
         let mut seen = None;
         for (i, a) in attributes.iter().enumerate() {
-            let name = Cow::Borrowed(&input[a.name.0..a.name.1]);
-            let value = Cow::Borrowed(&input[a.value.0..a.value.1]);
-            let attribute = (name, value);
+            let name = &input[a.name.0..a.name.1];
             let span = Span::new(a.name.0, a.end);
-            // The direct path never has two attributes of the same name.
             let declaration = declarations.get(i);
-            self.push_attribute(start, &mut seen, attribute, span, declaration, false);
+            // The direct path never has two attributes of the same name.
+            let kept = self.attribute_namespace(start, &mut seen, name, span, declaration, false);
+            if let Some((namespace, prefix_len)) = kept {
+                let (name, value) = match base {
+                    Some(base) => (
+                        Span32::new(base + a.name.0, a.name.1 - a.name.0),
+                        Span32::new(base + a.value.0, a.value.1 - a.value.0),
+                    ),
+                    None => (
+                        self.doc.keep(name),
+                        self.doc.keep(&input[a.value.0..a.value.1]),
+                    ),
+                };
+                self.doc
+                    .push_attribute_data(namespace, name, prefix_len, value);
+            }
         }
-        self.add_element(
-            namespace,
-            prefix.map(Cow::Borrowed),
-            Cow::Borrowed(local),
-            start,
-        )
+        let name = self.doc.keep(name);
+        self.add_element(namespace, name, prefix_len(prefix), start)
     }
 
     /// The namespace of an element with this prefix (`unbound-prefix` when none is in scope).
@@ -1320,22 +1631,23 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// Adds an attribute (qualified name, value) of the element whose attributes start at
-    /// `start` in the document's list, unless one with the same expanded name is there
-    /// (`duplicate-expanded-attribute`). Attributes in no namespace are compared only when
-    /// `check_unqualified` (their qualified names may repeat only in tokens that did not come
-    /// from the tokenizer, which drops duplicates).
-    fn push_attribute(
+    /// The namespace number and `prefix_len` (see [`AttributeData`]) of an attribute named
+    /// `name` of the element whose attributes start at `start` in the document's list; `None`
+    /// when one with the same expanded name is there (`duplicate-expanded-attribute`).
+    /// Attributes in no namespace are compared only when `check_unqualified` (their qualified
+    /// names may repeat only in tokens that did not come from the tokenizer, which drops
+    /// duplicates).
+    fn attribute_namespace(
         &mut self,
         start: usize,
         seen: &mut Option<AttributeKeys>,
-        (name, value): (Cow<'a, str>, Cow<'a, str>),
+        name: &str,
         span: Span,
         declaration: bool,
         check_unqualified: bool,
-    ) {
-        let (aprefix, alocal) = split_qname(&name);
-        let prefix_len = aprefix.map_or(0, |p| p.len() + 1);
+    ) -> Option<(u32, u32)> {
+        let (aprefix, alocal) = split_qname(name);
+        let prefix_len = prefix_len(aprefix);
         let ans = if declaration {
             Some(Cow::Borrowed(XMLNS_NAMESPACE))
         } else if let Some(p) = aprefix {
@@ -1354,12 +1666,11 @@ impl<'a> TreeBuilder<'a> {
             None
         };
         if ans.is_none() && !check_unqualified {
-            self.doc.push_attribute_data(0, name, prefix_len, value);
-            return;
+            return Some((0, prefix_len));
         }
         let ns = self.doc.namespace_number(ans);
         let key = attribute_key;
-        let this = if ns == 0 { &name[..] } else { alocal };
+        let this = if ns == 0 { name } else { alocal };
         let attrs = &self.doc.attributes[start..];
         let duplicate = if attrs.len() < 32 {
             attrs
@@ -1377,26 +1688,28 @@ impl<'a> TreeBuilder<'a> {
         };
         if duplicate {
             self.error(ErrorCode::DuplicateExpandedAttribute, span);
-            return;
+            return None;
         }
-        self.doc.push_attribute_data(ns, name, prefix_len, value);
+        Some((ns, prefix_len))
     }
 
-    /// Appends the element whose attributes are the document's from `start` on.
+    /// Appends the element named `name` whose attributes are the document's from `start` on.
     fn add_element(
         &mut self,
         namespace: Option<Cow<'a, str>>,
-        prefix: Option<Cow<'a, str>>,
-        local: Cow<'a, str>,
+        name: Span32,
+        prefix_len: u32,
         start: usize,
     ) -> NodeId {
+        let namespace = self.doc.namespace_number(namespace);
         let len = self.doc.attributes.len() - start;
-        self.add(NodeData::Element(Element {
+        self.add_payload(Payload::Element {
+            name,
             namespace,
-            prefix,
-            local,
-            attributes: Range32::new(start, len),
-        }))
+            prefix_len,
+            attributes_start: n32(start),
+            attributes_len: n32(len),
+        })
     }
 
     /// If `a` is a namespace declaration, applies it: `Some(true)` when it declares (or is the
@@ -1508,13 +1821,17 @@ fn split_cow<'a>(name: &Cow<'a, str>) -> (Option<Cow<'a, str>>, Cow<'a, str>) {
 
 /// What identifies an attribute besides its namespace number (same number, same namespace):
 /// its local name, or its qualified name when it is in no namespace.
-fn attribute_key<'d>(doc: &'d Document<'d>, data: &'d AttributeData<'d>) -> &'d str {
-    let r = AttributeRef { doc, data };
+fn attribute_key<'d>(doc: &'d Document<'_>, data: &AttributeData) -> &'d str {
     if data.namespace == 0 {
-        r.qualified_name()
+        doc.str(data.name)
     } else {
-        r.local()
+        doc.local(data.name, data.prefix_len)
     }
+}
+
+/// The `prefix_len` of a name with this prefix (see [`AttributeData`]).
+fn prefix_len(prefix: Option<&str>) -> u32 {
+    prefix.map_or(0, |p| n32(p.len() + 1))
 }
 
 /// Reserves room for `n` more items as a guess from the input, at most sixteen bytes of room per
@@ -1530,6 +1847,8 @@ fn reserve_guess<T>(v: &mut Vec<T>, n: usize, input_len: usize) {
 pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
     let mut tokenizer = Tokenizer::new(input, options);
     let mut builder = TreeBuilder::new();
+    // Strings of the input are kept as ranges of it.
+    builder.doc.source = input;
     // Room for the nodes and attributes at once (at most an element or other markup and a
     // text node per `<`, at most an attribute per `=`): the lists are not copied as they
     // grow, and a parse makes a few large allocations instead of a series of doublings (each
@@ -1738,5 +2057,109 @@ impl BytesParser {
             encoding: encoding.unwrap_or_else(|| thicket_input::xml::sniff(b"").encoding),
             had_decoding_errors,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn element(doc: &mut Document<'_>, name: &'static str) -> NodeId {
+        let root = doc.root();
+        doc.append(
+            root,
+            NodeData::Element(Element::new(None, None, name.into())),
+        )
+    }
+
+    /// Text merged into two texts in turn (each merge finds the other text at the end of the
+    /// buffer) moves each text with room to spare: the buffer stays within a constant factor
+    /// of the text, where moving a text on every merge would make it grow with the square.
+    #[test]
+    fn merges_into_alternating_texts_stay_linear() {
+        let mut doc = Document::new();
+        let (a, b) = (element(&mut doc, "a"), element(&mut doc, "b"));
+        let n = 20_000;
+        for _ in 0..n {
+            doc.append(a, NodeData::Text("xy".into()));
+            doc.append(b, NodeData::Text(Cow::Owned("é".to_owned())));
+        }
+        assert_eq!(doc.children(a).len(), 1);
+        assert_eq!(doc.text_content(a), "xy".repeat(n));
+        assert_eq!(doc.text_content(b), "é".repeat(n));
+        let total = 4 * n;
+        assert!(doc.text.len() <= 4 * total, "{} bytes", doc.text.len());
+    }
+
+    /// Merged text reads back the same wherever its parts were (the source, adjacent or not;
+    /// owned strings; several texts in turn), and the document owns the same text after
+    /// `into_owned`.
+    #[test]
+    fn merged_text_reads_back() {
+        let source = "abcdefgh<x>ijklmnop";
+        let mut doc = Document::with_source(source);
+        let parents = [
+            element(&mut doc, "p"),
+            element(&mut doc, "q"),
+            element(&mut doc, "r"),
+        ];
+        let mut expected = vec![String::new(); parents.len()];
+        let mut seed = 7u32;
+        for i in 0..300 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let k = (seed >> 16) as usize % parents.len();
+            let from = (seed >> 8) as usize % source.len();
+            let to = (from + (seed >> 20) as usize % 5).min(source.len());
+            let piece: Cow<'_, str> = match i % 3 {
+                0 => Cow::Borrowed(&source[from..to]),
+                1 => Cow::Owned(format!("<{i}ü>")),
+                _ => Cow::Borrowed(&source[..(i % source.len())]),
+            };
+            expected[k].push_str(&piece);
+            doc.append(parents[k], NodeData::Text(piece));
+        }
+        for (k, &p) in parents.iter().enumerate() {
+            assert_eq!(doc.text_content(p), expected[k]);
+        }
+        let owned = doc.clone().into_owned();
+        assert_eq!(owned, doc);
+        for (k, &p) in parents.iter().enumerate() {
+            assert_eq!(owned.text_content(p), expected[k]);
+        }
+    }
+
+    /// Text adjacent in the source extends the text before it without copying.
+    #[test]
+    fn adjacent_source_text_is_not_copied() {
+        let source = "<a>one two</a>";
+        let mut doc = Document::with_source(source);
+        let a = element(&mut doc, "a");
+        doc.append(a, NodeData::Text(Cow::Borrowed(&source[3..6])));
+        doc.append(a, NodeData::Text(Cow::Borrowed(&source[6..10])));
+        assert_eq!(doc.text_content(a), "one two");
+        assert_eq!(
+            doc.text, "a",
+            "only the element name (not in the source) is copied"
+        );
+    }
+
+    /// A qualified name written in the source is kept as one range of it.
+    #[test]
+    fn names_in_the_source_are_ranges() {
+        let source = "<p:q/>";
+        let mut doc = Document::with_source(source);
+        let root = doc.root();
+        let e = Element::new(
+            Some("urn:x".into()),
+            Some(Cow::Borrowed(&source[1..2])),
+            Cow::Borrowed(&source[3..4]),
+        );
+        let id = doc.append(root, NodeData::Element(e.clone()));
+        assert!(doc.text.is_empty());
+        assert_eq!(doc.element(id), Some(e));
+        let far = Element::new(None, Some(Cow::Borrowed(&source[1..2])), "r".into());
+        let id = doc.append(root, NodeData::Element(far.clone()));
+        assert_eq!(doc.element(id), Some(far));
+        assert_eq!(doc.text, "p:r");
     }
 }
