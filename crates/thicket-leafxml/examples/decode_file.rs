@@ -15,8 +15,14 @@ fn decode(bytes: &[u8]) -> Result<usize, thicket_leafxml::Error> {
 }
 
 fn main() {
-    let path = std::env::args().nth(1).unwrap_or_default();
+    let mut args = std::env::args().skip(1);
+    let path = args.next().unwrap_or_default();
+    // An optional repeat count, for sampling profilers.
+    let times: usize = args.next().and_then(|t| t.parse().ok()).unwrap_or(1);
     let bytes = std::fs::read(&path).unwrap_or_default();
+    for _ in 1..times {
+        std::hint::black_box(decode(std::hint::black_box(&bytes)).ok());
+    }
     match decode(&bytes) {
         Ok(n) => println!("{n}"),
         Err(e) => println!("error: {e}"),

@@ -6,8 +6,7 @@ use std::fmt::{self, Write as _};
 
 use thicket_input::Span;
 
-/// The external attribute map of an event: namespace -> local name -> value.
-pub type ExternalAttributes<'a> = BTreeMap<Cow<'a, str>, BTreeMap<Cow<'a, str>, Cow<'a, str>>>;
+use crate::reader::TagAttributes;
 
 /// The external attribute map of a tree element, owned.
 pub type ExternalAttributeMap = BTreeMap<String, BTreeMap<String, String>>;
@@ -22,10 +21,9 @@ pub enum EventKind<'a> {
         namespace: Option<Cow<'a, str>>,
         /// The element name without its prefix (NFC).
         local_name: Cow<'a, str>,
-        /// The local attribute map in document order: attributes without `:` other than `xmlns`.
-        attributes: Vec<(Cow<'a, str>, Cow<'a, str>)>,
-        /// The external attribute map: prefixed attributes other than `xmlns:*`.
-        external_attributes: ExternalAttributes<'a>,
+        /// The local attribute map (attributes without `:` other than `xmlns`) and the
+        /// external attribute map (prefixed attributes other than `xmlns:*`).
+        attributes: Attributes<'a>,
     },
     /// A content assembly between tags: escapes decoded, CDATA joined, line breaks normalized,
     /// NFC. Never empty; never before the root element or after it.
@@ -50,6 +48,141 @@ pub struct Event<'a> {
     /// the first to the last text or CDATA token for `Text`. The `End` of an empty tag is the
     /// empty span at the end of that tag.
     pub span: Span,
+}
+
+/// The attributes of a `Start` event: the local attribute map (name -> value, in document
+/// order) and the external attribute map (namespace -> local name -> value).
+///
+/// A reader's events borrow them from the tag it just read, so a start tag costs no allocation;
+/// [`Attributes::new`] builds them from lists (for [`Writer`](crate::Writer)), and
+/// [`Attributes::into_owned`] keeps them.
+///
+/// ```
+/// use thicket_leafxml::{EventKind, Reader};
+///
+/// let mut reader = Reader::from_bytes(b"<a xmlns:p='urn:p' x='1' p:y='2'/>");
+/// let event = reader.next_event()?.unwrap();
+/// let EventKind::Start { attributes, .. } = &event.kind else { unreachable!() };
+/// assert_eq!(attributes.local().collect::<Vec<_>>(), [("x", "1")]);
+/// assert_eq!(attributes.external().collect::<Vec<_>>(), [("urn:p", "y", "2")]);
+/// assert_eq!(attributes.get("x"), Some("1"));
+/// assert_eq!(attributes.get_external("urn:p", "y"), Some("2"));
+/// # Ok::<(), thicket_leafxml::Error>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct Attributes<'a>(Repr<'a>);
+
+#[derive(Clone)]
+enum Repr<'a> {
+    /// Borrowed from a reader's tag assembly.
+    Tag(TagAttributes<'a>),
+    /// Lists: local (name, value) pairs, external (namespace, local name, value) triples.
+    Lists(Vec<Pair<'a>>, Vec<Triple<'a>>),
+}
+
+type Pair<'a> = (Cow<'a, str>, Cow<'a, str>);
+type Triple<'a> = (Cow<'a, str>, Cow<'a, str>, Cow<'a, str>);
+
+impl Default for Repr<'_> {
+    fn default() -> Self {
+        Repr::Lists(Vec::new(), Vec::new())
+    }
+}
+
+impl<'a> Attributes<'a> {
+    /// Attributes from a local map in document order, (name, value), and an external map,
+    /// (namespace, local name, value). Nothing is checked here; [`Writer`](crate::Writer)
+    /// rejects what a decoder would.
+    pub fn new(
+        local: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>)>,
+        external: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>, Cow<'a, str>)>,
+    ) -> Attributes<'a> {
+        Attributes(Repr::Lists(
+            local.into_iter().collect(),
+            external.into_iter().collect(),
+        ))
+    }
+
+    pub(crate) fn from_tag(tag: TagAttributes<'a>) -> Attributes<'a> {
+        Attributes(Repr::Tag(tag))
+    }
+
+    /// The local attribute map in document order: (name, value).
+    pub fn local(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        let (tag, lists) = match &self.0 {
+            Repr::Tag(t) => (Some(t.local()), None),
+            Repr::Lists(local, _) => (None, Some(local.iter().map(|(n, v)| (&**n, &**v)))),
+        };
+        tag.into_iter().flatten().chain(lists.into_iter().flatten())
+    }
+
+    /// The external attribute map: (namespace, local name, value), in document order for a
+    /// reader's events (see [`Attributes::external_sorted`] for the map's order).
+    pub fn external(&self) -> impl Iterator<Item = (&str, &str, &str)> + '_ {
+        let (tag, lists) = match &self.0 {
+            Repr::Tag(t) => (Some(t.external()), None),
+            Repr::Lists(_, external) => (
+                None,
+                Some(external.iter().map(|(ns, n, v)| (&**ns, &**n, &**v))),
+            ),
+        };
+        tag.into_iter().flatten().chain(lists.into_iter().flatten())
+    }
+
+    /// The external attribute map sorted by namespace, then local name.
+    pub fn external_sorted(&self) -> Vec<(&str, &str, &str)> {
+        let mut v: Vec<_> = self.external().collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The value of the local attribute `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.local().find(|&(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// The value of the external attribute `local` in `namespace`.
+    pub fn get_external(&self, namespace: &str, local: &str) -> Option<&str> {
+        self.external()
+            .find(|&(ns, n, _)| ns == namespace && n == local)
+            .map(|(_, _, v)| v)
+    }
+
+    /// True when there are neither local nor external attributes.
+    pub fn is_empty(&self) -> bool {
+        self.local().next().is_none() && self.external().next().is_none()
+    }
+
+    /// The same attributes owning their strings.
+    pub fn into_owned(self) -> Attributes<'static> {
+        let local = self.local().map(|(n, v)| (owned_str(n), owned_str(v)));
+        let external = self
+            .external()
+            .map(|(ns, n, v)| (owned_str(ns), owned_str(n), owned_str(v)));
+        Attributes(Repr::Lists(local.collect(), external.collect()))
+    }
+}
+
+fn owned_str(s: &str) -> Cow<'static, str> {
+    Cow::Owned(s.to_owned())
+}
+
+/// Equal when the local maps are equal in order and the external maps hold the same entries.
+impl PartialEq for Attributes<'_> {
+    fn eq(&self, other: &Attributes<'_>) -> bool {
+        self.local().eq(other.local()) && self.external_sorted() == other.external_sorted()
+    }
+}
+
+impl Eq for Attributes<'_> {}
+
+impl fmt::Debug for Attributes<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Attributes")
+            .field("local", &self.local().collect::<Vec<_>>())
+            .field("external", &self.external_sorted())
+            .finish()
+    }
 }
 
 /// True for codepoints the dump shows as `\u{..}`: controls, NBSP and soft hyphen, combining
@@ -103,23 +236,10 @@ impl EventKind<'_> {
                 namespace,
                 local_name,
                 attributes,
-                external_attributes,
             } => EventKind::Start {
                 namespace: namespace.map(owned),
                 local_name: owned(local_name),
-                attributes: attributes
-                    .into_iter()
-                    .map(|(n, v)| (owned(n), owned(v)))
-                    .collect(),
-                external_attributes: external_attributes
-                    .into_iter()
-                    .map(|(ns, m)| {
-                        (
-                            owned(ns),
-                            m.into_iter().map(|(n, v)| (owned(n), owned(v))).collect(),
-                        )
-                    })
-                    .collect(),
+                attributes: attributes.into_owned(),
             },
             EventKind::Text(t) => EventKind::Text(owned(t)),
             EventKind::End {
@@ -155,17 +275,14 @@ impl fmt::Display for EventKind<'_> {
                 namespace,
                 local_name,
                 attributes,
-                external_attributes,
             } => {
                 out.push_str("start ");
                 write_name(&mut out, namespace.as_deref(), local_name);
-                for (name, value) in attributes {
+                for (name, value) in attributes.local() {
                     let _ = write!(out, " {name}={}", quote(value));
                 }
-                for (ns, attrs) in external_attributes {
-                    for (name, value) in attrs {
-                        let _ = write!(out, " {{{ns}}}{name}={}", quote(value));
-                    }
+                for (ns, name, value) in attributes.external_sorted() {
+                    let _ = write!(out, " {{{ns}}}{name}={}", quote(value));
                 }
             }
             EventKind::Text(text) => {

@@ -10,7 +10,7 @@ use thicket_input::Span;
 use thicket_names::leafxml as names;
 
 use crate::error::{Error, ErrorCode};
-use crate::event::{Event, EventKind, ExternalAttributes};
+use crate::event::{Attributes, Event, EventKind};
 use crate::input::{Input, Stop, Tracker};
 use crate::text;
 use crate::text::Piece;
@@ -63,6 +63,42 @@ struct Attr {
     offset: usize,
     /// How the name splits at its colon, once known.
     split: Split,
+}
+
+/// The attributes of the tag a `Start` event was built from, borrowed from the reader: the
+/// tag's text, its attributes (declarations included) and its external attributes (each one's
+/// prefix position in the namespace stack and index in `attrs`, from `check_rewrite`).
+#[derive(Clone, Copy)]
+pub(crate) struct TagAttributes<'a> {
+    text: &'a str,
+    attrs: &'a [Attr],
+    external: &'a [(usize, usize)],
+    ns: &'a Namespaces,
+}
+
+impl<'a> TagAttributes<'a> {
+    /// The local attribute map in document order.
+    pub(crate) fn local(self) -> impl Iterator<Item = (&'a str, &'a str)> {
+        let text = self.text;
+        self.attrs.iter().filter_map(move |a| {
+            let name = a.name.get(text);
+            (a.split == Split::Local && name != "xmlns").then(|| (name, a.value.get(text)))
+        })
+    }
+
+    /// The external attribute map in document order.
+    pub(crate) fn external(self) -> impl Iterator<Item = (&'a str, &'a str, &'a str)> {
+        let (text, attrs, ns) = (self.text, self.attrs, self.ns);
+        self.external.iter().filter_map(move |&(position, k)| {
+            let a = attrs.get(k)?;
+            let namespace = ns.value(position)?;
+            Some((
+                namespace,
+                a.split.apply(a.name.get(text)).1,
+                a.value.get(text),
+            ))
+        })
+    }
 }
 
 /// How a name splits into prefix and local part ("Tag rewriting").
@@ -411,7 +447,19 @@ impl<R: Read> Reader<R> {
     ///
     /// The event borrows from the reader: names, values and text are borrowed where decoding
     /// left them unchanged. [`Event::into_owned`] (or [`Reader::next_owned`]) keeps one.
+    // The event is built here, inline in the caller, from what `advance` left in the reader:
+    // an event is mostly borrowed strings, and built in place it is never copied (returned from
+    // a call, its hundred bytes went through memory twice).
+    #[inline]
     pub fn next_event(&mut self) -> Result<Option<Event<'_>>, Error> {
+        match self.advance()? {
+            Some(ready) => Ok(Some(self.build(ready))),
+            None => Ok(None),
+        }
+    }
+
+    /// Moves the reader to the next event: what it is, or `None` at the end, or the error.
+    fn advance(&mut self) -> Result<Option<Ready>, Error> {
         // Most elements declare nothing: no call for them.
         if let Some(mark) = self.pending_truncate.take()
             && mark < self.ns.mark()
@@ -425,7 +473,7 @@ impl<R: Read> Reader<R> {
             self.close();
             self.line = line;
             self.span = span;
-            return Ok(Some(self.build(Ready::End)));
+            return Ok(Some(Ready::End));
         }
         if let Some(e) = &self.failed {
             return Err(e.clone());
@@ -434,7 +482,7 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         match self.step() {
-            Ok(Some(ready)) => Ok(Some(self.build(ready))),
+            Ok(Some(ready)) => Ok(Some(ready)),
             Ok(None) => Ok(None),
             Err(e) => {
                 self.failed = Some(e.clone());
@@ -458,6 +506,7 @@ impl<R: Read> Reader<R> {
     }
 
     /// Builds the event `ready` from the reader's state.
+    #[inline]
     fn build(&self, ready: Ready) -> Event<'_> {
         let kind = match ready {
             Ready::Text => EventKind::Text(Cow::Borrowed(self.text())),
@@ -482,31 +531,18 @@ impl<R: Read> Reader<R> {
                 let name = self.tag.name.get(text);
                 let namespace = self.ns.value(self.tag.ns);
                 let local = self.tag.split.apply(name).1;
-                let is_local = |a: &&Attr| a.split == Split::Local && a.name.get(text) != "xmlns";
-                let mut attributes =
-                    Vec::with_capacity(self.tag.attrs.iter().filter(is_local).count());
-                for a in self.tag.attrs.iter().filter(is_local) {
-                    attributes.push((
-                        Cow::Borrowed(a.name.get(text)),
-                        Cow::Borrowed(a.value.get(text)),
-                    ));
-                }
-                let mut external = ExternalAttributes::new();
-                // `check_rewrite` left the external attributes here, with their prefixes
-                // resolved.
-                for &(position, k) in &self.external_scratch {
-                    if let (Some(ns), Some(a)) = (self.ns.value(position), self.tag.attrs.get(k)) {
-                        external.entry(Cow::Borrowed(ns)).or_default().insert(
-                            Cow::Borrowed(a.split.apply(a.name.get(text)).1),
-                            Cow::Borrowed(a.value.get(text)),
-                        );
-                    }
-                }
+                let attributes = Attributes::from_tag(TagAttributes {
+                    text,
+                    attrs: &self.tag.attrs,
+                    // `check_rewrite` left the external attributes here, with their prefixes
+                    // resolved.
+                    external: &self.external_scratch,
+                    ns: &self.ns,
+                });
                 EventKind::Start {
                     namespace: namespace.map(Cow::Borrowed),
                     local_name: Cow::Borrowed(local),
                     attributes,
-                    external_attributes: external,
                 }
             }
         };

@@ -65,31 +65,30 @@ impl Element {
         let mut stack: Vec<Element> = Vec::new();
         let mut root = None;
         while let Some(event) = reader.next_event()? {
-            match event.kind.into_owned() {
+            match event.kind {
                 EventKind::Start {
                     namespace,
                     local_name,
                     attributes,
-                    external_attributes,
-                } => stack.push(Element {
-                    namespace: namespace.map(String::from),
-                    local_name: local_name.into_owned(),
-                    attributes: attributes
-                        .into_iter()
-                        .map(|(n, v)| (n.into_owned(), v.into_owned()))
-                        .collect(),
-                    external_attributes: external_attributes
-                        .into_iter()
-                        .map(|(ns, m)| {
-                            let m = m
-                                .into_iter()
-                                .map(|(n, v)| (n.into_owned(), v.into_owned()))
-                                .collect();
-                            (ns.into_owned(), m)
-                        })
-                        .collect(),
-                    children: Vec::new(),
-                }),
+                } => {
+                    let mut external = ExternalAttributeMap::new();
+                    for (ns, name, value) in attributes.external() {
+                        external
+                            .entry(ns.to_owned())
+                            .or_default()
+                            .insert(name.to_owned(), value.to_owned());
+                    }
+                    stack.push(Element {
+                        namespace: namespace.map(String::from),
+                        local_name: local_name.into_owned(),
+                        attributes: attributes
+                            .local()
+                            .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                            .collect(),
+                        external_attributes: external,
+                        children: Vec::new(),
+                    })
+                }
                 EventKind::Text(t) => {
                     if let Some(top) = stack.last_mut() {
                         top.children.push(Node::Text(t.into_owned()));

@@ -4,13 +4,13 @@
 //! The writer accepts exactly what the decoder can give back: whatever it writes decodes to the
 //! same events (positions aside). It rejects anything else instead of changing it.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 
 use thicket_charref::numeric::is_leafxml_char;
 use thicket_names::leafxml as names;
 
-use crate::event::EventKind;
+use crate::event::{Attributes, EventKind};
 use crate::reader::{XML_NAMESPACE, XMLNS_NAMESPACE};
 use crate::text;
 use crate::tree::{Element, Node};
@@ -35,7 +35,8 @@ pub enum WriteError {
     /// namespace on an attribute).
     #[error("namespace {0:?} cannot be declared")]
     InvalidNamespace(String),
-    /// Two local attributes with the same name.
+    /// Two local attributes with the same name, or two external attributes with the same
+    /// namespace and local name.
     #[error("duplicate attribute {0:?}")]
     DuplicateAttribute(String),
     /// Events out of order: text outside the root, two adjacent texts, a second root, an end
@@ -57,14 +58,13 @@ enum State {
 /// Writes LeafXML from events.
 ///
 /// ```
-/// use thicket_leafxml::{EventKind, Writer};
+/// use thicket_leafxml::{Attributes, EventKind, Writer};
 ///
 /// let mut w = Writer::new(Vec::new());
 /// w.write(&EventKind::Start {
 ///     namespace: Some("urn:x".into()),
 ///     local_name: "a".into(),
-///     attributes: vec![("k".into(), "1 < 2".into())],
-///     external_attributes: Default::default(),
+///     attributes: Attributes::new([("k".into(), "1 < 2".into())], []),
 /// })?;
 /// w.write(&EventKind::End { namespace: Some("urn:x".into()), local_name: "a".into() })?;
 /// let bytes = w.finish()?;
@@ -115,13 +115,7 @@ impl<W: Write> Writer<W> {
                 namespace,
                 local_name,
                 attributes,
-                external_attributes,
-            } => self.start(
-                namespace.as_deref(),
-                local_name,
-                attributes,
-                external_attributes,
-            ),
+            } => self.start_event(namespace.as_deref(), local_name, attributes),
             EventKind::Text(t) => self.text(t),
             EventKind::End {
                 namespace,
@@ -133,12 +127,7 @@ impl<W: Write> Writer<W> {
     /// Writes a whole element (without recursion).
     pub fn write_element(&mut self, root: &Element) -> Result<(), WriteError> {
         let mut stack: Vec<(&Element, usize)> = Vec::new();
-        self.start(
-            root.namespace.as_deref(),
-            &root.local_name,
-            &root.attributes,
-            &root.external_attributes,
-        )?;
+        self.start_element(root)?;
         stack.push((root, 0));
         while let Some((e, i)) = stack.pop() {
             match e.children.get(i) {
@@ -148,12 +137,7 @@ impl<W: Write> Writer<W> {
                     match child {
                         Node::Text(t) => self.text(t)?,
                         Node::Element(c) => {
-                            self.start(
-                                c.namespace.as_deref(),
-                                &c.local_name,
-                                &c.attributes,
-                                &c.external_attributes,
-                            )?;
+                            self.start_element(c)?;
                             stack.push((c, 0));
                         }
                     }
@@ -229,20 +213,44 @@ impl<W: Write> Writer<W> {
         Ok(prefix)
     }
 
-    fn start<K: AsRef<str> + Ord, V: AsRef<str>>(
+    fn start_event(
         &mut self,
         namespace: Option<&str>,
         local: &str,
-        attributes: &[(K, V)],
-        external: &BTreeMap<K, BTreeMap<K, V>>,
+        attributes: &Attributes<'_>,
+    ) -> Result<(), WriteError> {
+        let local_attributes: Vec<(&str, &str)> = attributes.local().collect();
+        let external = attributes.external_sorted();
+        self.start(namespace, local, &local_attributes, &external)
+    }
+
+    fn start_element(&mut self, e: &Element) -> Result<(), WriteError> {
+        let local: Vec<(&str, &str)> = (e.attributes.iter())
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        let external: Vec<(&str, &str, &str)> = (e.external_attributes.iter())
+            .flat_map(|(ns, m)| {
+                m.iter()
+                    .map(move |(n, v)| (ns.as_str(), n.as_str(), v.as_str()))
+            })
+            .collect();
+        self.start(e.namespace.as_deref(), &e.local_name, &local, &external)
+    }
+
+    /// Writes a start tag: `external` sorted by namespace, then local name.
+    fn start(
+        &mut self,
+        namespace: Option<&str>,
+        local: &str,
+        attributes: &[(&str, &str)],
+        external: &[(&str, &str, &str)],
     ) -> Result<(), WriteError> {
         if self.state == State::Finished {
             return Err(WriteError::Structure("a second root element"));
         }
         check_local_name(local)?;
         let mut seen = HashSet::new();
-        for (i, (name, value)) in attributes.iter().enumerate() {
-            let (name, value) = (name.as_ref(), value.as_ref());
+        for (i, &(name, value)) in attributes.iter().enumerate() {
             check_local_name(name)?;
             if name == "xmlns" {
                 return Err(WriteError::InvalidName(name.to_owned()));
@@ -251,7 +259,7 @@ impl<W: Write> Writer<W> {
                 return Err(WriteError::NonCanonicalValue(value.to_owned()));
             }
             let repeated = if attributes.len() <= 8 {
-                attributes[..i].iter().any(|(n, _)| n.as_ref() == name)
+                attributes[..i].iter().any(|&(n, _)| n == name)
             } else {
                 !seen.insert(name)
             };
@@ -259,16 +267,16 @@ impl<W: Write> Writer<W> {
                 return Err(WriteError::DuplicateAttribute(name.to_owned()));
             }
         }
-        for (ns, attrs) in external {
-            let ns = ns.as_ref();
+        for (i, &(ns, name, value)) in external.iter().enumerate() {
             if ns.is_empty() || ns == XMLNS_NAMESPACE {
                 return Err(WriteError::InvalidNamespace(ns.to_owned()));
             }
-            for (name, value) in attrs {
-                check_local_name(name.as_ref())?;
-                if !canonical_value(value.as_ref()) {
-                    return Err(WriteError::NonCanonicalValue(value.as_ref().to_owned()));
-                }
+            check_local_name(name)?;
+            if !canonical_value(value) {
+                return Err(WriteError::NonCanonicalValue(value.to_owned()));
+            }
+            if i > 0 && external[i - 1].0 == ns && external[i - 1].1 == name {
+                return Err(WriteError::DuplicateAttribute(name.to_owned()));
             }
         }
         let mark = self.bindings.len();
@@ -279,8 +287,10 @@ impl<W: Write> Writer<W> {
                 None => local.to_owned(),
                 Some(ns) => format!("{}:{local}", self.bind(ns, &mut decls)?),
             };
-            for ns in external.keys() {
-                prefixes.push(self.bind(ns.as_ref(), &mut decls)?);
+            for (i, &(ns, _, _)) in external.iter().enumerate() {
+                if i == 0 || external[i - 1].0 != ns {
+                    prefixes.push(self.bind(ns, &mut decls)?);
+                }
             }
             Ok::<_, WriteError>(qname)
         })();
@@ -296,23 +306,26 @@ impl<W: Write> Writer<W> {
         self.buf.push('<');
         self.buf.push_str(&qname);
         self.buf.push_str(&decls);
-        for (name, value) in attributes {
+        for &(name, value) in attributes {
             self.buf.push(' ');
-            self.buf.push_str(name.as_ref());
+            self.buf.push_str(name);
             self.buf.push_str("=\"");
-            escape_value(value.as_ref(), &mut self.buf);
+            escape_value(value, &mut self.buf);
             self.buf.push('"');
         }
-        for ((_, attrs), prefix) in external.iter().zip(&prefixes) {
-            for (name, value) in attrs {
-                self.buf.push(' ');
-                self.buf.push_str(prefix);
-                self.buf.push(':');
-                self.buf.push_str(name.as_ref());
-                self.buf.push_str("=\"");
-                escape_value(value.as_ref(), &mut self.buf);
-                self.buf.push('"');
+        let mut prefix = prefixes.iter();
+        let mut current = "";
+        for (i, &(ns, name, value)) in external.iter().enumerate() {
+            if i == 0 || external[i - 1].0 != ns {
+                current = prefix.next().map_or("", String::as_str);
             }
+            self.buf.push(' ');
+            self.buf.push_str(current);
+            self.buf.push(':');
+            self.buf.push_str(name);
+            self.buf.push_str("=\"");
+            escape_value(value, &mut self.buf);
+            self.buf.push('"');
         }
         self.open_tag = true;
         self.last_was_text = false;

@@ -122,24 +122,21 @@ fn item(event: &Event) -> Item {
             namespace,
             local_name,
             attributes,
-            external_attributes,
         } => {
             let mut attrs: Vec<Attr> = attributes
-                .iter()
+                .local()
                 .map(|(name, value)| Attr {
                     namespace: None,
                     name: name.to_string(),
                     value: value.to_string(),
                 })
                 .collect();
-            for (ns, map) in external_attributes {
-                for (name, value) in map {
-                    attrs.push(Attr {
-                        namespace: Some(ns.to_string()),
-                        name: name.to_string(),
-                        value: value.to_string(),
-                    });
-                }
+            for (ns, name, value) in attributes.external_sorted() {
+                attrs.push(Attr {
+                    namespace: Some(ns.to_string()),
+                    name: name.to_string(),
+                    value: value.to_string(),
+                });
             }
             Item::Open {
                 namespace: namespace.as_deref().map(str::to_owned),
