@@ -294,3 +294,71 @@ fn many_declarations_and_attributes_stay_linear() {
     let err = Element::parse(dup.as_bytes()).unwrap_err();
     assert_eq!(err.code, thicket_leafxml::ErrorCode::DuplicateAttribute);
 }
+
+/// Event attributes built by hand: the writer refuses a repeated external attribute (a list can
+/// hold one, a decoder never gives one) and writes the external map grouped by namespace.
+#[test]
+fn writer_checks_event_attributes() {
+    use thicket_leafxml::{Attributes, EventKind, WriteError, Writer};
+    let start = |external: Vec<(&'static str, &'static str, &'static str)>| EventKind::Start {
+        namespace: None,
+        local_name: "a".into(),
+        attributes: Attributes::new(
+            [("k".into(), "v".into())],
+            external
+                .into_iter()
+                .map(|(ns, n, v)| (ns.into(), n.into(), v.into())),
+        ),
+    };
+    let end = EventKind::End {
+        namespace: None,
+        local_name: "a".into(),
+    };
+    let mut w = Writer::new(Vec::new());
+    let repeated = start(vec![
+        ("urn:p", "x", "1"),
+        ("urn:q", "y", "2"),
+        ("urn:p", "x", "3"),
+    ]);
+    assert!(matches!(w.write(&repeated), Err(WriteError::DuplicateAttribute(n)) if n == "x"));
+    let mut w = Writer::new(Vec::new());
+    w.write(&start(vec![
+        ("urn:q", "y", "2"),
+        ("urn:p", "x", "1"),
+        ("urn:p", "w", "0"),
+    ]))
+    .unwrap();
+    w.write(&end).unwrap();
+    let bytes = w.finish().unwrap();
+    let events = thicket_leafxml::parse_events(&bytes).unwrap();
+    let EventKind::Start { attributes, .. } = &events[0].kind else {
+        panic!("{events:?}");
+    };
+    assert_eq!(attributes.local().collect::<Vec<_>>(), [("k", "v")]);
+    assert_eq!(
+        attributes.external_sorted(),
+        [
+            ("urn:p", "w", "0"),
+            ("urn:p", "x", "1"),
+            ("urn:q", "y", "2")
+        ]
+    );
+    assert_eq!(attributes.get_external("urn:q", "y"), Some("2"));
+    assert_eq!(attributes.get("k"), Some("v"));
+    assert_eq!(attributes.get("x"), None);
+    // Equality ignores the order of the external map, and owning changes nothing.
+    assert_eq!(
+        *attributes,
+        Attributes::new(
+            [("k".into(), "v".into())],
+            [
+                ("urn:q".into(), "y".into(), "2".into()),
+                ("urn:p".into(), "x".into(), "1".into()),
+                ("urn:p".into(), "w".into(), "0".into()),
+            ]
+        )
+    );
+    assert_eq!(attributes.clone().into_owned(), *attributes);
+    assert!(!attributes.is_empty());
+    assert!(Attributes::default().is_empty());
+}
