@@ -428,6 +428,11 @@ pub struct Document<'a> {
     /// 1 + the index of each namespace in `namespaces`, once there are more than
     /// [`SCAN_NAMESPACES`] (fewer are compared one by one).
     namespace_index: HashMap<Cow<'a, str>, u32, FxBuild>,
+    /// The address and length of the borrowed namespace string last numbered, and its number:
+    /// the elements of a document in a default namespace ask for the same string over and
+    /// over. Only borrowed strings are remembered (they live, unchanged, as long as the
+    /// document; an owned string's address may be reused for another string).
+    last_namespace: (usize, usize, u32),
     child_ids: Vec<NodeId>,
     /// The XML declaration, when the input started with one (draft profile).
     pub xml_declaration: Option<XmlDeclaration>,
@@ -506,6 +511,7 @@ impl<'a> Document<'a> {
             text: String::new(),
             namespaces: Vec::new(),
             namespace_index: HashMap::default(),
+            last_namespace: (0, 0, 0),
             child_ids: Vec::new(),
             xml_declaration: None,
         }
@@ -541,6 +547,7 @@ impl<'a> Document<'a> {
                 .into_iter()
                 .map(|(k, v)| (o(k), v))
                 .collect(),
+            last_namespace: (0, 0, 0),
             child_ids: self.child_ids,
             xml_declaration: self.xml_declaration,
         }
@@ -838,6 +845,22 @@ impl<'a> Document<'a> {
         let Some(ns) = ns else {
             return 0;
         };
+        let key = match ns {
+            Cow::Borrowed(s) => (s.as_ptr() as usize, s.len()),
+            Cow::Owned(_) => (0, 0),
+        };
+        if key.1 > 0 && (key.0, key.1) == (self.last_namespace.0, self.last_namespace.1) {
+            return self.last_namespace.2;
+        }
+        let n = self.find_namespace(ns);
+        if key.1 > 0 {
+            self.last_namespace = (key.0, key.1, n);
+        }
+        n
+    }
+
+    /// [`Document::namespace_number`] of a namespace.
+    fn find_namespace(&mut self, ns: Cow<'a, str>) -> u32 {
         // A namespace from a binding is mostly the very string it was first seen as (borrowed
         // from the declaration): compare addresses before contents.
         let at = |n: &Cow<'_, str>| n.as_ptr() == ns.as_ptr() && n.len() == ns.len();
