@@ -6,7 +6,7 @@ use std::fmt::{self, Write as _};
 
 use thicket_input::Span;
 
-use crate::reader::TagAttributes;
+use crate::reader::{TagAttributes, TagExternal, TagLocal};
 
 /// The external attribute map of a tree element, owned.
 pub type ExternalAttributeMap = BTreeMap<String, BTreeMap<String, String>>;
@@ -103,30 +103,28 @@ impl<'a> Attributes<'a> {
         ))
     }
 
+    #[inline]
     pub(crate) fn from_tag(tag: TagAttributes<'a>) -> Attributes<'a> {
         Attributes(Repr::Tag(tag))
     }
 
     /// The local attribute map in document order: (name, value).
-    pub fn local(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        let (tag, lists) = match &self.0 {
-            Repr::Tag(t) => (Some(t.local()), None),
-            Repr::Lists(local, _) => (None, Some(local.iter().map(|(n, v)| (&**n, &**v)))),
-        };
-        tag.into_iter().flatten().chain(lists.into_iter().flatten())
+    #[inline]
+    pub fn local(&self) -> Local<'_> {
+        Local(match &self.0 {
+            Repr::Tag(t) => LocalRepr::Tag(t.local()),
+            Repr::Lists(local, _) => LocalRepr::List(local.iter()),
+        })
     }
 
     /// The external attribute map: (namespace, local name, value), in document order for a
     /// reader's events (see [`Attributes::external_sorted`] for the map's order).
-    pub fn external(&self) -> impl Iterator<Item = (&str, &str, &str)> + '_ {
-        let (tag, lists) = match &self.0 {
-            Repr::Tag(t) => (Some(t.external()), None),
-            Repr::Lists(_, external) => (
-                None,
-                Some(external.iter().map(|(ns, n, v)| (&**ns, &**n, &**v))),
-            ),
-        };
-        tag.into_iter().flatten().chain(lists.into_iter().flatten())
+    #[inline]
+    pub fn external(&self) -> External<'_> {
+        External(match &self.0 {
+            Repr::Tag(t) => ExternalRepr::Tag(t.external()),
+            Repr::Lists(_, external) => ExternalRepr::List(external.iter()),
+        })
     }
 
     /// The external attribute map sorted by namespace, then local name.
@@ -160,6 +158,50 @@ impl<'a> Attributes<'a> {
             .external()
             .map(|(ns, n, v)| (owned_str(ns), owned_str(n), owned_str(v)));
         Attributes(Repr::Lists(local.collect(), external.collect()))
+    }
+}
+
+/// The local attributes of [`Attributes`]: (name, value) in document order.
+#[derive(Clone)]
+pub struct Local<'a>(LocalRepr<'a>);
+
+#[derive(Clone)]
+enum LocalRepr<'a> {
+    Tag(TagLocal<'a>),
+    List(std::slice::Iter<'a, Pair<'a>>),
+}
+
+impl<'a> Iterator for Local<'a> {
+    type Item = (&'a str, &'a str);
+
+    #[inline]
+    fn next(&mut self) -> Option<(&'a str, &'a str)> {
+        match &mut self.0 {
+            LocalRepr::Tag(t) => t.next(),
+            LocalRepr::List(l) => l.next().map(|(n, v)| (&**n, &**v)),
+        }
+    }
+}
+
+/// The external attributes of [`Attributes`]: (namespace, local name, value).
+#[derive(Clone)]
+pub struct External<'a>(ExternalRepr<'a>);
+
+#[derive(Clone)]
+enum ExternalRepr<'a> {
+    Tag(TagExternal<'a>),
+    List(std::slice::Iter<'a, Triple<'a>>),
+}
+
+impl<'a> Iterator for External<'a> {
+    type Item = (&'a str, &'a str, &'a str);
+
+    #[inline]
+    fn next(&mut self) -> Option<(&'a str, &'a str, &'a str)> {
+        match &mut self.0 {
+            ExternalRepr::Tag(t) => t.next(),
+            ExternalRepr::List(l) => l.next().map(|(ns, n, v)| (&**ns, &**n, &**v)),
+        }
     }
 }
 

@@ -78,18 +78,62 @@ pub(crate) struct TagAttributes<'a> {
 
 impl<'a> TagAttributes<'a> {
     /// The local attribute map in document order.
-    pub(crate) fn local(self) -> impl Iterator<Item = (&'a str, &'a str)> {
+    #[inline]
+    pub(crate) fn local(self) -> TagLocal<'a> {
+        TagLocal {
+            text: self.text,
+            attrs: self.attrs.iter(),
+        }
+    }
+
+    /// The external attribute map in document order.
+    #[inline]
+    pub(crate) fn external(self) -> TagExternal<'a> {
+        TagExternal {
+            text: self.text,
+            attrs: self.attrs,
+            ns: self.ns,
+            external: self.external.iter(),
+        }
+    }
+}
+
+/// The local attributes of a [`TagAttributes`].
+#[derive(Clone)]
+pub(crate) struct TagLocal<'a> {
+    text: &'a str,
+    attrs: std::slice::Iter<'a, Attr>,
+}
+
+impl<'a> Iterator for TagLocal<'a> {
+    type Item = (&'a str, &'a str);
+
+    #[inline]
+    fn next(&mut self) -> Option<(&'a str, &'a str)> {
         let text = self.text;
-        self.attrs.iter().filter_map(move |a| {
+        self.attrs.find_map(|a| {
             let name = a.name.get(text);
             (a.split == Split::Local && name != "xmlns").then(|| (name, a.value.get(text)))
         })
     }
+}
 
-    /// The external attribute map in document order.
-    pub(crate) fn external(self) -> impl Iterator<Item = (&'a str, &'a str, &'a str)> {
+/// The external attributes of a [`TagAttributes`].
+#[derive(Clone)]
+pub(crate) struct TagExternal<'a> {
+    text: &'a str,
+    attrs: &'a [Attr],
+    ns: &'a Namespaces,
+    external: std::slice::Iter<'a, (usize, usize)>,
+}
+
+impl<'a> Iterator for TagExternal<'a> {
+    type Item = (&'a str, &'a str, &'a str);
+
+    #[inline]
+    fn next(&mut self) -> Option<(&'a str, &'a str, &'a str)> {
         let (text, attrs, ns) = (self.text, self.attrs, self.ns);
-        self.external.iter().filter_map(move |&(position, k)| {
+        self.external.find_map(|&(position, k)| {
             let a = attrs.get(k)?;
             let namespace = ns.value(position)?;
             Some((
