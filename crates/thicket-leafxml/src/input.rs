@@ -71,7 +71,7 @@ pub(crate) struct Lines {
     /// How many LFs.
     pub lfs: u32,
     /// Offset just after the last LF (0 when there is none).
-    pub tail: usize,
+    pub tail: u32,
     /// True when the token is ASCII, so columns count bytes.
     pub ascii: bool,
 }
@@ -145,7 +145,7 @@ impl Tracker {
     /// `lines.tail`, and no other line break.
     #[inline]
     pub fn advance_known(&mut self, b: &[u8], lines: Lines) {
-        let tail = b.len().saturating_sub(lines.tail);
+        let tail = b.len().saturating_sub(lines.tail as usize);
         let cols = if lines.ascii {
             tail as u32
         } else {

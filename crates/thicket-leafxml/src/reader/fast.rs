@@ -109,7 +109,7 @@ fn whitespace(b: &[u8], mut i: usize, lines: &mut Lines) -> Option<usize> {
             b'\n' => {
                 i += 1;
                 lines.lfs += 1;
-                lines.tail = i;
+                lines.tail = i as u32;
             }
             _ => return Some(i),
         }
@@ -153,7 +153,7 @@ fn value(b: &[u8], start: usize, q: u8, lines: &mut Lines) -> Option<(usize, boo
             LF => {
                 plain = false;
                 short_lines.lfs += 1;
-                short_lines.tail = i + 1;
+                short_lines.tail = (i + 1) as u32;
             }
             NON_ASCII => {
                 plain = false;
@@ -202,7 +202,7 @@ fn long_value(
     }
     if let Some(last) = memchr::memrchr(b'\n', v) {
         short_lines.lfs += v.iter().filter(|&&c| c == b'\n').count() as u32;
-        short_lines.tail = from + last + 1;
+        short_lines.tail = (from + last + 1) as u32;
     }
     // A double SP may straddle `from`; a trailing SP ends the value.
     let double_space = memchr::memmem::find(b.get(from - 1..close)?, b"  ").is_some();
@@ -262,7 +262,10 @@ pub(super) fn tag(
     b: &[u8],
     max_attributes: Option<usize>,
     tag: &mut TagAssembly,
-) -> Option<(usize, Lines)> {
+) -> Option<(u32, Lines)> {
+    // Offsets fit in a `u32` (a longer tag goes to the general code), so the result comes back
+    // in two registers.
+    let b = b.get(..b.len().min(MAX_TOKEN)).unwrap_or_default();
     let mut lines = Lines {
         lfs: 0,
         tail: 0,
@@ -326,7 +329,7 @@ pub(super) fn tag(
     if tag.attrs.len() > 1 && has_duplicates(b, &tag.attrs) {
         return None;
     }
-    Some((i, lines))
+    Some((i as u32, lines))
 }
 
 /// Byte classes in text tokens: `<` ends the token; `&` and CR are for the general code.
@@ -372,13 +375,18 @@ pub(crate) struct TextToken {
     pub nfc_from: u32,
 }
 
+/// The longest token the fast paths take: their offsets fit in a `u32`.
+const MAX_TOKEN: usize = u32::MAX as usize;
+
 /// `TextToken::nfc_from` for a token known to be NFC.
 pub(crate) const KNOWN_NFC: u32 = u32::MAX;
 
 /// The text token at the start of `s` (which does not start with `<`), when it ends within `s`
 /// and holds no `&` and no line break other than LF. Such a token is its own entity escaping
 /// and line break normalization. `None` sends it to the general code.
+#[inline]
 pub(super) fn text(b: &[u8]) -> Option<TextToken> {
+    let b = b.get(..b.len().min(MAX_TOKEN)).unwrap_or_default();
     let lines = Lines {
         lfs: 0,
         tail: 0,
@@ -409,7 +417,7 @@ fn text_from<const NFC: bool>(
         if class == T_LF {
             i += 1;
             lines.lfs += 1;
-            lines.tail = i;
+            lines.tail = i as u32;
             continue;
         }
         if class == T_END {
@@ -488,7 +496,7 @@ fn long_text(b: &[u8], from: usize, mut lines: Lines, nfc_from: u32) -> Option<T
     }
     if let Some(last) = memchr::memrchr(b'\n', t) {
         lines.lfs += t.iter().filter(|&&c| c == b'\n').count() as u32;
-        lines.tail = from + last + 1;
+        lines.tail = (from + last + 1) as u32;
     }
     Some(TextToken {
         len: n,

@@ -85,6 +85,7 @@ impl<R: Read> Reader<R> {
                             &mut self.tag,
                         )
                     {
+                        let n = n as usize;
                         self.check_len(n)?;
                         self.fast_tag = Some(lines);
                         return Ok(Token::Tag(n));
