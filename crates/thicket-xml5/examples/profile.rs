@@ -1,4 +1,5 @@
-//! Runs the tokenizer (`tokens`) or the tree builder (`tree`) over one file, for profilers:
+//! Runs the tokenizer (`tokens`), the tree builder (`tree`) or the streaming tree builder fed
+//! 64 KiB chunks (`stream`) over one file, for profilers:
 //! `cargo run --release --example profile -- tokens FILE [TIMES]`.
 
 fn main() {
@@ -15,6 +16,20 @@ fn run(mode: &str, text: &str) -> usize {
     match mode {
         "tree" => {
             let (doc, diagnostics) = thicket_xml5::parse(text, thicket_xml5::Options::default());
+            diagnostics.len() + usize::from(doc.root_element().is_some())
+        }
+        "stream" => {
+            let mut parser = thicket_xml5::Parser::new(thicket_xml5::Options::default());
+            let mut rest = text;
+            while !rest.is_empty() {
+                let mut cut = rest.len().min(1 << 16);
+                while !rest.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                parser.feed(&rest[..cut]);
+                rest = &rest[cut..];
+            }
+            let (doc, diagnostics) = parser.finish();
             diagnostics.len() + usize::from(doc.root_element().is_some())
         }
         _ => {
