@@ -1882,6 +1882,12 @@ pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
     reserve_guess(&mut builder.doc.nodes, 2 * tags + 1, input.len());
     reserve_guess(&mut builder.doc.child_ids, 2 * tags + 1, input.len());
     reserve_guess(&mut builder.doc.attributes, equals, input.len());
+    // And a start for the builder's stacks and the namespace table, so a small document does
+    // not grow them from four items a doubling at a time.
+    builder.stack.reserve(32);
+    builder.pending.reserve(64);
+    builder.bindings.reserve(8);
+    builder.doc.namespaces.reserve(8);
     let mut diagnostics = Vec::new();
     loop {
         // Text and plain tags without tokens; anything else as events.
