@@ -8,6 +8,12 @@ fn main() {
     let path = args.next().unwrap_or_default();
     let times: usize = args.next().and_then(|t| t.parse().ok()).unwrap_or(1);
     let text = std::fs::read_to_string(&path).unwrap_or_default();
+    // PROFILE_WARM=FILE: parse another file once first, as a compare run over the corpus does
+    // (the allocator's state after a large document).
+    if let Ok(warm) = std::env::var("PROFILE_WARM") {
+        let warm = std::fs::read_to_string(warm).unwrap_or_default();
+        run(&mode, &warm);
+    }
     let n: usize = (0..times).map(|_| run(&mode, &text)).sum();
     println!("{n}");
 }
