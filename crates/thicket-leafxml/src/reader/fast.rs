@@ -387,12 +387,50 @@ pub(crate) const KNOWN_NFC: u32 = u32::MAX;
 #[inline]
 pub(super) fn text(b: &[u8]) -> Option<TextToken> {
     let b = b.get(..b.len().min(MAX_TOKEN)).unwrap_or_default();
+    if let Some(n) = indentation(b) {
+        return Some(TextToken {
+            len: n,
+            lines: Lines {
+                lfs: 1,
+                tail: 1,
+                ascii: true,
+            },
+            nfc_from: KNOWN_NFC,
+        });
+    }
     let lines = Lines {
         lfs: 0,
         tail: 0,
         ascii: true,
     };
     text_from::<true>(b, 0, lines, KNOWN_NFC)
+}
+
+/// The length of an indentation token at the start of `b`: an LF, then fewer than 64 SP or HT, then
+/// `<` (most text tokens of an indented document). Eight bytes are tested at once, without a
+/// branch per byte; anything else is left to the byte loop.
+#[inline]
+fn indentation(b: &[u8]) -> Option<usize> {
+    if b.first() != Some(&b'\n') {
+        return None;
+    }
+    let mut i = 1;
+    while i <= 64 {
+        let word = u64::from_le_bytes(b.get(i..i + 8)?.try_into().ok()?);
+        // The high bit of each byte of `word` equal to `byte` (exact: no carries between bytes).
+        let equal = |byte: u8| {
+            let t = word ^ (u64::from(byte) * 0x0101_0101_0101_0101);
+            !(((t & 0x7F7F_7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F_7F7F) | t) & 0x8080_8080_8080_8080
+        };
+        let other = !(equal(b' ') | equal(b'\t')) & 0x8080_8080_8080_8080;
+        if other != 0 {
+            // The first byte (in memory order) that is neither SP nor HT.
+            let k = i + (other.trailing_zeros() / 8) as usize;
+            return (b[k] == b'<').then_some(k);
+        }
+        i += 8;
+    }
+    None
 }
 
 /// The scan of `text` from `i` (a codepoint boundary within the short scan). `NFC`: every
@@ -509,4 +547,42 @@ fn long_text(b: &[u8], from: usize, mut lines: Lines, nfc_from: u32) -> Option<T
             nfc_from
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `indentation` agrees with its definition on LF, SP and HT, then every string of six bytes
+    /// from LF, SP, HT, `<` and `a`.
+    #[test]
+    fn indentation_by_definition() {
+        const ALPHABET: &[u8] = b"\n \t<a";
+        for prefix in [
+            "",
+            "\n",
+            " ",
+            "\t  ",
+            " \t \t \t \t",
+            " \t \t \t \t \t \t \t \t",
+        ] {
+            for spaces in [0, 2, 9, 56, 60, 63, 64, 70] {
+                let mut b = prefix.as_bytes().to_vec();
+                b.extend(std::iter::repeat_n(b' ', spaces));
+                let head = b.len();
+                b.extend([0u8; 6]);
+                for mut n in 0..ALPHABET.len().pow(6) {
+                    for x in &mut b[head..] {
+                        *x = ALPHABET[n % ALPHABET.len()];
+                        n /= ALPHABET.len();
+                    }
+                    let expected = (b[0] == b'\n')
+                        .then(|| (1..b.len()).find(|&k| b[k] != b' ' && b[k] != b'\t'))
+                        .flatten()
+                        .filter(|&k| b[k] == b'<' && k <= 64 && k + 8 - (k - 1) % 8 <= b.len());
+                    assert_eq!(indentation(&b), expected, "{:?}", std::str::from_utf8(&b));
+                }
+            }
+        }
+    }
 }
