@@ -1125,6 +1125,13 @@ pub struct TreeBuilder<'a> {
     /// O(1) however many bindings are in scope: built when more than [`SCAN_BINDINGS`] are, and
     /// kept up to date from then on.
     scopes: Option<Scopes<'a>>,
+    /// Recently resolved prefixes and their namespace numbers, valid while the bindings are
+    /// those of `bindings_generation`: a namespace-heavy document resolves the same few
+    /// prefixes on most tags.
+    resolved: [Resolved; RESOLVED_SLOTS],
+    /// Changes whenever a binding is added or removed (64 bits: it never wraps around to an
+    /// old value).
+    bindings_generation: u64,
     /// An emptied attribute list of a tag token, for the tokenizer to reuse (see [`parse`]).
     spare_attributes: Vec<TokenAttribute<'a>>,
     /// The children of the document node and of the open elements so far, outermost first
@@ -1152,6 +1159,8 @@ impl<'a> TreeBuilder<'a> {
             open_names: None,
             bindings: Vec::new(),
             scopes: None,
+            resolved: [Resolved::default(); RESOLVED_SLOTS],
+            bindings_generation: 1,
             spare_attributes: Vec::new(),
             pending: Vec::new(),
             seen_content: false,
@@ -1500,6 +1509,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     fn bind(&mut self, prefix: Cow<'a, str>, ns: Option<Cow<'a, str>>) {
+        self.bindings_generation = self.bindings_generation.wrapping_add(1);
         if let Some(scopes) = &mut self.scopes {
             scopes.entry(prefix.clone()).or_default().push(ns.clone());
         }
@@ -1514,6 +1524,9 @@ impl<'a> TreeBuilder<'a> {
     }
 
     fn unbind_to(&mut self, len: usize) {
+        if self.bindings.len() > len {
+            self.bindings_generation = self.bindings_generation.wrapping_add(1);
+        }
         while self.bindings.len() > len {
             if let Some((p, _)) = self.bindings.pop()
                 && let Some(v) = self.scopes.as_mut().and_then(|s| s.get_mut(&p))
@@ -1521,6 +1534,39 @@ impl<'a> TreeBuilder<'a> {
                 v.pop();
             }
         }
+    }
+
+    /// The number (see [`Document::namespace_number`]) of the namespace `prefix` is bound to,
+    /// 0 for none (no prefix and no default namespace); `None` when a prefix is unbound. (A
+    /// prefix is never empty, so `""` stands for no prefix in [`TreeBuilder::resolved`].)
+    fn resolve(&mut self, prefix: Option<&str>) -> Option<u32> {
+        if prefix.is_none() && self.bindings.is_empty() {
+            // No namespaces declared (and no default namespace).
+            return Some(0);
+        }
+        let key = prefix.unwrap_or("").as_bytes();
+        let slot = Resolved::slot(key);
+        let generation = self.bindings_generation;
+        if let Some(r) = self.resolved.get(slot)
+            && r.generation == generation
+            && r.prefix.get(..usize::from(r.len)) == Some(key)
+        {
+            return Some(r.number);
+        }
+        let ns = self.lookup(prefix);
+        if ns.is_none() && prefix.is_some() {
+            return None;
+        }
+        let number = self.doc.namespace_number(ns);
+        if key.len() <= RESOLVED_PREFIX
+            && let Some(r) = self.resolved.get_mut(slot)
+        {
+            r.generation = generation;
+            r.len = key.len() as u8;
+            r.prefix[..key.len()].copy_from_slice(key);
+            r.number = number;
+        }
+        Some(number)
     }
 
     fn lookup(&self, prefix: Option<&str>) -> Option<Cow<'a, str>> {
@@ -1640,18 +1686,13 @@ impl<'a> TreeBuilder<'a> {
         self.add_element(namespace, name, prefix_len(prefix), start)
     }
 
-    /// The namespace of an element with this prefix (`unbound-prefix` when none is in scope).
-    fn element_namespace(&mut self, prefix: Option<&str>, span: Span) -> Option<Cow<'a, str>> {
-        match prefix {
-            Some(p) => match self.lookup(Some(p)) {
-                Some(ns) => Some(ns),
-                None => {
-                    self.error(ErrorCode::UnboundPrefix, span);
-                    None
-                }
-            },
-            None => self.lookup(None),
-        }
+    /// The namespace number of an element with this prefix (`unbound-prefix` when none is in
+    /// scope).
+    fn element_namespace(&mut self, prefix: Option<&str>, span: Span) -> u32 {
+        self.resolve(prefix).unwrap_or_else(|| {
+            self.error(ErrorCode::UnboundPrefix, span);
+            0
+        })
     }
 
     /// The namespace number and `prefix_len` (see [`AttributeData`]) of an attribute named
@@ -1671,27 +1712,24 @@ impl<'a> TreeBuilder<'a> {
     ) -> Option<(u32, u32)> {
         let (aprefix, alocal) = split_qname(name);
         let prefix_len = prefix_len(aprefix);
-        let ans = if declaration {
-            Some(Cow::Borrowed(XMLNS_NAMESPACE))
+        let ns = if declaration {
+            self.doc
+                .namespace_number(Some(Cow::Borrowed(XMLNS_NAMESPACE)))
         } else if let Some(p) = aprefix {
             if p == "xmlns" {
-                None
+                0
             } else {
-                match self.lookup(Some(p)) {
-                    Some(ns) => Some(ns),
-                    None => {
-                        self.error(ErrorCode::UnboundPrefix, span);
-                        None
-                    }
-                }
+                self.resolve(Some(p)).unwrap_or_else(|| {
+                    self.error(ErrorCode::UnboundPrefix, span);
+                    0
+                })
             }
         } else {
-            None
+            0
         };
-        if ans.is_none() && !check_unqualified {
+        if ns == 0 && !check_unqualified {
             return Some((0, prefix_len));
         }
-        let ns = self.doc.namespace_number(ans);
         let key = attribute_key;
         let this = if ns == 0 { name } else { alocal };
         let attrs = &self.doc.attributes[start..];
@@ -1716,15 +1754,15 @@ impl<'a> TreeBuilder<'a> {
         Some((ns, prefix_len))
     }
 
-    /// Appends the element named `name` whose attributes are the document's from `start` on.
+    /// Appends the element named `name` (namespace number `namespace`) whose attributes are the
+    /// document's from `start` on.
     fn add_element(
         &mut self,
-        namespace: Option<Cow<'a, str>>,
+        namespace: u32,
         name: Span32,
         prefix_len: u32,
         start: usize,
     ) -> NodeId {
-        let namespace = self.doc.namespace_number(namespace);
         let len = self.doc.attributes.len() - start;
         self.add_payload(Payload::Element {
             name,
@@ -1824,6 +1862,33 @@ const SCAN_NAMESPACES: usize = 16;
 
 /// Up to this many namespace bindings in scope, lookups compare them one by one.
 const SCAN_BINDINGS: usize = 16;
+
+/// How many resolved prefixes [`TreeBuilder`] remembers.
+const RESOLVED_SLOTS: usize = 8;
+
+/// The longest prefix [`TreeBuilder`] remembers the resolution of.
+const RESOLVED_PREFIX: usize = 22;
+
+/// A prefix (empty for none) and the number of the namespace it resolved to while the
+/// bindings were those of `generation` (0: an empty slot).
+#[derive(Clone, Copy, Default)]
+struct Resolved {
+    generation: u64,
+    number: u32,
+    len: u8,
+    prefix: [u8; RESOLVED_PREFIX],
+}
+
+impl Resolved {
+    /// The slot for `prefix`.
+    fn slot(prefix: &[u8]) -> usize {
+        let (first, last) = (prefix.first(), prefix.last());
+        let mix = prefix.len()
+            ^ usize::from(*first.unwrap_or(&0))
+            ^ usize::from(*last.unwrap_or(&0)) << 1;
+        mix % RESOLVED_SLOTS
+    }
+}
 
 /// Splits a qualified name held as a `Cow`, borrowing the parts when the name is borrowed.
 fn split_cow<'a>(name: &Cow<'a, str>) -> (Option<Cow<'a, str>>, Cow<'a, str>) {
@@ -2190,5 +2255,131 @@ mod tests {
         let id = doc.append(root, NodeData::Element(far.clone()));
         assert_eq!(doc.element(id), Some(far));
         assert_eq!(doc.text, "p:r");
+    }
+
+    /// Element and attribute namespaces (the builder remembers resolved prefixes until the
+    /// bindings change) match a plain model of the scopes, on random nested markup that
+    /// declares, redeclares and undeclares prefixes and the default namespace; an unbound
+    /// prefix is reported every time.
+    #[test]
+    fn resolved_prefixes_follow_the_scopes() {
+        let prefixes = ["p", "q", "rr"];
+        let uris = ["urn:a", "urn:b", ""];
+        let mut most_in_scope = 0;
+        let mut seed = 12_345u32;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 16) as usize % n
+        };
+        for _ in 0..300 {
+            // (markup, expected (namespace, qualified name) of each element and attribute in
+            // document order, unbound prefixes)
+            let mut markup = String::new();
+            let mut expected: Vec<(Option<String>, String)> = Vec::new();
+            let mut unbound = 0;
+            let mut scopes: Vec<Vec<(String, String)>> = vec![Vec::new()];
+            let mut open: Vec<String> = Vec::new();
+            let mut elements = 0;
+            // Large documents nest deep enough for more than `SCAN_BINDINGS` bindings.
+            let size = if next(2) == 0 { 12 } else { 80 };
+            let lookup = |scopes: &Vec<Vec<(String, String)>>, p: &str| {
+                scopes
+                    .iter()
+                    .rev()
+                    .flat_map(|s| s.iter().rev())
+                    .find(|(q, _)| q == p)
+                    .map(|(_, u)| u.clone())
+                    .filter(|u| !u.is_empty())
+            };
+            while elements < size || !open.is_empty() {
+                if !open.is_empty() && (elements >= size || next(4) == 0) {
+                    let name = open.pop().unwrap_or_default();
+                    scopes.pop();
+                    markup.push_str(&format!("</{name}>"));
+                    if open.is_empty() {
+                        break;
+                    }
+                    continue;
+                }
+                elements += 1;
+                let mut decls = Vec::new();
+                for _ in 0..next(4) {
+                    let p = if next(3) == 0 { "" } else { prefixes[next(3)] };
+                    let u = uris[next(3)];
+                    // (Undeclaring a prefix is an error the model does not follow.)
+                    if (p.is_empty() || !u.is_empty())
+                        && !decls.iter().any(|(q, _): &(String, String)| q == p)
+                    {
+                        decls.push((p.to_owned(), u.to_owned()));
+                    }
+                }
+                scopes.push(decls.clone());
+                most_in_scope = most_in_scope.max(scopes.iter().map(Vec::len).sum::<usize>());
+                let name = match next(2) {
+                    0 => "e".to_owned(),
+                    _ => format!("{}:e", prefixes[next(3)]),
+                };
+                let ns = match name.split_once(':') {
+                    Some((p, _)) => {
+                        let ns = lookup(&scopes, p);
+                        unbound += usize::from(ns.is_none());
+                        ns
+                    }
+                    None => lookup(&scopes, ""),
+                };
+                expected.push((ns, name.clone()));
+                markup.push_str(&format!("<{name}"));
+                for (p, u) in &decls {
+                    let attr = if p.is_empty() {
+                        "xmlns".to_owned()
+                    } else {
+                        format!("xmlns:{p}")
+                    };
+                    markup.push_str(&format!(" {attr}='{u}'"));
+                    expected.push((Some(XMLNS_NAMESPACE.to_owned()), attr));
+                }
+                let attr = format!("{}:a", prefixes[next(3)]);
+                let ns = lookup(&scopes, &attr[..attr.len() - 2]);
+                unbound += usize::from(ns.is_none());
+                markup.push_str(&format!(" {attr}='v'"));
+                expected.push((ns, attr));
+                if next(2) == 0 {
+                    markup.push_str("/>");
+                    scopes.pop();
+                } else {
+                    markup.push('>');
+                    open.push(name);
+                }
+                if open.is_empty() {
+                    break;
+                }
+            }
+            let (doc, diagnostics) = parse(&markup, Options::default());
+            let mut got = Vec::new();
+            let mut stack = vec![doc.root()];
+            while let Some(id) = stack.pop() {
+                if let Some(e) = doc.element(id) {
+                    got.push((
+                        e.namespace.as_deref().map(str::to_owned),
+                        e.qualified_name(),
+                    ));
+                    for a in doc.attributes(id) {
+                        let ns = a.namespace().map(str::to_owned);
+                        got.push((ns, a.qualified_name().to_owned()));
+                    }
+                }
+                stack.extend(doc.children(id).iter().rev());
+            }
+            assert_eq!(got, expected, "{markup}");
+            let reported = diagnostics
+                .iter()
+                .filter(|d| d.code == ErrorCode::UnboundPrefix)
+                .count();
+            assert_eq!(reported, unbound, "{markup}");
+        }
+        assert!(
+            most_in_scope > SCAN_BINDINGS,
+            "{most_in_scope} bindings at most"
+        );
     }
 }
