@@ -1,5 +1,5 @@
 //! Parses a file a number of times with the default options (a profiling aid:
-//! `valgrind --tool=callgrind target/release/examples/profile FILE [TIMES]`).
+//! `valgrind --tool=callgrind target/release/examples/microxml_profile FILE [TIMES]`).
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -1,6 +1,6 @@
 //! Runs the tokenizer (`tokens`), the tree builder (`tree`) or the streaming tree builder fed
 //! 64 KiB chunks (`stream`) over one file, for profilers:
-//! `cargo run --release --example profile -- tokens FILE [TIMES]`. Prints the fastest round in MB/s
+//! `cargo run --release --example xml5_profile -- tokens FILE [TIMES]`. Prints the fastest round in MB/s
 //! on stderr.
 
 fn main() {
