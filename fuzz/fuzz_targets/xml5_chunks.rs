@@ -1,5 +1,7 @@
 #![no_main]
-//! thicket-xml5: whole vs chunked equality, spans in bounds, tree building without panics.
+//! thicket-xml5: whole vs chunked equality, spans in bounds; `parse` (direct path, document
+//! borrowing the input) gives the same tree and diagnostics as the streaming `Parser` fed in
+//! chunks, and as its own `into_owned`.
 
 use libfuzzer_sys::fuzz_target;
 use thicket_xml5::{Event, Options, TokenKind, Tokenizer};
@@ -49,5 +51,16 @@ fuzz_target!(|data: &[u8]| {
     let whole = run(&[&text], text.len());
     let chunked = run(&split::chunks(&text, &cuts), text.len());
     assert_eq!(whole, chunked, "events differ when split at {cuts:?}");
-    let _ = thicket_xml5::parse(&text, Options::default());
+    let (doc, diagnostics) = thicket_xml5::parse(&text, Options::default());
+    let mut parser = thicket_xml5::Parser::new(Options::default());
+    for c in split::chunks(&text, &cuts) {
+        parser.feed(c);
+    }
+    let (streamed, streamed_diagnostics) = parser.finish();
+    assert_eq!(doc, streamed, "parse and Parser build different trees");
+    assert_eq!(diagnostics, streamed_diagnostics);
+    assert_eq!(doc.dump(), streamed.dump());
+    let owned = doc.clone().into_owned();
+    assert_eq!(owned, doc);
+    assert_eq!(owned.dump(), doc.dump());
 });
