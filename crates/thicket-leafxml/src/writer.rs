@@ -287,10 +287,9 @@ impl<W: Write> Writer<W> {
                 None => local.to_owned(),
                 Some(ns) => format!("{}:{local}", self.bind(ns, &mut decls)?),
             };
-            for (i, &(ns, _, _)) in external.iter().enumerate() {
-                if i == 0 || external[i - 1].0 != ns {
-                    prefixes.push(self.bind(ns, &mut decls)?);
-                }
+            // `bind` declares a namespace the first time and finds it in scope after that.
+            for &(ns, _, _) in external {
+                prefixes.push(self.bind(ns, &mut decls)?);
             }
             Ok::<_, WriteError>(qname)
         })();
@@ -313,14 +312,9 @@ impl<W: Write> Writer<W> {
             escape_value(value, &mut self.buf);
             self.buf.push('"');
         }
-        let mut prefix = prefixes.iter();
-        let mut current = "";
-        for (i, &(ns, name, value)) in external.iter().enumerate() {
-            if i == 0 || external[i - 1].0 != ns {
-                current = prefix.next().map_or("", String::as_str);
-            }
+        for (&(_, name, value), prefix) in external.iter().zip(&prefixes) {
             self.buf.push(' ');
-            self.buf.push_str(current);
+            self.buf.push_str(prefix);
             self.buf.push(':');
             self.buf.push_str(name);
             self.buf.push_str("=\"");

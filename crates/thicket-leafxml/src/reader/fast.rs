@@ -10,6 +10,22 @@ use std::borrow::Cow;
 use crate::input::Lines;
 use crate::text::{self, Piece};
 
+/// A byte class table: `control` for the C0 controls and DEL, `non_ascii` for the bytes from
+/// 0x80, `plain` for the rest (each scan then sets its own special bytes).
+const fn classes(plain: u8, control: u8, non_ascii: u8) -> [u8; 256] {
+    let mut t = [plain; 256];
+    let mut i = 0;
+    while i < 0x100 {
+        t[i] = match i {
+            0..0x20 | 0x7F => control,
+            0x80.. => non_ascii,
+            _ => plain,
+        };
+        i += 1;
+    }
+    t
+}
+
 /// Byte classes inside a quoted attribute value.
 const PLAIN: u8 = 0;
 const SPACE: u8 = 1;
@@ -22,23 +38,12 @@ const NON_ASCII: u8 = 5;
 /// Control codepoints other than HT, LF and CR never reach the tokenizer (the character set
 /// check stops the text before them), but if one did, the general code would see it.
 const VALUE: [u8; 256] = {
-    let mut t = [PLAIN; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = GIVE_UP;
-        i += 1;
-    }
+    let mut t = classes(PLAIN, GIVE_UP, NON_ASCII);
     t[b'\t' as usize] = DECODE;
     t[b'\n' as usize] = LF;
     t[b' ' as usize] = SPACE;
     t[b'&' as usize] = DECODE;
     t[b'<' as usize] = GIVE_UP;
-    t[0x7F] = GIVE_UP;
-    let mut i = 0x80;
-    while i < 0x100 {
-        t[i] = NON_ASCII;
-        i += 1;
-    }
     t
 };
 
@@ -339,22 +344,11 @@ const T_END: u8 = 2;
 const T_NON_ASCII: u8 = 3;
 const T_GIVE_UP: u8 = 4;
 const TEXT: [u8; 256] = {
-    let mut t = [T_PLAIN; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = T_GIVE_UP;
-        i += 1;
-    }
+    let mut t = classes(T_PLAIN, T_GIVE_UP, T_NON_ASCII);
     t[b'\t' as usize] = T_PLAIN;
     t[b'\n' as usize] = T_LF;
     t[b'&' as usize] = T_GIVE_UP;
     t[b'<' as usize] = T_END;
-    t[0x7F] = T_GIVE_UP;
-    let mut i = 0x80;
-    while i < 0x100 {
-        t[i] = T_NON_ASCII;
-        i += 1;
-    }
     t
 };
 
