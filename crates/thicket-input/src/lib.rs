@@ -3,6 +3,7 @@
 pub mod bom;
 mod codes;
 pub mod decode;
+mod limits;
 pub mod newline;
 mod position;
 pub mod stream;
@@ -15,6 +16,7 @@ pub use decode::{
     decode_strict, decode_with_replacements,
 };
 pub use encoding_rs::Encoding;
+pub use limits::{Diagnostics, Limits};
 pub use newline::{NewlineNormalizer, NewlineRules, normalize_crlf, normalize_leafxml};
 pub use position::{Diagnostic, ErrorCode, LineCol, LineIndex, Span};
 pub use stream::StreamDecoder;

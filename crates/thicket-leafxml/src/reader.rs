@@ -27,16 +27,10 @@ pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
 
 const DEFAULT_CHUNK: usize = 64 * 1024;
 
-/// Optional limits for untrusted input. Every limit is off by default.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Deepest allowed element nesting (the root element is depth 1).
-    pub max_depth: Option<usize>,
-    /// Most attributes (namespace declarations included) allowed on one tag.
-    pub max_attributes: Option<usize>,
-    /// Longest allowed token, and longest content assembly, in bytes of decoded text.
-    pub max_token_len: Option<usize>,
-}
+/// Optional limits for untrusted input (the shared [`thicket_input::Limits`]). Every limit is
+/// off by default. LeafXML honours `max_depth`, `max_attributes` and `max_token_len`; see
+/// docs/leafxml.md.
+pub use thicket_input::Limits;
 
 /// "Tag stack": its state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -178,10 +178,12 @@ fn check(test: &Test) -> Result<(), String> {
     let limits = test
         .limits
         .as_ref()
-        .map(|l| Limits {
-            max_depth: l.max_depth,
-            max_attributes: l.max_attributes,
-            max_token_len: l.max_token_len,
+        .map(|l| {
+            let mut limits = Limits::none();
+            limits.max_depth = l.max_depth;
+            limits.max_attributes = l.max_attributes;
+            limits.max_token_len = l.max_token_len;
+            limits
         })
         .unwrap_or_default();
     let whole = decode(Reader::from_bytes(&bytes).with_limits(limits));
