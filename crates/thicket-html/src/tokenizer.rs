@@ -31,6 +31,9 @@ pub struct Options {
     /// Whether `<![CDATA[` opens a CDATA section (the adjusted current node is not in the HTML
     /// namespace). A tree builder updates it with [`Tokenizer::set_cdata_allowed`].
     pub cdata_allowed: bool,
+    /// Limits for untrusted input (attributes per tag, name and value lengths, diagnostics
+    /// kept); all off by default. What each does when reached: docs/html.md.
+    pub limits: thicket_input::Limits,
 }
 
 /// What the direct path of [`Tokenizer::next_token`] found.

@@ -36,6 +36,9 @@ pub struct Options {
     /// `Data`, so that whitespace stripping keeps whitespace written as a reference (TODO:
     /// "Should there be a CharRef abstract token ...").
     pub reference_tokens: bool,
+    /// Limits for untrusted input (depth, attributes, name and value lengths, diagnostics kept);
+    /// all off by default. What each does when reached: docs/microxml.md.
+    pub limits: thicket_input::Limits,
 }
 
 impl Options {
@@ -47,6 +50,7 @@ impl Options {
             boolean_attributes: false,
             angle_brackets_end_quoted_values: false,
             reference_tokens: false,
+            limits: thicket_input::Limits::none(),
         }
     }
 
@@ -60,6 +64,7 @@ impl Options {
             boolean_attributes: true,
             angle_brackets_end_quoted_values: true,
             reference_tokens: false,
+            limits: thicket_input::Limits::none(),
         }
     }
 }

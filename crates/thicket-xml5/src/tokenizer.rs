@@ -36,6 +36,10 @@ pub struct Options {
     /// HTML names; in the compatibility profile for `&name;` that the HTML names do not match.
     /// Replacement text is inserted as text and never parsed again.
     pub entities: Option<Arc<EntityMap>>,
+    /// Limits for untrusted input (depth, attributes, name and value lengths, namespace
+    /// declarations, diagnostics kept); all off by default. What each does when reached:
+    /// docs/xml5.md.
+    pub limits: thicket_input::Limits,
 }
 
 impl Options {
@@ -44,6 +48,7 @@ impl Options {
         Options {
             profile,
             entities: None,
+            limits: thicket_input::Limits::none(),
         }
     }
 }

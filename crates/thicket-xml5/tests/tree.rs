@@ -74,6 +74,7 @@ fn user_entities_are_text_never_reparsed() {
     let options = Options {
         profile: Profile::Draft,
         entities: Some(std::sync::Arc::new(map)),
+        ..Options::default()
     };
     let (doc, diagnostics) = parse("<a>&bomb;</a>", options);
     let root = doc.root_element().unwrap();
@@ -225,6 +226,7 @@ fn user_entities_in_the_compatibility_profile() {
     let options = Options {
         profile: Profile::Compatibility,
         entities: Some(std::sync::Arc::new(map)),
+        ..Options::default()
     };
     let (doc, diagnostics) = parse("<a t='&product;'>&product; &amp; &nope;</a>", options);
     let root = doc.root_element().unwrap();
