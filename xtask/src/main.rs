@@ -3,9 +3,11 @@
 //! - `cargo xtask conformance [SUITE...] [--json] [--check] [--write-expectations]`
 //! - `cargo xtask codegen [--check]`
 //! - `cargo xtask bench [--compare]`
+//! - `cargo xtask callgrind [--files PAT,...] [--views VIEW,...] [--others] [--save FILE] [--against FILE] [--max-increase PCT]`
 //! - `cargo xtask suites fetch`
 
 mod bench;
+mod callgrind;
 mod codegen;
 mod conformance;
 mod paths;
@@ -24,6 +26,10 @@ commands:
                  regenerate crates/thicket-charref/src/generated/entities.rs
   bench [--compare]
                  run the criterion benchmarks, or the comparison with other parsers
+  callgrind [--files PAT,...] [--views VIEW,...] [--others] [--save FILE.json]
+            [--against FILE.json] [--max-increase PCT] [--iterations K]
+                 instructions per parse of every view on every corpus file (valgrind);
+                 `cargo xtask callgrind --help` for details
   suites fetch   clone the external suites at their pinned commits into conformance/suites/
 ";
 
@@ -33,6 +39,7 @@ fn main() {
         Some("conformance") => conformance::run(&args[1..]),
         Some("codegen") => codegen::run(args[1..].iter().any(|a| a == "--check")),
         Some("bench") => bench::run(&args[1..]),
+        Some("callgrind") => callgrind::run(&args[1..]),
         Some("suites") => suites::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");

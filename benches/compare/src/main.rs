@@ -5,10 +5,14 @@
 //! parse until at least `--seconds` (default 0.5) have passed, after a warm-up of a fifth of that,
 //! keeps the fastest of several rounds, and prints MB/s. Then it prints the ratio of each Thicket
 //! parser to each parser it is compared with, next to the target the issue sets.
+//!
+//! `--once PARSER FILE` runs one parser on one file instead (see `once.rs`; used by
+//! `cargo xtask callgrind`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod once;
 mod others;
 mod parsers;
 mod thicket;
@@ -45,6 +49,10 @@ pub struct Comparison {
 }
 
 fn main() {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.first().is_some_and(|a| a == "--once") {
+        once::run(&argv[1..]);
+    }
     let mut seconds = 0.5f64;
     let mut filter: Option<String> = None;
     let mut args = std::env::args().skip(1);
