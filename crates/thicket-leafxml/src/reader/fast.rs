@@ -4,7 +4,7 @@
 //! general code takes the same token from its start, so every error and its position still
 //! comes from the general code. The fast path never reports an error of its own.
 
-use super::{Attr, Split, TagAssembly, TagType};
+use super::tag::{Attr, Split, TagAssembly, TagType};
 use std::borrow::Cow;
 
 use crate::input::Lines;
