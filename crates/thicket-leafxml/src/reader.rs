@@ -10,17 +10,17 @@ use crate::error::{Error, ErrorCode};
 use crate::event::{Attributes, Event, EventKind};
 use crate::input::{Input, Stop, Tracker};
 use crate::text;
-use crate::text::Piece;
 
 mod attributes;
+mod dedup;
 mod fast;
 mod namespaces;
 mod tag;
 mod token;
 
-pub(crate) use attributes::{TagAttributes, TagExternal, TagLocal};
+pub(crate) use attributes::{TagAttributes, TagExternal, TagLocal, TagWritten};
 use namespaces::{Namespaces, check_rewrite, declare};
-use tag::{Split, TagAssembly, TagType, parse_tag};
+use tag::{MAX_TAG, Split, TagAssembly, TagError, TagLimits, TagType, parse_tag};
 use token::Token;
 
 /// The namespace the `xml` prefix is bound to.
@@ -31,7 +31,9 @@ pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
 const DEFAULT_CHUNK: usize = 64 * 1024;
 
 /// Optional limits for untrusted input (the shared [`thicket_input::Limits`]). Every limit is
-/// off by default. LeafXML honours `max_depth`, `max_attributes` and `max_token_len`; see
+/// off by default. LeafXML honours `max_depth`, `max_attributes`, `max_name_len`,
+/// `max_value_len`, `max_namespace_declarations` and `max_token_len`, each a fatal error with
+/// its own code; `max_diagnostics` does not apply (LeafXML stops at its one error). See
 /// docs/leafxml.md.
 pub use thicket_input::Limits;
 
@@ -100,9 +102,16 @@ pub struct Reader<R> {
     tag_len: usize,
     tag_in_scratch: bool,
     tag_scratch: String,
-    /// The last event's line and span.
+    /// The last event's line, span and skipped input.
     line: u32,
     span: Span,
+    skipped: Span,
+    /// Where the last event's span ended: the next event's skipped input starts here.
+    prev_end: usize,
+    /// The input after the last event, once the end is reached.
+    trailing: Option<Span>,
+    /// The longest tag the tag fast path takes (within every length limit).
+    fast_tag_max: usize,
     /// The namespace stack.
     ns: Namespaces,
     /// `ns.mark()` before each open element's declarations.
@@ -150,19 +159,17 @@ impl<R: Read> Reader<R> {
             closed: None,
             pending_truncate: None,
             pending_end: None,
-            tag: TagAssembly {
-                name: Piece::At(0, 0),
-                split: Split::Unchecked,
-                ns: 0,
-                kind: TagType::Start,
-                attrs: Vec::new(),
-            },
+            tag: TagAssembly::new(),
             tag_at: 0,
             tag_len: 0,
             tag_in_scratch: false,
             tag_scratch: String::new(),
             line: 1,
             span: Span::empty(0),
+            skipped: Span::empty(0),
+            prev_end: 0,
+            trailing: None,
+            fast_tag_max: fast::MAX_TOKEN,
             ns: Namespaces::new(),
             scopes: Vec::new(),
             doctype_seen: false,
@@ -181,7 +188,21 @@ impl<R: Read> Reader<R> {
     /// Sets the limits for untrusted input.
     pub fn with_limits(mut self, limits: Limits) -> Reader<R> {
         self.limits = limits;
+        // A tag no longer than every name and value limit has no name or value over one, so
+        // the fast path checks none.
+        self.fast_tag_max = [limits.max_name_len, limits.max_value_len]
+            .into_iter()
+            .flatten()
+            .fold(fast::MAX_TOKEN, usize::min);
         self
+    }
+
+    /// Once [`next_event`](Reader::next_event) has returned `Ok(None)`: the input after the
+    /// last event's span (whitespace, comments and instructions after the root element), so
+    /// that the events' [`skipped`](Event::skipped) and [`span`](Event::span), in order, and
+    /// this span tile the decoded text. `None` before the end.
+    pub fn trailing(&self) -> Option<Span> {
+        self.trailing
     }
 
     /// Turns the fast paths off, so that every token goes through the general code. The events
@@ -229,6 +250,7 @@ impl<R: Read> Reader<R> {
             self.close();
             self.line = line;
             self.span = span;
+            self.skipped = Span::empty(span.start);
             return Ok(Some(Ready::End));
         }
         if let Some(e) = &self.failed {
@@ -238,8 +260,15 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         match self.step() {
-            Ok(Some(ready)) => Ok(Some(ready)),
-            Ok(None) => Ok(None),
+            Ok(Some(ready)) => {
+                self.skipped = Span::new(self.prev_end, self.span.start);
+                self.prev_end = self.span.end;
+                Ok(Some(ready))
+            }
+            Ok(None) => {
+                self.trailing = Some(Span::new(self.prev_end, self.input.abs(0)));
+                Ok(None)
+            }
             Err(e) => {
                 self.failed = Some(e.clone());
                 Err(e)
@@ -284,16 +313,17 @@ impl<R: Read> Reader<R> {
             }
             Ready::Start => {
                 let text = self.tag_text();
-                let name = self.tag.name.get(text);
+                let name = self.tag.name.get(text, &self.tag.decoded);
                 let namespace = self.ns.value(self.tag.ns);
                 let local = self.tag.split.apply(name).1;
                 let attributes = Attributes::from_tag(TagAttributes {
                     text,
-                    attrs: &self.tag.attrs,
+                    tag: &self.tag,
                     // `check_rewrite` left the external attributes here, with their prefixes
                     // resolved.
                     external: &self.external_scratch,
                     ns: &self.ns,
+                    base: self.span.start,
                 });
                 EventKind::Start {
                     namespace: namespace.map(Cow::Borrowed),
@@ -306,30 +336,56 @@ impl<R: Read> Reader<R> {
             kind,
             line: self.line,
             span: self.span,
+            skipped: self.skipped,
         }
     }
 
     // ----- positions and errors -----
 
+    /// An error at the codepoint `rel` bytes past the cursor (its span covers that codepoint;
+    /// it is empty at the end of the text).
     #[cold]
     fn error_at(&self, rel: usize, code: ErrorCode, codepoint: Option<u32>) -> Error {
-        let (line, column) = self.input.line_col(rel);
+        let at = self.input.pos + rel;
+        // Past the text (an invalid codepoint stops the text before itself) the codepoint
+        // tells the length.
+        let len = match self.input.buf.get(at..).and_then(|s| s.chars().next()) {
+            Some(c) => c.len_utf8(),
+            None => codepoint.and_then(char::from_u32).map_or(0, char::len_utf8),
+        };
+        self.error_span(rel, rel + len, code, codepoint)
+    }
+
+    /// An error over `start..end`, offsets past the cursor.
+    #[cold]
+    fn error_span(
+        &self,
+        start: usize,
+        end: usize,
+        code: ErrorCode,
+        codepoint: Option<u32>,
+    ) -> Error {
+        let (line, column) = self.input.line_col(start);
+        let abs = self.input.abs(start);
         Error {
             code,
             line,
             column,
-            byte_offset: self.input.abs(rel) as u64,
+            byte_offset: abs as u64,
+            span: Span::new(abs, self.input.abs(end.max(start))),
             codepoint,
         }
     }
 
+    /// An error over `abs..end` (absolute offsets), which starts where `at` was.
     #[cold]
-    fn error_from(&self, at: Tracker, abs: usize, code: ErrorCode) -> Error {
+    fn error_from(&self, at: Tracker, abs: usize, end: usize, code: ErrorCode) -> Error {
         Error {
             code,
             line: at.line,
             column: at.col.saturating_add(1),
             byte_offset: abs as u64,
+            span: Span::new(abs, end.max(abs)),
             codepoint: None,
         }
     }
@@ -353,15 +409,35 @@ impl<R: Read> Reader<R> {
                 Some(stop) => Err(self.stop_error(stop)),
                 None => Ok(false),
             },
-            Err(_) => Err(self.error_at(0, ErrorCode::Io, None)),
+            Err(_) => Err(self.error_span(0, 0, ErrorCode::Io, None)),
         }
     }
 
+    /// `token-length-limit` for a token of which `len` bytes are known.
     fn check_len(&self, len: usize) -> Result<(), Error> {
         match self.limits.max_token_len {
-            Some(max) if len > max => Err(self.error_at(0, ErrorCode::TokenLengthLimit, None)),
+            Some(max) if len > max => Err(self.token_too_long(max)),
             _ => Ok(()),
         }
+    }
+
+    /// `check_len` for tag tokens, whose offsets must also fit in a `u32` (`MAX_TAG`).
+    fn check_tag_len(&self, len: usize) -> Result<(), Error> {
+        if len > MAX_TAG {
+            return Err(self.token_too_long(MAX_TAG));
+        }
+        self.check_len(len)
+    }
+
+    /// `token-length-limit` over the first `max` bytes of the token at the cursor and the
+    /// codepoint that passes them (however much of the token is buffered).
+    #[cold]
+    fn token_too_long(&self, max: usize) -> Error {
+        let rest = self.input.rest();
+        let end = (max + 1..=rest.len())
+            .find(|&k| rest.is_char_boundary(k))
+            .unwrap_or(rest.len());
+        self.error_span(0, end, ErrorCode::TokenLengthLimit, None)
     }
 
     // ----- assemblies -----
@@ -398,7 +474,7 @@ impl<R: Read> Reader<R> {
                         }
                         let raw = &self.input.rest()[..n];
                         if let Err(e) = text::unescape_into(raw, &mut self.content) {
-                            return Err(self.error_at(e.offset, e.code, e.value));
+                            return Err(self.error_span(e.offset, e.end, e.code, e.value));
                         }
                     }
                     first.get_or_insert((self.input.abs(0), self.input.at));
@@ -420,10 +496,10 @@ impl<R: Read> Reader<R> {
                 Token::Comment(n) | Token::Instruction(n) => self.input.advance(n),
                 Token::Doctype(n) => {
                     if self.seen_tag {
-                        return Err(self.error_at(0, ErrorCode::DoctypeAfterTag, None));
+                        return Err(self.error_span(0, n, ErrorCode::DoctypeAfterTag, None));
                     }
                     if self.doctype_seen {
-                        return Err(self.error_at(0, ErrorCode::MultipleDoctypes, None));
+                        return Err(self.error_span(0, n, ErrorCode::MultipleDoctypes, None));
                     }
                     self.doctype_seen = true;
                     self.input.advance(n);
@@ -433,7 +509,8 @@ impl<R: Read> Reader<R> {
             if let (Some(max), Some((abs, at))) = (self.limits.max_token_len, first)
                 && self.content.len() + borrowed.map_or(0, |(a, b)| b - a) > max
             {
-                return Err(self.error_from(at, abs, ErrorCode::TokenLengthLimit));
+                let end = self.input.abs(0);
+                return Err(self.error_from(at, abs, end, ErrorCode::TokenLengthLimit));
             }
         };
         if let Some((abs, at)) = first
@@ -452,7 +529,7 @@ impl<R: Read> Reader<R> {
                 .bytes()
                 .all(|b| matches!(b, b'\t' | b' ' | b'\n'))
             {
-                return Err(self.error_from(at, abs, ErrorCode::StrayContent));
+                return Err(self.error_from(at, abs, last_end, ErrorCode::StrayContent));
             }
         }
         match tok {
@@ -504,8 +581,8 @@ impl<R: Read> Reader<R> {
     /// "At the end of XML interpretation, the tag stack must be empty in "finished" state."
     fn end_of_file(&mut self) -> Result<(), Error> {
         match self.state {
-            StackState::Active => Err(self.error_at(0, ErrorCode::UnclosedTags, None)),
-            StackState::Initial => Err(self.error_at(0, ErrorCode::NoRootElement, None)),
+            StackState::Active => Err(self.error_span(0, 0, ErrorCode::UnclosedTags, None)),
+            StackState::Initial => Err(self.error_span(0, 0, ErrorCode::NoRootElement, None)),
             StackState::Finished => {
                 self.done = true;
                 Ok(())
@@ -534,44 +611,60 @@ impl<R: Read> Reader<R> {
         self.tag_len = n;
         let raw = &self.input.buf[self.tag_at..self.tag_at + n];
         let text: &str = if changed { &self.tag_scratch } else { raw };
-        let map = |off: usize| -> usize {
-            if changed {
-                text::map_back_line_breaks(raw, off)
+        // Errors inside the tag, over offsets of the normalized text mapped back.
+        let tag_error = |e: TagError| -> (usize, usize, ErrorCode, Option<u32>) {
+            let (start, end) = if changed {
+                (
+                    text::map_back_line_breaks(raw, e.start),
+                    text::map_back_line_breaks(raw, e.end),
+                )
             } else {
-                off
-            }
+                (e.start, e.end)
+            };
+            (start, end, e.code, e.codepoint)
         };
-        if fast.is_none()
-            && let Err((code, off, cp)) = parse_tag(text, self.limits.max_attributes, &mut self.tag)
-        {
-            let off = map(off);
-            return Err(self.error_at(off, code, cp));
+        if fast.is_none() {
+            let limits = TagLimits {
+                max_attributes: self.limits.max_attributes,
+                max_name_len: self.limits.max_name_len,
+                max_value_len: self.limits.max_value_len,
+            };
+            if let Err(e) = parse_tag(text, limits, &mut self.tag) {
+                let (start, end, code, cp) = tag_error(e);
+                return Err(if start == end {
+                    self.error_at(start, code, cp)
+                } else {
+                    self.error_span(start, end, code, cp)
+                });
+            }
+            if changed {
+                self.tag.map_written(raw);
+            }
         }
         let start = self.input.abs(0);
         self.line = self.input.at.line;
         self.span = Span::new(start, start + n);
-        let name = self.tag.name.get(text);
         let ready = match self.tag.kind {
             TagType::End => {
                 let Some(top) = self.name_starts.last() else {
-                    return Err(self.error_at(0, ErrorCode::UnexpectedEndTag, None));
+                    return Err(self.error_span(0, n, ErrorCode::UnexpectedEndTag, None));
                 };
-                if self.names[top.start..] != *name {
-                    return Err(self.error_at(0, ErrorCode::MismatchedEndTag, None));
+                if self.names[top.start..] != *self.tag.name.get(text, &self.tag.decoded) {
+                    return Err(self.error_span(0, n, ErrorCode::MismatchedEndTag, None));
                 }
                 self.close();
                 Ready::End
             }
             TagType::Start | TagType::Empty => {
                 if self.state == StackState::Finished {
-                    return Err(self.error_at(0, ErrorCode::MultipleRoots, None));
+                    return Err(self.error_span(0, n, ErrorCode::MultipleRoots, None));
                 }
                 if self
                     .limits
                     .max_depth
                     .is_some_and(|max| self.name_starts.len() >= max)
                 {
-                    return Err(self.error_at(0, ErrorCode::DepthLimit, None));
+                    return Err(self.error_span(0, n, ErrorCode::DepthLimit, None));
                 }
                 let mark = self.ns.mark();
                 let checked = if self.tag.attrs.is_empty() && self.tag.split == Split::Local {
@@ -582,33 +675,27 @@ impl<R: Read> Reader<R> {
                     self.external_scratch.clear();
                     Ok(())
                 } else {
-                    declare(&mut self.ns, text, &self.tag.attrs).and_then(|()| {
-                        check_rewrite(
-                            &self.ns,
-                            text,
-                            name,
-                            &mut self.tag.split,
-                            &mut self.tag.ns,
-                            &mut self.tag.attrs,
-                            &mut self.external_scratch,
-                        )
+                    let max = self.limits.max_namespace_declarations;
+                    declare(&mut self.ns, &self.tag, text, max).and_then(|()| {
+                        check_rewrite(&self.ns, text, &mut self.tag, &mut self.external_scratch)
                     })
                 };
-                if let Err((code, off)) = checked {
+                if let Err((code, start, end)) = checked {
                     self.ns.truncate(mark);
-                    let off = map(off);
-                    return Err(self.error_at(off, code, None));
+                    let (start, end, code, _) = tag_error(TagError::over(code, start, end));
+                    return Err(self.error_span(start, end, code, None));
                 }
                 self.scopes.push(mark);
                 self.name_starts.push(Open {
                     start: self.names.len(),
                     local: match self.tag.split {
-                        Split::Prefixed(k) => k + 1,
+                        Split::Prefixed(k) => k as usize + 1,
                         _ => 0,
                     },
                     ns: self.tag.ns,
                 });
-                self.names.push_str(name);
+                self.names
+                    .push_str(self.tag.name.get(text, &self.tag.decoded));
                 self.state = StackState::Active;
                 Ready::Start
             }

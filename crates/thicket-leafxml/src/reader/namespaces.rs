@@ -5,7 +5,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use thicket_names::leafxml as names;
 
-use super::tag::{Attr, Split};
+use super::dedup::{self, counter};
+use super::tag::{Split, TagAssembly};
 use super::{XML_NAMESPACE, XMLNS_NAMESPACE};
 use crate::error::ErrorCode;
 
@@ -66,7 +67,10 @@ impl Namespaces {
     fn position(&self, prefix: &str) -> Option<usize> {
         let slot = &self.cache[cache_slot(prefix)];
         let cached = (slot.load(Ordering::Relaxed) as usize).wrapping_sub(1);
-        if self.prefixes.get(cached).is_some_and(|p| p == prefix) {
+        if self.prefixes.get(cached).is_some_and(|p| {
+            counter::count();
+            p == prefix
+        }) {
             return Some(cached);
         }
         let found = self.search(prefix);
@@ -82,10 +86,15 @@ impl Namespaces {
     #[cold]
     fn search(&self, prefix: &str) -> Option<usize> {
         match &self.index {
-            Some(index) => index.get(prefix).copied(),
+            // Keyed by std's `RandomState` over the prefix itself: counted as one comparison.
+            Some(index) => {
+                counter::count();
+                index.get(prefix).copied()
+            }
             // First byte and length before the full comparison: prefixes are short and often
             // share a length, where a call to memcmp costs more than the test.
             None => self.prefixes.iter().position(|p| {
+                counter::count();
                 p.len() == prefix.len()
                     && p.as_bytes().first() == prefix.as_bytes().first()
                     && p == prefix
@@ -153,26 +162,34 @@ impl Namespaces {
     }
 }
 
-/// "Namespace declarations": adds this tag's bindings to `ns`.
+/// A namespace error: code and where, in the normalized tag text.
+pub(crate) type NsError = (ErrorCode, usize, usize);
+
+/// "Namespace declarations": adds this tag's bindings to `ns`, at most `max` in scope.
 pub(crate) fn declare(
     ns: &mut Namespaces,
+    tag: &TagAssembly,
     text: &str,
-    attrs: &[Attr],
-) -> Result<(), (ErrorCode, usize)> {
-    for a in attrs {
-        let name = a.name.get(text);
+    max: Option<usize>,
+) -> Result<(), NsError> {
+    for a in &tag.attrs {
+        let name = a.name.get(text, &tag.decoded);
+        let over = |code| {
+            let (start, end) = a.extent();
+            (code, start, end)
+        };
         let prefix = match a.split {
             // Known splits: the prefix of `xmlns:p` is `xmlns` and `p` is a valid prefix.
             Split::Local if name != "xmlns" => continue,
             Split::Prefixed(k) if k != 5 || !name.starts_with("xmlns") => continue,
             Split::Local => "",
-            Split::Prefixed(k) => name.get(k + 1..).unwrap_or_default(),
+            Split::Prefixed(k) => name.get(k as usize + 1..).unwrap_or_default(),
             Split::Unchecked => {
                 if name == "xmlns" {
                     ""
                 } else if let Some(p) = name.strip_prefix("xmlns:") {
                     if !names::is_prefix(p) {
-                        return Err((ErrorCode::InvalidNamespacePrefix, a.offset));
+                        return Err(over(ErrorCode::InvalidNamespacePrefix));
                     }
                     p
                 } else {
@@ -181,68 +198,76 @@ pub(crate) fn declare(
             }
         };
         if prefix == "xmlns" {
-            return Err((ErrorCode::XmlnsPrefixDeclared, a.offset));
+            return Err(over(ErrorCode::XmlnsPrefixDeclared));
         }
-        let value = a.value.get(text);
+        let value = a.value.get(text, &tag.decoded);
         if value.is_empty() {
-            return Err((ErrorCode::EmptyNamespaceValue, a.offset));
+            return Err(over(ErrorCode::EmptyNamespaceValue));
         }
         if prefix == "xml" && value != XML_NAMESPACE {
-            return Err((ErrorCode::XmlPrefixRebound, a.offset));
+            return Err(over(ErrorCode::XmlPrefixRebound));
         }
         if prefix != "xml" && value == XML_NAMESPACE {
-            return Err((ErrorCode::XmlNamespaceRebound, a.offset));
+            return Err(over(ErrorCode::XmlNamespaceRebound));
         }
         if value == XMLNS_NAMESPACE {
-            return Err((ErrorCode::XmlnsNamespaceBound, a.offset));
+            return Err(over(ErrorCode::XmlnsNamespaceBound));
+        }
+        if max.is_some_and(|max| ns.log.len() >= max) {
+            return Err(over(ErrorCode::NamespaceLimit));
         }
         ns.declare(prefix, value);
     }
     Ok(())
 }
 
-/// Splits `prefix:local`: exactly one colon, both parts valid names.
-pub(crate) fn split(name: &str, offset: usize) -> Result<Split, (ErrorCode, usize)> {
+/// Splits `prefix:local`: exactly one colon, both parts valid names. `at` is where the name is,
+/// for the error.
+pub(crate) fn split(name: &str, at: (usize, usize)) -> Result<Split, NsError> {
     let Some(k) = memchr::memchr(b':', name.as_bytes()) else {
         return Ok(Split::Local);
     };
     let (prefix, local) = (&name[..k], &name[k + 1..]);
     if local.contains(':') {
-        return Err((ErrorCode::MultipleColons, offset));
+        return Err((ErrorCode::MultipleColons, at.0, at.1));
     }
     if !names::is_name(prefix) || !names::is_name(local) {
-        return Err((ErrorCode::InvalidQualifiedName, offset));
+        return Err((ErrorCode::InvalidQualifiedName, at.0, at.1));
     }
-    Ok(Split::Prefixed(k))
+    Ok(Split::Prefixed(k as u32))
 }
 
 /// "Tag rewriting", checked: prefixed names split and resolve, and no two attributes meet in
 /// the external attribute map. The splits are kept for building the event; `seen` is scratch
-/// space (each external attribute's prefix position in `ns` and index in `attrs`).
+/// space (each external attribute's prefix position in `ns` and index in `attrs`). Element
+/// name errors are over the element name, attribute errors over the attribute.
 pub(crate) fn check_rewrite(
     ns: &Namespaces,
     text: &str,
-    name: &str,
-    name_split: &mut Split,
-    name_ns: &mut usize,
-    attrs: &mut [Attr],
+    tag: &mut TagAssembly,
     seen: &mut Vec<(usize, usize)>,
-) -> Result<(), (ErrorCode, usize)> {
-    if *name_split == Split::Unchecked {
-        *name_split = split(name, 1)?;
+) -> Result<(), NsError> {
+    let name = tag.name.get(text, &tag.decoded);
+    let name_at = (tag.name.start as usize, tag.name.end as usize);
+    if tag.split == Split::Unchecked {
+        tag.split = split(name, name_at)?;
     }
-    *name_ns = match name_split.apply(name) {
-        (Some(prefix), _) => ns
-            .position_in_scope(prefix)
-            .ok_or((ErrorCode::UndeclaredPrefix, 1))?,
+    tag.ns = match tag.split.apply(name) {
+        (Some(prefix), _) => ns.position_in_scope(prefix).ok_or((
+            ErrorCode::UndeclaredPrefix,
+            name_at.0,
+            name_at.1,
+        ))?,
         // The default namespace, in scope or not.
         (None, _) => 0,
     };
     seen.clear();
-    for (k, a) in attrs.iter_mut().enumerate() {
-        let name = a.name.get(text);
+    let decoded = &tag.decoded;
+    for (k, a) in tag.attrs.iter_mut().enumerate() {
+        let name = a.name.get(text, decoded);
+        let (start, end) = a.extent();
         if a.split == Split::Unchecked {
-            a.split = split(name, a.offset)?;
+            a.split = split(name, (start, end))?;
         }
         let (Some(prefix), _) = a.split.apply(name) else {
             continue;
@@ -250,37 +275,29 @@ pub(crate) fn check_rewrite(
         if prefix == "xmlns" {
             continue;
         }
-        let position = ns
-            .position_in_scope(prefix)
-            .ok_or((ErrorCode::UndeclaredPrefix, a.offset))?;
+        let position =
+            ns.position_in_scope(prefix)
+                .ok_or((ErrorCode::UndeclaredPrefix, start, end))?;
         seen.push((position, k));
     }
     if seen.len() < 2 {
         return Ok(());
     }
-    // (namespace, local name) of the `x`th external attribute.
+    // Report the earliest attribute that repeats an earlier (namespace, local name).
+    let attrs = &tag.attrs;
     let key = |x: usize| {
         let (position, k) = seen[x];
         let a = &attrs[k];
-        (ns.value(position), a.split.apply(a.name.get(text)).1)
+        (
+            ns.value(position),
+            a.split.apply(a.name.get(text, decoded)).1,
+        )
     };
-    // Report the earliest attribute that repeats an earlier (namespace, local name).
-    let repeated = if seen.len() <= 8 {
-        (1..seen.len()).find(|&x| (0..x).any(|y| key(x) == key(y)))
-    } else {
-        let mut order: Vec<usize> = (0..seen.len()).collect();
-        order.sort_by(|&x, &y| key(x).cmp(&key(y)).then(x.cmp(&y)));
-        order
-            .windows(2)
-            .filter(|w| key(w[0]) == key(w[1]))
-            .map(|w| w[1])
-            .min()
-    };
-    match repeated {
-        Some(x) => Err((
-            ErrorCode::DuplicateExternalAttribute,
-            attrs[seen[x].1].offset,
-        )),
+    match dedup::first_repeat(seen.len(), key) {
+        Some(x) => {
+            let (start, end) = attrs[seen[x].1].extent();
+            Err((ErrorCode::DuplicateExternalAttribute, start, end))
+        }
         None => Ok(()),
     }
 }
