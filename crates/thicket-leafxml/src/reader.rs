@@ -8,7 +8,7 @@ use thicket_input::Span;
 
 use crate::error::{Error, ErrorCode};
 use crate::event::{Attributes, Event, EventKind};
-use crate::input::{Input, Stop, Tracker};
+use crate::input::{Input, NO_PIN, Stop, Tracker};
 use crate::text;
 
 mod attributes;
@@ -146,6 +146,13 @@ impl<R: Read> Reader<R> {
     /// token or content assembly.
     pub fn new(src: R) -> Reader<R> {
         Reader::with_input(Input::new(src, DEFAULT_CHUNK))
+    }
+
+    /// A reader over a byte source read `read_size` bytes at a time (at least 16), so that
+    /// tests can make the window drain often. Events and errors are the same for every size.
+    #[doc(hidden)]
+    pub fn with_read_size(src: R, read_size: usize) -> Reader<R> {
+        Reader::with_input(Input::new(src, read_size))
     }
 
     fn with_input(input: Input<R>) -> Reader<R> {
@@ -446,9 +453,11 @@ impl<R: Read> Reader<R> {
     fn step(&mut self) -> Result<Option<Ready>, Error> {
         self.content.clear();
         self.text_range = None;
+        self.input.pin = NO_PIN;
         let mut first: Option<(usize, Tracker)> = None;
-        // A first text token without escapes, left in the input (which keeps all its text once
-        // the source is exhausted) until a second token joins it.
+        // A first text token without escapes (absolute offsets), left in the input, which is
+        // pinned so as not to drop it, until a second token joins it (or a filtered token
+        // follows it in a source still being read: the pin would keep that token too).
         let mut borrowed: Option<(usize, usize)> = None;
         // For a borrowed token the fast path found: known to be NFC, or where the NFC scan may
         // start (`fast::TextToken::nfc_from`).
@@ -460,18 +469,14 @@ impl<R: Read> Reader<R> {
                 Token::Text(n) => {
                     // Known by the fast path: no escapes, no line break other than LF.
                     let fast = self.fast_text.take();
-                    let pos = self.input.pos;
                     let raw = self.input.rest_bytes().get(..n).unwrap_or_default();
-                    if first.is_none()
-                        && self.input.exhausted()
-                        && (fast.is_some() || memchr::memchr(b'&', raw).is_none())
-                    {
-                        borrowed = Some((pos, pos + n));
+                    if first.is_none() && (fast.is_some() || memchr::memchr(b'&', raw).is_none()) {
+                        let at = self.input.abs(0);
+                        borrowed = Some((at, at + n));
                         borrowed_plain = fast.map(|t| t.nfc_from);
+                        self.input.pin = at;
                     } else {
-                        if let Some((a, b)) = borrowed.take() {
-                            self.content.push_str(&self.input.buf[a..b]);
-                        }
+                        self.unborrow(&mut borrowed);
                         let raw = &self.input.rest()[..n];
                         if let Err(e) = text::unescape_into(raw, &mut self.content) {
                             return Err(self.error_span(e.offset, e.end, e.code, e.value));
@@ -486,14 +491,17 @@ impl<R: Read> Reader<R> {
                 }
                 Token::CData(n) => {
                     first.get_or_insert((self.input.abs(0), self.input.at));
-                    if let Some((a, b)) = borrowed.take() {
-                        self.content.push_str(&self.input.buf[a..b]);
-                    }
+                    self.unborrow(&mut borrowed);
                     self.content.push_str(&self.input.rest()[9..n - 3]);
                     self.input.advance(n);
                     last_end = self.input.abs(0);
                 }
-                Token::Comment(n) | Token::Instruction(n) => self.input.advance(n),
+                Token::Comment(n) | Token::Instruction(n) => {
+                    if borrowed.is_some() && !self.input.exhausted() {
+                        self.unborrow(&mut borrowed);
+                    }
+                    self.input.advance(n);
+                }
                 Token::Doctype(n) => {
                     if self.seen_tag {
                         return Err(self.error_span(0, n, ErrorCode::DoctypeAfterTag, None));
@@ -502,6 +510,9 @@ impl<R: Read> Reader<R> {
                         return Err(self.error_span(0, n, ErrorCode::MultipleDoctypes, None));
                     }
                     self.doctype_seen = true;
+                    if borrowed.is_some() && !self.input.exhausted() {
+                        self.unborrow(&mut borrowed);
+                    }
                     self.input.advance(n);
                 }
                 Token::Tag(_) | Token::Eof => break tok,
@@ -541,6 +552,15 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// Moves a borrowed first text token into `content` and unpins the input.
+    fn unborrow(&mut self, borrowed: &mut Option<(usize, usize)>) {
+        if let Some((a, b)) = borrowed.take() {
+            let base = self.input.base;
+            self.content.push_str(&self.input.buf[a - base..b - base]);
+            self.input.pin = NO_PIN;
+        }
+    }
+
     /// The text of the last content assembly.
     fn text(&self) -> &str {
         match self.text_range {
@@ -550,12 +570,14 @@ impl<R: Read> Reader<R> {
     }
 
     /// Line break normalization, then NFC, in `content` (or of the `borrowed` input range,
-    /// which stays borrowed when both leave it unchanged); false when the assembly is empty.
+    /// absolute offsets, which stays borrowed when both leave it unchanged); false when the
+    /// assembly is empty.
     /// `plain` is set when the fast path found the borrowed range: it holds no line break other
     /// than LF, and the value is `fast::TextToken::nfc_from` (known to be NFC, or where the NFC
     /// scan may start).
     fn finish_content(&mut self, borrowed: Option<(usize, usize)>, plain: Option<u32>) -> bool {
         if let Some((a, b)) = borrowed {
+            let (a, b) = (a - self.input.base, b - self.input.base);
             let raw = &self.input.buf[a..b];
             let normalized = match plain {
                 Some(fast::KNOWN_NFC) => Cow::Borrowed(raw),

@@ -23,8 +23,8 @@ fn decode<R: std::io::Read>(mut reader: Reader<R>) -> Decoded {
 }
 
 /// Every corpus document: the events' spans and skipped input tile the decoded text (up to
-/// the error for `sample_ns.xml`), the same read whole and from an `io::Read` (64 KiB reads,
-/// so the reader's window drains), attribute spans included.
+/// the error for `sample_ns.xml`), the same read whole and from an `io::Read` (16-byte and
+/// 64 KiB reads, so the reader's window drains), attribute spans included.
 #[test]
 fn corpus_spans_tile() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/xml");
@@ -42,17 +42,19 @@ fn corpus_spans_tile() {
             panic!("{name}: {why}");
         }
         assert_eq!(whole.1.is_err(), name == "sample_ns.xml", "{name}");
-        let streamed = decode(Reader::new(&bytes[..]));
-        assert_eq!(whole.1, streamed.1, "{name}");
-        assert_eq!(whole.0.len(), streamed.0.len(), "{name}");
-        for (a, b) in whole.0.iter().zip(&streamed.0) {
-            assert_eq!((a, a.skipped), (b, b.skipped), "{name}");
-            if let (
-                thicket_leafxml::EventKind::Start { attributes: x, .. },
-                thicket_leafxml::EventKind::Start { attributes: y, .. },
-            ) = (&a.kind, &b.kind)
-            {
-                assert!(x.written().eq(y.written()), "{name}: {a:?}");
+        for read_size in [16, 64 << 10] {
+            let streamed = decode(Reader::with_read_size(&bytes[..], read_size));
+            assert_eq!(whole.1, streamed.1, "{name}");
+            assert_eq!(whole.0.len(), streamed.0.len(), "{name}");
+            for (a, b) in whole.0.iter().zip(&streamed.0) {
+                assert_eq!((a, a.skipped), (b, b.skipped), "{name}");
+                if let (
+                    thicket_leafxml::EventKind::Start { attributes: x, .. },
+                    thicket_leafxml::EventKind::Start { attributes: y, .. },
+                ) = (&a.kind, &b.kind)
+                {
+                    assert!(x.written().eq(y.written()), "{name}: {a:?}");
+                }
             }
         }
     }

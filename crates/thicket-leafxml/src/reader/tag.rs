@@ -44,7 +44,7 @@ impl Part {
         match decoded {
             Cow::Borrowed(_) => Part::at(start, end),
             Cow::Owned(d) => Part {
-                decoded: store.push(&d),
+                decoded: store.push(d),
                 ..Part::at(start, end)
             },
         }
@@ -87,9 +87,14 @@ impl Decoded {
         self.ends.clear();
     }
 
-    /// Keeps `s`; returns its number (from 1).
-    pub(crate) fn push(&mut self, s: &str) -> u32 {
-        self.text.push_str(s);
+    /// Keeps `s`; returns its number (from 1). The first string of a tag is moved in, not
+    /// copied (a long decoded value is not held twice).
+    pub(crate) fn push(&mut self, s: String) -> u32 {
+        if self.text.is_empty() && s.len() > self.text.capacity() {
+            self.text = s;
+        } else {
+            self.text.push_str(&s);
+        }
         self.ends.push(self.text.len());
         self.ends.len() as u32
     }
