@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use thicket_input::Span;
+
 thicket_input::error_codes! {
     /// Why a LeafXML document was rejected. Every variant has a stable kebab-case code
     /// ([`ErrorCode::as_str`]); codes are never renamed.
@@ -102,8 +104,17 @@ thicket_input::error_codes! {
         DepthLimit = "depth-limit", "nesting deeper than the configured limit";
         /// Optional limit: more attributes on one tag than `Limits::max_attributes`.
         AttributeLimit = "attribute-limit", "more attributes than the configured limit";
-        /// Optional limit: a token or content assembly longer than `Limits::max_token_len` bytes.
+        /// Optional limit: a token or content assembly longer than `Limits::max_token_len` bytes
+        /// (and any tag token of 4 GiB or more).
         TokenLengthLimit = "token-length-limit", "a token longer than the configured limit";
+        /// Optional limit: an element or attribute name longer than `Limits::max_name_len` bytes.
+        NameLengthLimit = "name-length-limit", "a name longer than the configured limit";
+        /// Optional limit: an attribute value longer than `Limits::max_value_len` bytes (as
+        /// written, between the quotes).
+        ValueLengthLimit = "value-length-limit", "an attribute value longer than the configured limit";
+        /// Optional limit: more namespace declarations in scope than
+        /// `Limits::max_namespace_declarations`.
+        NamespaceLimit = "namespace-limit", "more namespace declarations in scope than the configured limit";
         /// Reading from the `io::Read` source failed (not a property of the document).
         Io = "io-error", "reading the input failed";
     }
@@ -119,10 +130,16 @@ pub struct Error {
     pub line: u32,
     /// 1-based column, in codepoints.
     pub column: u32,
-    /// Byte offset into the decoded text (UTF-8, after the byte signature). For
+    /// Byte offset into the decoded text (UTF-8, after the byte signature): `span.start`. For
     /// [`ErrorCode::InvalidUtf8`] and [`ErrorCode::InvalidUtf16`] it is the offset into the input
     /// bytes of the first invalid sequence instead.
     pub byte_offset: u64,
+    /// What the error is about, in bytes of the decoded text (the same offsets as event spans):
+    /// the offending codepoint, escape, name, value, attribute or token (docs/leafxml.md lists
+    /// which for each code). Empty where there is nothing to cover: at the end of the text
+    /// (`unclosed-tags`, `no-root-element`, `io-error`) and where decoding stopped
+    /// (`invalid-utf8`, `invalid-utf16`: the end of the valid text before the bad bytes).
+    pub span: Span,
     /// The offending codepoint (or numeric escape value), where there is one.
     pub codepoint: Option<u32>,
 }

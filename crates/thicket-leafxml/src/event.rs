@@ -6,7 +6,7 @@ use std::fmt::{self, Write as _};
 
 use thicket_input::Span;
 
-use crate::reader::{TagAttributes, TagExternal, TagLocal};
+use crate::reader::{TagAttributes, TagExternal, TagLocal, TagWritten};
 
 /// The external attribute map of a tree element, owned.
 pub type ExternalAttributeMap = BTreeMap<String, BTreeMap<String, String>>;
@@ -48,6 +48,12 @@ pub struct Event<'a> {
     /// the first to the last text or CDATA token for `Text`. The `End` of an empty tag is the
     /// empty span at the end of that tag.
     pub span: Span,
+    /// The input between the previous event's `span` (or the start of the text) and this
+    /// event's, which produced no event: the XML declaration, instructions, comments, the
+    /// DOCTYPE, whitespace before the root element, and filtered tokens between a content
+    /// assembly and a tag. The `skipped` and `span` of every event, in order, and then
+    /// [`Reader::trailing`](crate::Reader::trailing) tile the decoded text.
+    pub skipped: Span,
 }
 
 /// The attributes of a `Start` event: the local attribute map (name -> value, in document
@@ -55,7 +61,8 @@ pub struct Event<'a> {
 ///
 /// A reader's events borrow them from the tag it just read, so a start tag costs no allocation;
 /// [`Attributes::new`] builds them from lists (for [`Writer`](crate::Writer)), and
-/// [`Attributes::into_owned`] keeps them.
+/// [`Attributes::into_owned`] keeps them. [`Attributes::written`] gives every attribute of the
+/// tag as written, namespace declarations included, with the spans of its name and value.
 ///
 /// ```
 /// use thicket_leafxml::{EventKind, Reader};
@@ -76,16 +83,54 @@ pub struct Attributes<'a>(Repr<'a>);
 enum Repr<'a> {
     /// Borrowed from a reader's tag assembly.
     Tag(TagAttributes<'a>),
-    /// Lists: local (name, value) pairs, external (namespace, local name, value) triples.
-    Lists(Vec<Pair<'a>>, Vec<Triple<'a>>),
+    /// Lists: local (name, value) pairs, external (namespace, local name, value) triples, and
+    /// the attributes as written (kept by `into_owned`; empty for `Attributes::new`).
+    Lists(Vec<Pair<'a>>, Vec<Triple<'a>>, Vec<Written<'a>>),
 }
 
 type Pair<'a> = (Cow<'a, str>, Cow<'a, str>);
 type Triple<'a> = (Cow<'a, str>, Cow<'a, str>, Cow<'a, str>);
+type Written<'a> = (Cow<'a, str>, Cow<'a, str>, Span, Span);
 
 impl Default for Repr<'_> {
     fn default() -> Self {
-        Repr::Lists(Vec::new(), Vec::new())
+        Repr::Lists(Vec::new(), Vec::new(), Vec::new())
+    }
+}
+
+/// An attribute as written in its tag: its qualified name (NFC, `xmlns` declarations
+/// included), its decoded value, and where both are in the decoded text.
+///
+/// ```
+/// use thicket_leafxml::{EventKind, Reader};
+///
+/// let mut reader = Reader::from_bytes(b"<a xmlns:p='urn:p' p:y=\"2&amp;\"/>");
+/// let event = reader.next_event()?.unwrap();
+/// let EventKind::Start { attributes, .. } = &event.kind else { unreachable!() };
+/// let written: Vec<_> = attributes.written().collect();
+/// assert_eq!((written[1].name, written[1].value), ("p:y", "2&"));
+/// assert_eq!((written[1].name_span.start, written[1].name_span.end), (19, 22));
+/// // The value span is between the quotes, as written.
+/// assert_eq!((written[1].value_span.start, written[1].value_span.end), (24, 30));
+/// # Ok::<(), thicket_leafxml::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WrittenAttribute<'a> {
+    /// The name as written (after NFC), prefix included.
+    pub name: &'a str,
+    /// The value, decoded (escapes, whitespace compression, NFC).
+    pub value: &'a str,
+    /// Where the name is written.
+    pub name_span: Span,
+    /// Where the value is written, between its quotes (the quotes are the bytes just before and
+    /// just after it).
+    pub value_span: Span,
+}
+
+impl WrittenAttribute<'_> {
+    /// The whole attribute: from the name to the closing quote.
+    pub fn span(&self) -> Span {
+        Span::new(self.name_span.start, self.value_span.end + 1)
     }
 }
 
@@ -100,6 +145,7 @@ impl<'a> Attributes<'a> {
         Attributes(Repr::Lists(
             local.into_iter().collect(),
             external.into_iter().collect(),
+            Vec::new(),
         ))
     }
 
@@ -113,7 +159,7 @@ impl<'a> Attributes<'a> {
     pub fn local(&self) -> Local<'_> {
         Local(match &self.0 {
             Repr::Tag(t) => LocalRepr::Tag(t.local()),
-            Repr::Lists(local, _) => LocalRepr::List(local.iter()),
+            Repr::Lists(local, _, _) => LocalRepr::List(local.iter()),
         })
     }
 
@@ -123,7 +169,18 @@ impl<'a> Attributes<'a> {
     pub fn external(&self) -> External<'_> {
         External(match &self.0 {
             Repr::Tag(t) => ExternalRepr::Tag(t.external()),
-            Repr::Lists(_, external) => ExternalRepr::List(external.iter()),
+            Repr::Lists(_, external, _) => ExternalRepr::List(external.iter()),
+        })
+    }
+
+    /// Every attribute of the tag as written, in document order, namespace declarations
+    /// included, with where its name and value are (empty for attributes built with
+    /// [`Attributes::new`], which have no source).
+    #[inline]
+    pub fn written(&self) -> WrittenAttributes<'_> {
+        WrittenAttributes(match &self.0 {
+            Repr::Tag(t) => WrittenRepr::Tag(t.written()),
+            Repr::Lists(_, _, written) => WrittenRepr::List(written.iter()),
         })
     }
 
@@ -157,7 +214,19 @@ impl<'a> Attributes<'a> {
         let external = self
             .external()
             .map(|(ns, n, v)| (owned_str(ns), owned_str(n), owned_str(v)));
-        Attributes(Repr::Lists(local.collect(), external.collect()))
+        let written = self.written().map(|a| {
+            (
+                owned_str(a.name),
+                owned_str(a.value),
+                a.name_span,
+                a.value_span,
+            )
+        });
+        Attributes(Repr::Lists(
+            local.collect(),
+            external.collect(),
+            written.collect(),
+        ))
     }
 }
 
@@ -205,11 +274,59 @@ impl<'a> Iterator for External<'a> {
     }
 }
 
+/// The attributes of [`Attributes`] as written: see [`Attributes::written`].
+#[derive(Clone)]
+pub struct WrittenAttributes<'a>(WrittenRepr<'a>);
+
+#[derive(Clone)]
+enum WrittenRepr<'a> {
+    Tag(TagWritten<'a>),
+    List(std::slice::Iter<'a, Written<'a>>),
+}
+
+impl<'a> Iterator for WrittenAttributes<'a> {
+    type Item = WrittenAttribute<'a>;
+
+    fn next(&mut self) -> Option<WrittenAttribute<'a>> {
+        match &mut self.0 {
+            WrittenRepr::Tag(t) => t.next(),
+            WrittenRepr::List(l) => {
+                l.next()
+                    .map(|(n, v, name_span, value_span)| WrittenAttribute {
+                        name: n,
+                        value: v,
+                        name_span: *name_span,
+                        value_span: *value_span,
+                    })
+            }
+        }
+    }
+}
+
+impl fmt::Debug for WrittenAttributes<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.clone()).finish()
+    }
+}
+
+impl fmt::Debug for Local<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.clone()).finish()
+    }
+}
+
+impl fmt::Debug for External<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.clone()).finish()
+    }
+}
+
 fn owned_str(s: &str) -> Cow<'static, str> {
     Cow::Owned(s.to_owned())
 }
 
-/// Equal when the local maps are equal in order and the external maps hold the same entries.
+/// Equal when the local maps are equal in order and the external maps hold the same entries
+/// (where the attributes are written is not compared).
 impl PartialEq for Attributes<'_> {
     fn eq(&self, other: &Attributes<'_>) -> bool {
         self.local().eq(other.local()) && self.external_sorted() == other.external_sorted()
@@ -302,6 +419,7 @@ impl Event<'_> {
             kind: self.kind.into_owned(),
             line: self.line,
             span: self.span,
+            skipped: self.skipped,
         }
     }
 }

@@ -305,6 +305,9 @@ fn first_invalid(s: &str) -> Option<(usize, char)> {
     None
 }
 
+/// `Input::pin` when no text is pinned.
+pub(crate) const NO_PIN: usize = usize::MAX;
+
 /// A window of decoded, character-set-checked text over a byte source.
 pub(crate) struct Input<R> {
     src: R,
@@ -321,6 +324,9 @@ pub(crate) struct Input<R> {
     pub stop: Option<Stop>,
     /// Line and column at `pos`.
     pub at: Tracker,
+    /// The absolute offset from which text must be kept (a content assembly borrows it):
+    /// `more` drops no text at or after it. `NO_PIN` for none.
+    pub pin: usize,
 }
 
 impl<'a> Input<&'a [u8]> {
@@ -371,6 +377,7 @@ impl<R: Read> Input<R> {
             base: 0,
             stop: None,
             at: Tracker::new(),
+            pin: NO_PIN,
         }
     }
 
@@ -422,18 +429,23 @@ impl<R: Read> Input<R> {
         (t.line, t.col.saturating_add(1))
     }
 
-    /// Reads and decodes more text. Returns `Ok(false)` when no more text will arrive. Reads at
-    /// least as much as is already buffered past `pos`, so rescanning a long token stays linear.
+    /// Reads and decodes one more chunk of text. Returns `Ok(false)` when no more text will
+    /// arrive. The token scans continue where they stopped, so a long token costs one pass
+    /// however many chunks it spans, and the window holds the token plus at most a chunk (the
+    /// read buffer is one chunk, whatever the token's length).
     pub fn more(&mut self) -> io::Result<bool> {
         if self.exhausted() {
             return Ok(false);
         }
-        if self.pos > 0 && self.pos >= self.buf.len() / 2 {
-            self.buf.drain(..self.pos);
-            self.base += self.pos;
-            self.pos = 0;
+        // Text before the cursor (and before a pinned offset) is dropped once it is at least
+        // half of the window, so moving the rest costs no more than reading it did.
+        let keep = self.pin.saturating_sub(self.base).min(self.pos);
+        if keep > 0 && keep >= self.buf.len() / 2 {
+            self.buf.drain(..keep);
+            self.base += keep;
+            self.pos -= keep;
         }
-        let want = self.chunk.max(self.buf.len() - self.pos);
+        let want = self.chunk;
         let before = self.buf.len();
         while self.buf.len() == before && !self.exhausted() {
             self.read_buf.resize(want, 0);

@@ -9,7 +9,10 @@ mod tree;
 mod writer;
 
 pub use error::{Error, ErrorCode};
-pub use event::{Attributes, Event, EventKind, External, ExternalAttributeMap, Local, quote};
+pub use event::{
+    Attributes, Event, EventKind, External, ExternalAttributeMap, Local, WrittenAttribute,
+    WrittenAttributes, quote,
+};
 pub use reader::{Limits, Reader, XML_NAMESPACE, XMLNS_NAMESPACE, parse_events};
 pub use tree::{Element, Node};
 pub use writer::{WriteError, Writer, write_document};

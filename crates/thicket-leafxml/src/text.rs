@@ -8,12 +8,13 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 use crate::error::ErrorCode;
 
-/// An escape error: the code, the byte offset of the `&` in the input, and the escape's value
-/// where it has one.
+/// An escape error: the code, where the escape is in the input (from its `&` to its `;`, or to
+/// the end of the input when there is no `;`), and the escape's value where it has one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct EscapeError {
     pub code: ErrorCode,
     pub offset: usize,
+    pub end: usize,
     pub value: Option<u32>,
 }
 
@@ -26,33 +27,98 @@ pub(crate) fn unescape_into(src: &str, out: &mut String) -> Result<(), EscapeErr
     while let Some(rel) = memchr::memchr(b'&', &bytes[at..]) {
         let amp = at + rel;
         out.push_str(&src[at..amp]);
-        let Some(semi) = memchr::memchr(b';', &bytes[amp..]) else {
-            return Err(escape_error(ErrorCode::UnterminatedEscape, amp, None));
-        };
-        let body = &src[amp + 1..amp + semi];
-        out.push(decode_escape(body).map_err(|(code, value)| escape_error(code, amp, value))?);
-        at = amp + semi + 1;
+        out.push(escape_at(src, amp)?.0);
+        at = escape_end(src, amp);
     }
     out.push_str(&src[at..]);
     Ok(())
 }
 
-/// Entity escaping with the unchanged input borrowed.
-pub(crate) fn unescape(src: &str) -> Result<Cow<'_, str>, EscapeError> {
-    if memchr::memchr(b'&', src.as_bytes()).is_none() {
-        return Ok(Cow::Borrowed(src));
+/// The escape whose `&` is at `amp`: its codepoint and its length.
+#[inline]
+fn escape_at(src: &str, amp: usize) -> Result<(char, usize), EscapeError> {
+    let Some(semi) = memchr::memchr(b';', &src.as_bytes()[amp..]) else {
+        return Err(escape_error(
+            ErrorCode::UnterminatedEscape,
+            amp,
+            src.len(),
+            None,
+        ));
+    };
+    let body = &src[amp + 1..amp + semi];
+    match decode_escape(body) {
+        Ok(c) => Ok((c, semi + 1)),
+        Err((code, value)) => Err(escape_error(code, amp, amp + semi + 1, value)),
     }
-    let mut out = String::with_capacity(src.len());
-    unescape_into(src, &mut out)?;
-    Ok(Cow::Owned(out))
+}
+
+/// Where the (valid) escape at `amp` ends.
+#[inline]
+fn escape_end(src: &str, amp: usize) -> usize {
+    amp + memchr::memchr(b';', &src.as_bytes()[amp..]).map_or(0, |k| k + 1)
 }
 
 #[cold]
-fn escape_error(code: ErrorCode, offset: usize, value: Option<u32>) -> EscapeError {
+fn escape_error(code: ErrorCode, offset: usize, end: usize, value: Option<u32>) -> EscapeError {
     EscapeError {
         code,
         offset,
+        end,
         value,
+    }
+}
+
+/// True for the codepoints whitespace compression joins: HT, LF, CR and SP.
+#[inline]
+fn is_compressed_space(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' ')
+}
+
+/// "Each attribute value is decoded first by entity escaping, second by whitespace compression,
+/// and third by Unicode normalization to NFC." Escapes and compression are done in one pass
+/// (one copy of the value at most, before NFC); borrowed when nothing changes.
+pub(crate) fn decode_value(src: &str) -> Result<Cow<'_, str>, EscapeError> {
+    if memchr::memchr(b'&', src.as_bytes()).is_none() {
+        return Ok(chain(compress_whitespace(src), nfc));
+    }
+    let mut out = String::with_capacity(src.len());
+    // A run of whitespace seen and not yet written (it becomes one SP before the next
+    // codepoint; leading and trailing runs are dropped).
+    let mut pending = false;
+    let mut at = 0;
+    while let Some(rel) = memchr::memchr(b'&', &src.as_bytes()[at..]) {
+        let amp = at + rel;
+        compress_into(&src[at..amp], &mut out, &mut pending);
+        let (c, len) = escape_at(src, amp)?;
+        if is_compressed_space(c) {
+            pending = true;
+        } else {
+            if pending && !out.is_empty() {
+                out.push(' ');
+            }
+            pending = false;
+            out.push(c);
+        }
+        at = amp + len;
+    }
+    compress_into(&src[at..], &mut out, &mut pending);
+    Ok(chain(Cow::Owned(out), nfc))
+}
+
+/// Appends `piece` to `out` with whitespace compression; `pending` carries a run of whitespace
+/// from one piece to the next.
+fn compress_into(piece: &str, out: &mut String, pending: &mut bool) {
+    for (k, word) in piece.split(is_compressed_space).enumerate() {
+        if k > 0 {
+            *pending = true;
+        }
+        if !word.is_empty() {
+            if *pending && !out.is_empty() {
+                out.push(' ');
+            }
+            *pending = false;
+            out.push_str(word);
+        }
     }
 }
 
@@ -147,6 +213,34 @@ pub(crate) fn map_back_line_breaks(orig: &str, target: usize) -> usize {
         }
     }
     orig.len()
+}
+
+/// `map_back_line_breaks` for many offsets at once, in one pass: `targets` is in increasing
+/// order and is mapped in place.
+#[cold]
+pub(crate) fn map_back_line_breaks_all(orig: &str, targets: &mut [usize]) {
+    let mut next = 0;
+    let mut out = 0;
+    let mut iter = orig.char_indices().peekable();
+    while let Some((i, c)) = iter.next() {
+        while next < targets.len() && out >= targets[next] {
+            targets[next] = i;
+            next += 1;
+        }
+        match c {
+            '\r' => {
+                if matches!(iter.peek(), Some((_, '\n' | '\u{85}'))) {
+                    iter.next();
+                }
+                out += 1;
+            }
+            '\u{85}' | '\u{2028}' => out += 1,
+            c => out += c.len_utf8(),
+        }
+    }
+    for t in &mut targets[next..] {
+        *t = orig.len();
+    }
 }
 
 /// Whitespace compression: runs of HT, LF, CR and SP become one SP; leading and trailing SP
@@ -382,35 +476,6 @@ fn nfc_piece(s: &str, a: usize, z: usize, out: &mut Option<String>, copied: &mut
     *copied = z;
 }
 
-/// A decoded string that is either a range of a source text (nothing changed) or owned.
-#[derive(Debug, Clone)]
-pub(crate) enum Piece {
-    At(usize, usize),
-    Owned(String),
-}
-
-impl Piece {
-    /// The piece for `decoded`, the decoding of `part` (a slice of `source`).
-    pub(crate) fn of(source: &str, part: &str, decoded: Cow<'_, str>) -> Piece {
-        match decoded {
-            Cow::Borrowed(d) if std::ptr::eq(d, part) => {
-                let start = part.as_ptr() as usize - source.as_ptr() as usize;
-                Piece::At(start, start + part.len())
-            }
-            d => Piece::Owned(d.into_owned()),
-        }
-    }
-
-    /// The string, given the source text it was cut from.
-    #[inline]
-    pub(crate) fn get<'a>(&'a self, source: &'a str) -> &'a str {
-        match self {
-            Piece::At(a, b) => source.get(*a..*b).unwrap_or_default(),
-            Piece::Owned(s) => s,
-        }
-    }
-}
-
 /// Applies a borrowed-or-owned transformation to a `Cow`, keeping ownership where possible.
 pub(crate) fn chain<'a>(s: Cow<'a, str>, f: impl FnOnce(&str) -> Cow<'_, str>) -> Cow<'a, str> {
     match s {
@@ -426,6 +491,11 @@ pub(crate) fn chain<'a>(s: Cow<'a, str>, f: impl FnOnce(&str) -> Cow<'_, str>) -
 mod tests {
     use super::*;
 
+    fn unescape(src: &str) -> Result<String, EscapeError> {
+        let mut out = String::new();
+        unescape_into(src, &mut out).map(|()| out)
+    }
+
     #[test]
     fn escapes() {
         assert_eq!(unescape("a&lt;b&#60;&#x3c;&#x3C;").unwrap(), "a<b<<<");
@@ -435,17 +505,53 @@ mod tests {
             EscapeError {
                 code: ErrorCode::UnterminatedEscape,
                 offset: 2,
+                end: 6,
                 value: None
             }
         );
         assert_eq!(
-            unescape("&#X3c;").unwrap_err().code,
-            ErrorCode::UppercaseHexMarker
+            unescape("a &#X3c; b").unwrap_err(),
+            EscapeError {
+                code: ErrorCode::UppercaseHexMarker,
+                offset: 2,
+                end: 8,
+                value: None
+            }
         );
         assert_eq!(unescape("&#x84;").unwrap_err().value, Some(0x84));
         assert_eq!(
             unescape("&#99999999999999999999;").unwrap_err().code,
             ErrorCode::EscapeOutsideCharset
+        );
+    }
+
+    /// Escapes and whitespace compression in one pass agree with the two steps one after the
+    /// other (escaped whitespace is compressed too), and NFC follows.
+    #[test]
+    fn value_decoding() {
+        for raw in [
+            "",
+            " ",
+            "a",
+            " a  b ",
+            "&#x20;a&#x20;&#x20;b&#x9;",
+            "&amp; &lt;",
+            "x&#10;&#13;y",
+            "  &amp;  ",
+            "&#x85;",
+            "e&#x301;",
+            "a\t\n\r b",
+            "&#32;",
+            "é  &#233;",
+        ] {
+            let two_steps = compress_whitespace(&unescape(raw).unwrap()).into_owned();
+            let expected: String = two_steps.nfc().collect();
+            assert_eq!(decode_value(raw).unwrap(), expected.as_str(), "{raw:?}");
+        }
+        assert!(matches!(decode_value("a b"), Ok(Cow::Borrowed(_))));
+        assert_eq!(
+            decode_value("a &bogus; b").unwrap_err().code,
+            ErrorCode::UnknownEscape
         );
     }
 
@@ -459,6 +565,15 @@ mod tests {
         let orig = "a\r\nb\u{2028}c";
         assert_eq!(map_back_line_breaks(orig, 2), 3);
         assert_eq!(map_back_line_breaks(orig, 4), 7);
+        let orig = "<a\r\nb='x\u{2028}y'\r c='\u{85}'>";
+        let targets: Vec<usize> = (0..=normalize_line_breaks(orig).len()).collect();
+        let mut all = targets.clone();
+        map_back_line_breaks_all(orig, &mut all);
+        let one: Vec<usize> = targets
+            .iter()
+            .map(|&t| map_back_line_breaks(orig, t))
+            .collect();
+        assert_eq!(all, one);
     }
 
     #[test]

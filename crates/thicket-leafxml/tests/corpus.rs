@@ -2,7 +2,63 @@
 
 use std::path::PathBuf;
 
-use thicket_leafxml::{Element, ErrorCode, parse_events, write_document};
+use thicket_leafxml::{Element, ErrorCode, Event, Reader, parse_events, write_document};
+use thicket_testkit::runners::leafxml::{check_tiling, decoded_text};
+
+/// Events, then the trailing span or the error.
+type Decoded = (
+    Vec<Event<'static>>,
+    Result<Option<thicket_input::Span>, thicket_leafxml::Error>,
+);
+
+fn decode<R: std::io::Read>(mut reader: Reader<R>) -> Decoded {
+    let mut events = Vec::new();
+    loop {
+        match reader.next_owned() {
+            Ok(Some(e)) => events.push(e),
+            Ok(None) => return (events, Ok(reader.trailing())),
+            Err(e) => return (events, Err(e)),
+        }
+    }
+}
+
+/// Every corpus document: the events' spans and skipped input tile the decoded text (up to
+/// the error for `sample_ns.xml`), the same read whole and from an `io::Read` (16-byte and
+/// 64 KiB reads, so the reader's window drains), attribute spans included.
+#[test]
+fn corpus_spans_tile() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/xml");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("no corpus at {}; skipped", dir.display());
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let bytes = std::fs::read(&path).expect("corpus file reads");
+        let whole = decode(Reader::from_bytes(&bytes));
+        let text = decoded_text(&bytes);
+        if let Err(why) = check_tiling(&text, &whole.0, &whole.1) {
+            panic!("{name}: {why}");
+        }
+        assert_eq!(whole.1.is_err(), name == "sample_ns.xml", "{name}");
+        for read_size in [16, 64 << 10] {
+            let streamed = decode(Reader::with_read_size(&bytes[..], read_size));
+            assert_eq!(whole.1, streamed.1, "{name}");
+            assert_eq!(whole.0.len(), streamed.0.len(), "{name}");
+            for (a, b) in whole.0.iter().zip(&streamed.0) {
+                assert_eq!((a, a.skipped), (b, b.skipped), "{name}");
+                if let (
+                    thicket_leafxml::EventKind::Start { attributes: x, .. },
+                    thicket_leafxml::EventKind::Start { attributes: y, .. },
+                ) = (&a.kind, &b.kind)
+                {
+                    assert!(x.written().eq(y.written()), "{name}: {a:?}");
+                }
+            }
+        }
+    }
+}
 
 #[test]
 fn corpus_documents() {

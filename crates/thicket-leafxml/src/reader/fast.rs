@@ -4,11 +4,11 @@
 //! general code takes the same token from its start, so every error and its position still
 //! comes from the general code. The fast path never reports an error of its own.
 
-use super::{Attr, Split, TagAssembly, TagType};
-use std::borrow::Cow;
+use super::dedup;
+use super::tag::{Attr, Decoded, Part, Split, TagAssembly, TagType};
 
 use crate::input::Lines;
-use crate::text::{self, Piece};
+use crate::text;
 
 /// A byte class table: `control` for the C0 controls and DEL, `non_ascii` for the bytes from
 /// 0x80, `plain` for the rest (each scan then sets its own special bytes).
@@ -97,7 +97,7 @@ fn name(b: &[u8], i: usize) -> Option<(usize, Split)> {
         if NAME[c as usize] {
             j += 1;
         } else if c == b':' && matches!(split, Split::Local) && is_start(*b.get(j + 1)?) {
-            split = Split::Prefixed(j - i);
+            split = Split::Prefixed((j - i) as u32);
             j += 2;
         } else {
             return Some((j, split));
@@ -224,19 +224,7 @@ fn long_value(
 /// names are ASCII, so they are NFC and compare as bytes.
 #[inline]
 fn has_duplicates(b: &[u8], attrs: &[Attr]) -> bool {
-    let name = |a: &Attr| match a.name {
-        Piece::At(start, end) => b.get(start..end).unwrap_or_default(),
-        Piece::Owned(_) => &[],
-    };
-    if attrs.len() <= 8 {
-        return attrs
-            .iter()
-            .enumerate()
-            .any(|(k, a)| attrs[..k].iter().any(|x| name(x) == name(a)));
-    }
-    let mut names: Vec<&[u8]> = attrs.iter().map(name).collect();
-    names.sort_unstable();
-    names.windows(2).any(|w| w[0] == w[1])
+    dedup::first_repeat(attrs.len(), |k| attrs[k].name.written(b)).is_some()
 }
 
 /// True when UTF-8 bytes hold NEL or LS.
@@ -249,28 +237,27 @@ fn has_nel_or_ls(b: &[u8]) -> bool {
 /// decoded first by entity escaping, second by whitespace compression, and third by Unicode
 /// normalization to NFC." `None` for an escape error.
 #[cold]
-fn decode_value(raw: &[u8], start: usize) -> Option<Piece> {
+fn decode_value(raw: &[u8], start: usize, store: &mut Decoded) -> Option<Part> {
     let raw = std::str::from_utf8(raw).ok()?;
-    let value = text::unescape(raw).ok()?;
-    let value = text::chain(value, text::compress_whitespace);
-    let value = text::chain(value, text::nfc);
-    Some(match value {
-        Cow::Borrowed(v) if std::ptr::eq(v, raw) => Piece::At(start, start + raw.len()),
-        v => Piece::Owned(v.into_owned()),
-    })
+    let value = text::decode_value(raw).ok()?;
+    Some(Part::of(start, start + raw.len(), value, store))
 }
 
 /// The tag token at the start of `s` (which starts with `<` and not `<!`, `<?`, `<>`) parsed
 /// into `tag` exactly as line break normalization and `parse_tag` would, or `None` when the
 /// token is not in the common form, ends beyond `s`, or has an error.
+///
+/// `max_len` is the longest tag it takes: every name and value of a tag that long is within
+/// the length limits, so the fast path checks none of them.
 pub(super) fn tag(
     b: &[u8],
     max_attributes: Option<usize>,
+    max_len: usize,
     tag: &mut TagAssembly,
 ) -> Option<(u32, Lines)> {
     // Offsets fit in a `u32` (a longer tag goes to the general code), so the result comes back
     // in two registers.
-    let b = b.get(..b.len().min(MAX_TOKEN)).unwrap_or_default();
+    let b = b.get(..b.len().min(max_len)).unwrap_or_default();
     let mut lines = Lines {
         lfs: 0,
         tail: 0,
@@ -279,10 +266,10 @@ pub(super) fn tag(
     let end = *b.get(1)? == b'/';
     let mut i = if end { 2 } else { 1 };
     let (j, split) = name(b, i)?;
-    tag.name = Piece::At(i, j);
+    tag.clear();
+    tag.name = Part::at(i, j);
     tag.split = split;
     tag.kind = if end { TagType::End } else { TagType::Start };
-    tag.attrs.clear();
     i = j;
     loop {
         let ws_start = i;
@@ -315,17 +302,16 @@ pub(super) fn tag(
         let (close, plain) = value(b, start, q, &mut lines)?;
         i = close;
         let value = if plain {
-            Piece::At(start, i)
+            Part::at(start, i)
         } else {
-            decode_value(b.get(start..i)?, start)?
+            decode_value(b.get(start..i)?, start, &mut tag.decoded)?
         };
         if max_attributes.is_some_and(|max| tag.attrs.len() >= max) {
             return None;
         }
         tag.attrs.push(Attr {
-            name: Piece::At(offset, name_end),
+            name: Part::at(offset, name_end),
             value,
-            offset,
             split,
         });
         i += 1;
@@ -370,7 +356,7 @@ pub(crate) struct TextToken {
 }
 
 /// The longest token the fast paths take: their offsets fit in a `u32`.
-const MAX_TOKEN: usize = u32::MAX as usize;
+pub(super) const MAX_TOKEN: usize = u32::MAX as usize;
 
 /// `TextToken::nfc_from` for a token known to be NFC.
 pub(crate) const KNOWN_NFC: u32 = u32::MAX;

@@ -82,6 +82,7 @@ impl<R: Read> Reader<R> {
                         && let Some((n, lines)) = super::fast::tag(
                             self.input.rest_bytes(),
                             self.limits.max_attributes,
+                            self.fast_tag_max,
                             &mut self.tag,
                         )
                     {
@@ -94,6 +95,12 @@ impl<R: Read> Reader<R> {
                 }
             };
         }
+    }
+
+    /// An unterminated token: over the token, from its start to the end of the text.
+    #[cold]
+    fn unterminated(&self, code: ErrorCode) -> Error {
+        self.error_span(0, self.input.rest().len(), code, None)
     }
 
     /// Text token: up to the next `<` or the end of the file.
@@ -133,7 +140,7 @@ impl<R: Read> Reader<R> {
             }
             self.check_len(rest.len())?;
             if !self.more()? {
-                return Err(self.error_at(0, unterminated, None));
+                return Err(self.unterminated(unterminated));
             }
         }
     }
@@ -150,7 +157,7 @@ impl<R: Read> Reader<R> {
                         Some(k) => {
                             i += k;
                             if rest[i] == b'>' {
-                                self.check_len(i + 1)?;
+                                self.check_tag_len(i + 1)?;
                                 return Ok(Token::Tag(i + 1));
                             }
                             quote = Some(rest[i]);
@@ -167,9 +174,9 @@ impl<R: Read> Reader<R> {
                     },
                 }
             }
-            self.check_len(rest.len())?;
+            self.check_tag_len(rest.len())?;
             if !self.more()? {
-                return Err(self.error_at(0, ErrorCode::UnterminatedTag, None));
+                return Err(self.unterminated(ErrorCode::UnterminatedTag));
             }
         }
     }
@@ -205,7 +212,7 @@ impl<R: Read> Reader<R> {
             }
             self.check_len(rest.len())?;
             if !self.more()? {
-                return Err(self.error_at(0, ErrorCode::UnterminatedDoctype, None));
+                return Err(self.unterminated(ErrorCode::UnterminatedDoctype));
             }
         }
     }

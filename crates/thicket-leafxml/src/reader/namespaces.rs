@@ -1,0 +1,334 @@
+//! "Namespace processing": the namespace stack, declarations and tag rewriting.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use thicket_names::leafxml as names;
+
+use super::dedup::{self, counter};
+use super::tag::{Split, TagAssembly};
+use super::{XML_NAMESPACE, XMLNS_NAMESPACE};
+use crate::error::ErrorCode;
+
+/// "Namespace processing": the namespace stack, kept as prefix -> stack of values plus a log of
+/// the prefixes each element declared, so lookups cost the same however many declarations are
+/// in scope. (Duplicating the top context for every starting tag, as the spec describes it, gives
+/// the same mappings.)
+#[derive(Debug)]
+pub(crate) struct Namespaces {
+    /// Every prefix seen so far, and its stack of values (empty when out of scope).
+    prefixes: Vec<String>,
+    values: Vec<Vec<String>>,
+    /// Prefix -> position in `prefixes`, built once there are many prefixes (a linear scan is
+    /// faster for the usual handful; the hash keeps crafted documents linear).
+    index: Option<HashMap<String, usize>>,
+    /// Positions of the prefixes declared, in order, so scopes can be undone.
+    log: Vec<usize>,
+    /// Prefixes found recently: position + 1 (0 for none) in a slot chosen by the prefix's
+    /// length, first and last byte. A prefix keeps its position for good, so a slot is never
+    /// stale; a hit is confirmed by comparing the prefix. (Relaxed atomics rather than cells,
+    /// so that the reader stays `Sync`; they compile to plain loads and stores.)
+    cache: [AtomicU32; CACHE_SLOTS],
+}
+
+/// Slots in `Namespaces::cache`.
+const CACHE_SLOTS: usize = 64;
+
+/// The cache slot of a prefix.
+#[inline]
+fn cache_slot(prefix: &str) -> usize {
+    let b = prefix.as_bytes();
+    let first = usize::from(b.first().copied().unwrap_or(0));
+    let last = usize::from(b.last().copied().unwrap_or(0));
+    (b.len().wrapping_mul(37) ^ first.wrapping_mul(5) ^ last) % CACHE_SLOTS
+}
+
+/// How many distinct prefixes are searched linearly.
+const LINEAR_PREFIXES: usize = 16;
+
+impl Namespaces {
+    /// The default context: `xml` and `xmlns`.
+    pub(crate) fn new() -> Namespaces {
+        Namespaces {
+            // The default namespace first: every unprefixed element looks it up.
+            prefixes: vec![String::new(), "xml".to_owned(), "xmlns".to_owned()],
+            values: vec![
+                Vec::new(),
+                vec![XML_NAMESPACE.to_owned()],
+                vec![XMLNS_NAMESPACE.to_owned()],
+            ],
+            index: None,
+            log: Vec::new(),
+            cache: std::array::from_fn(|_| AtomicU32::new(0)),
+        }
+    }
+
+    #[inline]
+    fn position(&self, prefix: &str) -> Option<usize> {
+        let slot = &self.cache[cache_slot(prefix)];
+        let cached = (slot.load(Ordering::Relaxed) as usize).wrapping_sub(1);
+        if self.prefixes.get(cached).is_some_and(|p| {
+            counter::count();
+            p == prefix
+        }) {
+            return Some(cached);
+        }
+        let found = self.search(prefix);
+        if let Some(k) = found
+            && let Ok(k) = u32::try_from(k + 1)
+        {
+            slot.store(k, Ordering::Relaxed);
+        }
+        found
+    }
+
+    /// `position` without the cache.
+    #[cold]
+    fn search(&self, prefix: &str) -> Option<usize> {
+        match &self.index {
+            // Keyed by std's `RandomState` over the prefix itself: counted as one comparison.
+            Some(index) => {
+                counter::count();
+                index.get(prefix).copied()
+            }
+            // First byte and length before the full comparison: prefixes are short and often
+            // share a length, where a call to memcmp costs more than the test.
+            None => self.prefixes.iter().position(|p| {
+                counter::count();
+                p.len() == prefix.len()
+                    && p.as_bytes().first() == prefix.as_bytes().first()
+                    && p == prefix
+            }),
+        }
+    }
+
+    pub(crate) fn mark(&self) -> usize {
+        self.log.len()
+    }
+
+    fn declare(&mut self, prefix: &str, value: &str) {
+        let k = match self.position(prefix) {
+            Some(k) => k,
+            None => {
+                let k = self.prefixes.len();
+                self.prefixes.push(prefix.to_owned());
+                self.values.push(Vec::new());
+                if let Some(index) = &mut self.index {
+                    index.insert(prefix.to_owned(), k);
+                } else if self.prefixes.len() > LINEAR_PREFIXES {
+                    let index = self
+                        .prefixes
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| (p.clone(), i))
+                        .collect();
+                    self.index = Some(index);
+                }
+                k
+            }
+        };
+        if let Some(v) = self.values.get_mut(k) {
+            v.push(value.to_owned());
+        }
+        self.log.push(k);
+    }
+
+    /// Undoes the declarations made since `mark`.
+    pub(crate) fn truncate(&mut self, mark: usize) {
+        while self.log.len() > mark {
+            if let Some(k) = self.log.pop()
+                && let Some(v) = self.values.get_mut(k)
+            {
+                v.pop();
+            }
+        }
+    }
+
+    #[cfg(test)]
+    fn lookup(&self, prefix: &str) -> Option<&str> {
+        self.value(self.position(prefix)?)
+    }
+
+    /// The position of a prefix that is in scope.
+    fn position_in_scope(&self, prefix: &str) -> Option<usize> {
+        let k = self.position(prefix)?;
+        self.value(k).map(|_| k)
+    }
+
+    /// The value of the prefix at `position`, if it is in scope.
+    #[inline]
+    pub(crate) fn value(&self, position: usize) -> Option<&str> {
+        self.values.get(position)?.last().map(String::as_str)
+    }
+}
+
+/// A namespace error: code and where, in the normalized tag text.
+pub(crate) type NsError = (ErrorCode, usize, usize);
+
+/// "Namespace declarations": adds this tag's bindings to `ns`, at most `max` in scope.
+pub(crate) fn declare(
+    ns: &mut Namespaces,
+    tag: &TagAssembly,
+    text: &str,
+    max: Option<usize>,
+) -> Result<(), NsError> {
+    for a in &tag.attrs {
+        let name = a.name.get(text, &tag.decoded);
+        let over = |code| {
+            let (start, end) = a.extent();
+            (code, start, end)
+        };
+        let prefix = match a.split {
+            // Known splits: the prefix of `xmlns:p` is `xmlns` and `p` is a valid prefix.
+            Split::Local if name != "xmlns" => continue,
+            Split::Prefixed(k) if k != 5 || !name.starts_with("xmlns") => continue,
+            Split::Local => "",
+            Split::Prefixed(k) => name.get(k as usize + 1..).unwrap_or_default(),
+            Split::Unchecked => {
+                if name == "xmlns" {
+                    ""
+                } else if let Some(p) = name.strip_prefix("xmlns:") {
+                    if !names::is_prefix(p) {
+                        return Err(over(ErrorCode::InvalidNamespacePrefix));
+                    }
+                    p
+                } else {
+                    continue;
+                }
+            }
+        };
+        if prefix == "xmlns" {
+            return Err(over(ErrorCode::XmlnsPrefixDeclared));
+        }
+        let value = a.value.get(text, &tag.decoded);
+        if value.is_empty() {
+            return Err(over(ErrorCode::EmptyNamespaceValue));
+        }
+        if prefix == "xml" && value != XML_NAMESPACE {
+            return Err(over(ErrorCode::XmlPrefixRebound));
+        }
+        if prefix != "xml" && value == XML_NAMESPACE {
+            return Err(over(ErrorCode::XmlNamespaceRebound));
+        }
+        if value == XMLNS_NAMESPACE {
+            return Err(over(ErrorCode::XmlnsNamespaceBound));
+        }
+        if max.is_some_and(|max| ns.log.len() >= max) {
+            return Err(over(ErrorCode::NamespaceLimit));
+        }
+        ns.declare(prefix, value);
+    }
+    Ok(())
+}
+
+/// Splits `prefix:local`: exactly one colon, both parts valid names. `at` is where the name is,
+/// for the error.
+pub(crate) fn split(name: &str, at: (usize, usize)) -> Result<Split, NsError> {
+    let Some(k) = memchr::memchr(b':', name.as_bytes()) else {
+        return Ok(Split::Local);
+    };
+    let (prefix, local) = (&name[..k], &name[k + 1..]);
+    if local.contains(':') {
+        return Err((ErrorCode::MultipleColons, at.0, at.1));
+    }
+    if !names::is_name(prefix) || !names::is_name(local) {
+        return Err((ErrorCode::InvalidQualifiedName, at.0, at.1));
+    }
+    Ok(Split::Prefixed(k as u32))
+}
+
+/// "Tag rewriting", checked: prefixed names split and resolve, and no two attributes meet in
+/// the external attribute map. The splits are kept for building the event; `seen` is scratch
+/// space (each external attribute's prefix position in `ns` and index in `attrs`). Element
+/// name errors are over the element name, attribute errors over the attribute.
+pub(crate) fn check_rewrite(
+    ns: &Namespaces,
+    text: &str,
+    tag: &mut TagAssembly,
+    seen: &mut Vec<(usize, usize)>,
+) -> Result<(), NsError> {
+    let name = tag.name.get(text, &tag.decoded);
+    let name_at = (tag.name.start as usize, tag.name.end as usize);
+    if tag.split == Split::Unchecked {
+        tag.split = split(name, name_at)?;
+    }
+    tag.ns = match tag.split.apply(name) {
+        (Some(prefix), _) => ns.position_in_scope(prefix).ok_or((
+            ErrorCode::UndeclaredPrefix,
+            name_at.0,
+            name_at.1,
+        ))?,
+        // The default namespace, in scope or not.
+        (None, _) => 0,
+    };
+    seen.clear();
+    let decoded = &tag.decoded;
+    for (k, a) in tag.attrs.iter_mut().enumerate() {
+        let name = a.name.get(text, decoded);
+        let (start, end) = a.extent();
+        if a.split == Split::Unchecked {
+            a.split = split(name, (start, end))?;
+        }
+        let (Some(prefix), _) = a.split.apply(name) else {
+            continue;
+        };
+        if prefix == "xmlns" {
+            continue;
+        }
+        let position =
+            ns.position_in_scope(prefix)
+                .ok_or((ErrorCode::UndeclaredPrefix, start, end))?;
+        seen.push((position, k));
+    }
+    if seen.len() < 2 {
+        return Ok(());
+    }
+    // Report the earliest attribute that repeats an earlier (namespace, local name).
+    let attrs = &tag.attrs;
+    let key = |x: usize| {
+        let (position, k) = seen[x];
+        let a = &attrs[k];
+        (
+            ns.value(position),
+            a.split.apply(a.name.get(text, decoded)).1,
+        )
+    };
+    match dedup::first_repeat(seen.len(), key) {
+        Some(x) => {
+            let (start, end) = attrs[seen[x].1].extent();
+            Err((ErrorCode::DuplicateExternalAttribute, start, end))
+        }
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scoping works the same below and above the linear-search threshold.
+    #[test]
+    fn namespace_scopes() {
+        let mut ns = Namespaces::new();
+        let mut marks = Vec::new();
+        for i in 0..40 {
+            marks.push(ns.mark());
+            ns.declare(&format!("p{}", i % 25), &format!("urn:{i}"));
+            ns.declare("", &format!("urn:d{i}"));
+        }
+        assert_eq!(ns.lookup("p3"), Some("urn:28"));
+        assert_eq!(ns.lookup(""), Some("urn:d39"));
+        assert_eq!(ns.lookup("xml"), Some(XML_NAMESPACE));
+        while let Some(mark) = marks.pop() {
+            ns.truncate(mark);
+            if marks.len() == 20 {
+                assert_eq!(ns.lookup("p3"), Some("urn:3"));
+                assert_eq!(ns.lookup("p24"), None);
+                assert_eq!(ns.lookup(""), Some("urn:d19"));
+            }
+        }
+        assert_eq!(ns.lookup("p3"), None);
+        assert_eq!(ns.lookup(""), None);
+        assert_eq!(ns.lookup("xmlns"), Some(XMLNS_NAMESPACE));
+    }
+}
