@@ -55,6 +55,9 @@ pub fn token_line(token: &Token<'_>) -> String {
         Token::Comment { data, .. } => {
             let _ = write!(line, "Comment {}", quote(data));
         }
+        Token::ProcessingInstruction { target, data, .. } => {
+            let _ = write!(line, "Pi {target} {}", quote(data));
+        }
         Token::Text { text, .. } => {
             let _ = write!(line, "Text {}", quote(text));
         }
@@ -101,6 +104,12 @@ pub fn token_json(token: &Token<'_>) -> String {
         }
         Token::Comment { data, .. } => {
             out.push_str(r#"{"type":"comment","data":"#);
+            json_str(&mut out, data);
+        }
+        Token::ProcessingInstruction { target, data, .. } => {
+            out.push_str(r#"{"type":"pi","target":"#);
+            json_str(&mut out, target);
+            out.push_str(r#","data":"#);
             json_str(&mut out, data);
         }
         Token::Text { text, .. } => {
