@@ -171,3 +171,21 @@ pub fn parse(bytes: &[u8]) -> Parsed {
         diags,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn processing_instructions_print_as_pi() {
+        let parsed = parse(b"<?xml-stylesheet a?><?pi x=\"1\"?>");
+        let tokens = parsed.tokens.expect("token lines");
+        assert_eq!(tokens[0], "Comment \"?xml-stylesheet a?\" 0..20");
+        assert_eq!(tokens[1], "Pi pi \"x=\\\"1\\\"\" 20..32");
+        let json = parsed.tokens_json.expect("token objects");
+        assert_eq!(
+            json[1],
+            r#"{"type":"pi","target":"pi","data":"x=\"1\"","start":20,"end":32}"#
+        );
+    }
+}
