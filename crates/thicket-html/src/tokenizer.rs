@@ -1219,39 +1219,6 @@ impl Tokenizer {
         self.attr_duplicate = false;
     }
 
-    /// Leaving the attribute name state: drops the attribute if its name is already on the tag.
-    /// Linear for small tags, then a keyed-hash index ([`duplicates::NameIndex`]), so a tag with
-    /// many attributes stays linear overall, whatever names it has.
-    fn check_duplicate_attribute(&mut self) {
-        let Some(a) = &self.attr else { return };
-        if self.tag.attrs.is_empty() {
-            return;
-        }
-        let (buf, base) = (self.buf.as_str(), self.base);
-        let name = a.name.as_str(buf, base);
-        let attrs = &self.tag.attrs;
-        let duplicate = if attrs.len() < LINEAR_DUPLICATE_LIMIT {
-            // Lengths first: most names differ in length, and that needs no slicing.
-            attrs.iter().any(|x| {
-                duplicates::count_comparison();
-                x.name.len() == name.len() && x.name.as_str(buf, base) == name
-            })
-        } else {
-            let index = &mut self.attr_index;
-            let name_of = |i: usize| attrs[i].name.as_str(buf, base);
-            // The attributes taken before the index was needed go in first (all distinct).
-            while index.len() < attrs.len() {
-                let n = name_of(index.len());
-                index.contains_or_insert(n, name_of);
-            }
-            index.contains_or_insert(name, name_of)
-        };
-        if duplicate {
-            self.attr_duplicate = true;
-            self.error(ErrorCode::DuplicateAttribute);
-        }
-    }
-
     /// Appends the current character to the attribute's name or value (within its limit) and
     /// consumes it.
     fn attr_push_current(&mut self, name: bool) {

@@ -1,10 +1,14 @@
-//! The duplicate-attribute check of tags with many attributes, safe from hash flooding: names
+//! The duplicate-attribute check: a linear scan while a tag has few attributes, then an index
+//! safe from hash flooding: names
 //! are hashed with the standard library's `RandomState` (SipHash with a key chosen per
 //! tokenizer) over their bytes, so no input can be made to collide, and a name is compared only
 //! with the names whose keyed hash equals its own (in practice: only with an equal name).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
+
+use super::{LINEAR_DUPLICATE_LIMIT, Tokenizer};
+use crate::error::ErrorCode;
 
 /// A [`Hasher`] for keys that already are keyed hashes: it hands the `u64` through.
 #[derive(Default)]
@@ -86,6 +90,41 @@ impl NameIndex {
         let previous = self.heads.insert(h, index).unwrap_or(NONE);
         self.next.push(previous);
         false
+    }
+}
+
+impl Tokenizer {
+    /// Leaving the attribute name state: drops the attribute if its name is already on the tag.
+    /// Linear for small tags, then a keyed-hash index ([`NameIndex`]), so a tag with
+    /// many attributes stays linear overall, whatever names it has.
+    pub(super) fn check_duplicate_attribute(&mut self) {
+        let Some(a) = &self.attr else { return };
+        if self.tag.attrs.is_empty() {
+            return;
+        }
+        let (buf, base) = (self.buf.as_str(), self.base);
+        let name = a.name.as_str(buf, base);
+        let attrs = &self.tag.attrs;
+        let duplicate = if attrs.len() < LINEAR_DUPLICATE_LIMIT {
+            // Lengths first: most names differ in length, and that needs no slicing.
+            attrs.iter().any(|x| {
+                count_comparison();
+                x.name.len() == name.len() && x.name.as_str(buf, base) == name
+            })
+        } else {
+            let index = &mut self.attr_index;
+            let name_of = |i: usize| attrs[i].name.as_str(buf, base);
+            // The attributes taken before the index was needed go in first (all distinct).
+            while index.len() < attrs.len() {
+                let n = name_of(index.len());
+                index.contains_or_insert(n, name_of);
+            }
+            index.contains_or_insert(name, name_of)
+        };
+        if duplicate {
+            self.attr_duplicate = true;
+            self.error(ErrorCode::DuplicateAttribute);
+        }
     }
 }
 
