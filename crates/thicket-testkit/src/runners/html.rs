@@ -2,7 +2,7 @@
 //! `<?` (`html5lib-tokenizer`) and with the 2026 processing instructions (`html5lib-tokenizer-pi`);
 //! Thicket's processing instruction tokenizer tests (`html-pi-tokenizer`); and the
 //! tokenizer-visible outcome of WPT's processing instruction tree tests
-//! (`wpt-processing-instructions`, in [`wpt`]).
+//! (`wpt-processing-instructions`, in `runners/html/wpt.rs`).
 //!
 //! Every test runs once per initial state. A run passes only if the tokens and the errors (code,
 //! line, column, in order) match the expectations when the input is fed whole, when it is fed one
