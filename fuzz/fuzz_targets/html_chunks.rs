@@ -1,15 +1,18 @@
 #![no_main]
-//! thicket-html: whole vs chunked equality and lossless spans.
+//! thicket-html: whole vs chunked equality, lossless spans and diagnostics in source order, with
+//! the options the first byte's high bits pick (bit 3: legacy processing instructions, bit 4:
+//! tight limits, bit 5: switching by tag name); its low bits choose the cuts (split.rs).
 
 use libfuzzer_sys::fuzz_target;
-use thicket_html::{Token, Tokenizer};
+use thicket_html::{Options, Token, Tokenizer};
+use thicket_input::Limits;
 
 #[path = "split.rs"]
 mod split;
 
 /// Tokens with text coalesced (text may be split where a chunk ended) and the spans seen.
-fn run(chunks: &[&str]) -> (Vec<String>, Vec<(usize, usize)>, Vec<String>) {
-    let mut tok = Tokenizer::new();
+fn run(chunks: &[&str], options: &Options) -> (Vec<String>, Vec<(usize, usize)>, Vec<String>) {
+    let mut tok = Tokenizer::with_options(options.clone());
     let mut out: Vec<String> = Vec::new();
     let mut spans = Vec::new();
     let mut text: Option<String> = None;
@@ -38,17 +41,35 @@ fn run(chunks: &[&str]) -> (Vec<String>, Vec<(usize, usize)>, Vec<String>) {
     }
     tok.finish();
     pull(&mut tok, &mut out, &mut text);
-    let diags = tok
+    let starts: Vec<usize> = tok.diagnostics().iter().map(|d| d.span.start).collect();
+    assert!(starts.is_sorted(), "diagnostics out of source order: {starts:?}");
+    let mut diags: Vec<String> = tok
         .diagnostics()
         .iter()
         .map(|d| format!("{}@{:?}", d.code.as_str(), d.span))
         .collect();
+    diags.push(format!("omitted {}", tok.omitted_diagnostics()));
     (out, spans, diags)
 }
 
 fuzz_target!(|data: &[u8]| {
+    let flags = data.first().copied().unwrap_or(0);
+    let options = Options {
+        legacy_processing_instructions: flags & 8 != 0,
+        limits: if flags & 16 != 0 {
+            Limits::none()
+                .with_max_attributes(3)
+                .with_max_name_len(4)
+                .with_max_value_len(6)
+                .with_max_diagnostics(8)
+        } else {
+            Limits::none()
+        },
+        switch_by_tag_name: flags & 32 != 0,
+        ..Options::default()
+    };
     let (text, cuts) = split::text_and_chunks(data);
-    let (whole, spans, diags) = run(&[&text]);
+    let (whole, spans, diags) = run(&[&text], &options);
     // Spans tile the input.
     let mut at = 0;
     for &(s, e) in &spans {
@@ -57,7 +78,7 @@ fuzz_target!(|data: &[u8]| {
         at = e;
     }
     assert_eq!(at, text.len(), "spans do not cover the input");
-    let (chunked, _, chunked_diags) = run(&split::chunks(&text, &cuts));
+    let (chunked, _, chunked_diags) = run(&split::chunks(&text, &cuts), &options);
     assert_eq!(whole, chunked, "tokens differ when split at {cuts:?}");
     assert_eq!(
         diags, chunked_diags,

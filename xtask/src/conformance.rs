@@ -18,6 +18,21 @@ use crate::{Result, paths};
 const KNOWN: &[(&str, &str, &str)] = &[
     ("html5lib-tokenizer", "WHATWG HTML tokenization", "html"),
     (
+        "html5lib-tokenizer-pi",
+        "WHATWG HTML tokenization, 2026 processing instructions",
+        "html",
+    ),
+    (
+        "html-pi-tokenizer",
+        "WHATWG HTML processing instructions (2026)",
+        "html",
+    ),
+    (
+        "wpt-processing-instructions",
+        "WHATWG HTML processing instructions (2026)",
+        "html",
+    ),
+    (
         "xml5lib-tokenizer",
         "XML5 draft (compatibility profile)",
         "xml5",

@@ -75,6 +75,12 @@ impl ByteTokenizer {
         self.sniffed
     }
 
+    /// How many diagnostics were counted but not kept, past `Limits::max_diagnostics`
+    /// (see [`Tokenizer::omitted_diagnostics`]).
+    pub fn omitted_diagnostics(&self) -> usize {
+        self.tokenizer.omitted_diagnostics()
+    }
+
     /// The tokenizer behind, for diagnostics and the tree-builder hooks.
     pub fn tokenizer(&mut self) -> &mut Tokenizer {
         &mut self.tokenizer
@@ -118,6 +124,32 @@ mod tests {
             }
         }
         (out, t.encoding().map_or("", |(e, _)| e.name()))
+    }
+
+    #[test]
+    fn limits_apply_to_bytes_too() {
+        let options = Options {
+            limits: thicket_input::Limits::none()
+                .with_max_value_len(2)
+                .with_max_diagnostics(1),
+            ..Options::default()
+        };
+        let mut t = ByteTokenizer::new(Some("utf-8"), options);
+        t.feed(b"<a b='xyz'><<");
+        t.finish();
+        let Some(Token::StartTag(tag)) = t.next_token() else {
+            panic!("a start tag")
+        };
+        assert_eq!(tag.attributes[0].value, "xy");
+        while t.next_token().is_some() {}
+        let kept: Vec<&str> = t
+            .tokenizer()
+            .diagnostics()
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect();
+        assert_eq!(kept, ["value-length-limit"]);
+        assert_eq!(t.omitted_diagnostics(), 2);
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! The parse errors of the WHATWG tokenizer, with the standard's own codes.
+//! The parse errors of the WHATWG tokenizer, with the standard's own codes, and the codes of the
+//! resource limits (`thicket_input::Limits`), the same in every dialect.
 
-/// A WHATWG tokenization parse error. `as_str` gives the code exactly as the standard spells it.
+/// A WHATWG tokenization parse error, or a resource limit reached. `as_str` gives the code
+/// exactly as the standard spells it (the limits' codes are Thicket's, shared by every dialect).
 #[non_exhaustive]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum ErrorCode {
@@ -12,6 +14,9 @@ pub enum ErrorCode {
     AbruptDoctypeSystemIdentifier,
     /// `absence-of-digits-in-numeric-character-reference`: `&#` or `&#x` without digits.
     AbsenceOfDigitsInNumericCharacterReference,
+    /// `attribute-limit`: a tag with more attributes than `Limits::max_attributes` (the rest are
+    /// dropped; reported once per tag, at the first dropped attribute). Not a WHATWG code.
+    AttributeLimit,
     /// `cdata-in-html-content`: `<![CDATA[` where CDATA sections are not allowed.
     CdataInHtmlContent,
     /// `character-reference-outside-unicode-range`: a numeric reference above U+10FFFF.
@@ -22,6 +27,9 @@ pub enum ErrorCode {
     ControlCharacterReference,
     /// `end-tag-with-attributes`: an end tag with attributes.
     EndTagWithAttributes,
+    /// `disallowed-processing-instruction-target` (2026): `<?xml` or `<?xml-stylesheet` (any
+    /// case), read as a bogus comment.
+    DisallowedProcessingInstructionTarget,
     /// `duplicate-attribute`: a second attribute with the same name (it is dropped).
     DuplicateAttribute,
     /// `end-tag-with-trailing-solidus`: `</a/>`.
@@ -34,6 +42,8 @@ pub enum ErrorCode {
     EofInComment,
     /// `eof-in-doctype`: the input ends inside a DOCTYPE.
     EofInDoctype,
+    /// `eof-in-processing-instruction` (2026): the input ends inside `<?...` (nothing is emitted).
+    EofInProcessingInstruction,
     /// `eof-in-script-html-comment-like-text`: the input ends inside `<!--` in script data.
     EofInScriptHtmlCommentLikeText,
     /// `eof-in-tag`: the input ends inside a tag (the tag is dropped).
@@ -44,8 +54,14 @@ pub enum ErrorCode {
     IncorrectlyOpenedComment,
     /// `invalid-character-sequence-after-doctype-name`: neither PUBLIC nor SYSTEM.
     InvalidCharacterSequenceAfterDoctypeName,
+    /// `invalid-first-character-of-processing-instruction-target` (2026): `<?` followed by
+    /// neither an ASCII letter nor `_` (read as a bogus comment).
+    InvalidFirstCharacterOfProcessingInstructionTarget,
     /// `invalid-first-character-of-tag-name`: `<` or `</` followed by a non-letter.
     InvalidFirstCharacterOfTagName,
+    /// `invalid-processing-instruction-target` (2026): a target character that is not an ASCII
+    /// alphanumeric, `-` or `_` (read as a bogus comment).
+    InvalidProcessingInstructionTarget,
     /// `missing-attribute-value`: `<a b=>`.
     MissingAttributeValue,
     /// `missing-doctype-name`: `<!DOCTYPE>`.
@@ -72,6 +88,9 @@ pub enum ErrorCode {
     MissingWhitespaceBetweenAttributes,
     /// `missing-whitespace-between-doctype-public-and-system-identifiers`.
     MissingWhitespaceBetweenDoctypePublicAndSystemIdentifiers,
+    /// `name-length-limit`: a tag, attribute, DOCTYPE or processing instruction target name
+    /// longer than `Limits::max_name_len` (it keeps its first bytes). Not a WHATWG code.
+    NameLengthLimit,
     /// `nested-comment`: `<!--` inside a comment.
     NestedComment,
     /// `noncharacter-character-reference`: a numeric reference to a noncharacter.
@@ -97,12 +116,16 @@ pub enum ErrorCode {
     UnexpectedEqualsSignBeforeAttributeName,
     /// `unexpected-null-character`: U+0000 where the standard reports it.
     UnexpectedNullCharacter,
-    /// `unexpected-question-mark-instead-of-tag-name`: `<?`.
+    /// `unexpected-question-mark-instead-of-tag-name`: `<?`, before 2026 (only with
+    /// `Options::legacy_processing_instructions`; the 2026 standard dropped it).
     UnexpectedQuestionMarkInsteadOfTagName,
     /// `unexpected-solidus-in-tag`: `/` not followed by `>` in a tag.
     UnexpectedSolidusInTag,
     /// `unknown-named-character-reference`: `&foo;` where `foo;` is no name.
     UnknownNamedCharacterReference,
+    /// `value-length-limit`: an attribute value longer than `Limits::max_value_len` (it keeps
+    /// its first bytes). Not a WHATWG code.
+    ValueLengthLimit,
 }
 
 impl ErrorCode {
@@ -116,17 +139,20 @@ impl ErrorCode {
             AbsenceOfDigitsInNumericCharacterReference => {
                 "absence-of-digits-in-numeric-character-reference"
             }
+            AttributeLimit => "attribute-limit",
             CdataInHtmlContent => "cdata-in-html-content",
             CharacterReferenceOutsideUnicodeRange => "character-reference-outside-unicode-range",
             ControlCharacterInInputStream => "control-character-in-input-stream",
             ControlCharacterReference => "control-character-reference",
             EndTagWithAttributes => "end-tag-with-attributes",
+            DisallowedProcessingInstructionTarget => "disallowed-processing-instruction-target",
             DuplicateAttribute => "duplicate-attribute",
             EndTagWithTrailingSolidus => "end-tag-with-trailing-solidus",
             EofBeforeTagName => "eof-before-tag-name",
             EofInCdata => "eof-in-cdata",
             EofInComment => "eof-in-comment",
             EofInDoctype => "eof-in-doctype",
+            EofInProcessingInstruction => "eof-in-processing-instruction",
             EofInScriptHtmlCommentLikeText => "eof-in-script-html-comment-like-text",
             EofInTag => "eof-in-tag",
             IncorrectlyClosedComment => "incorrectly-closed-comment",
@@ -134,7 +160,11 @@ impl ErrorCode {
             InvalidCharacterSequenceAfterDoctypeName => {
                 "invalid-character-sequence-after-doctype-name"
             }
+            InvalidFirstCharacterOfProcessingInstructionTarget => {
+                "invalid-first-character-of-processing-instruction-target"
+            }
             InvalidFirstCharacterOfTagName => "invalid-first-character-of-tag-name",
+            InvalidProcessingInstructionTarget => "invalid-processing-instruction-target",
             MissingAttributeValue => "missing-attribute-value",
             MissingDoctypeName => "missing-doctype-name",
             MissingDoctypePublicIdentifier => "missing-doctype-public-identifier",
@@ -160,6 +190,7 @@ impl ErrorCode {
             MissingWhitespaceBetweenDoctypePublicAndSystemIdentifiers => {
                 "missing-whitespace-between-doctype-public-and-system-identifiers"
             }
+            NameLengthLimit => "name-length-limit",
             NestedComment => "nested-comment",
             NoncharacterCharacterReference => "noncharacter-character-reference",
             NoncharacterInInputStream => "noncharacter-in-input-stream",
@@ -185,6 +216,7 @@ impl ErrorCode {
             }
             UnexpectedSolidusInTag => "unexpected-solidus-in-tag",
             UnknownNamedCharacterReference => "unknown-named-character-reference",
+            ValueLengthLimit => "value-length-limit",
         }
     }
 
@@ -198,17 +230,24 @@ impl ErrorCode {
             AbsenceOfDigitsInNumericCharacterReference => {
                 "numeric character reference without digits"
             }
+            AttributeLimit => "too many attributes on one tag (the rest are dropped)",
             CdataInHtmlContent => "CDATA section outside foreign content",
             CharacterReferenceOutsideUnicodeRange => "character reference above U+10FFFF",
             ControlCharacterInInputStream => "control character in the input",
             ControlCharacterReference => "character reference to a control character",
             EndTagWithAttributes => "end tag with attributes",
+            DisallowedProcessingInstructionTarget => {
+                "`<?xml` and `<?xml-stylesheet` are not processing instructions in HTML (read as a comment)"
+            }
             DuplicateAttribute => "duplicate attribute (dropped)",
             EndTagWithTrailingSolidus => "end tag with a trailing `/`",
             EofBeforeTagName => "end of input before a tag name",
             EofInCdata => "end of input in a CDATA section",
             EofInComment => "end of input in a comment",
             EofInDoctype => "end of input in a DOCTYPE",
+            EofInProcessingInstruction => {
+                "end of input in a processing instruction (it is dropped)"
+            }
             EofInScriptHtmlCommentLikeText => "end of input in `<!--` inside script data",
             EofInTag => "end of input in a tag (the tag is dropped)",
             IncorrectlyClosedComment => "comment closed by `--!>`",
@@ -216,7 +255,13 @@ impl ErrorCode {
             InvalidCharacterSequenceAfterDoctypeName => {
                 "expected PUBLIC or SYSTEM after the DOCTYPE name"
             }
+            InvalidFirstCharacterOfProcessingInstructionTarget => {
+                "a processing instruction target must start with an ASCII letter or `_` (read as a comment)"
+            }
             InvalidFirstCharacterOfTagName => "a tag name must start with an ASCII letter",
+            InvalidProcessingInstructionTarget => {
+                "a processing instruction target holds only ASCII letters, digits, `-` and `_` (read as a comment)"
+            }
             MissingAttributeValue => "`=` without an attribute value",
             MissingDoctypeName => "DOCTYPE without a name",
             MissingDoctypePublicIdentifier => "PUBLIC without a public identifier",
@@ -232,6 +277,7 @@ impl ErrorCode {
             MissingWhitespaceBetweenDoctypePublicAndSystemIdentifiers => {
                 "no whitespace between the public and system identifiers"
             }
+            NameLengthLimit => "name longer than the limit (cut)",
             NestedComment => "`<!--` inside a comment",
             NoncharacterCharacterReference => "character reference to a noncharacter",
             NoncharacterInInputStream => "noncharacter in the input",
@@ -248,9 +294,10 @@ impl ErrorCode {
             }
             UnexpectedEqualsSignBeforeAttributeName => "`=` before an attribute name",
             UnexpectedNullCharacter => "U+0000 NULL",
-            UnexpectedQuestionMarkInsteadOfTagName => "`<?` (read as a bogus comment)",
+            UnexpectedQuestionMarkInsteadOfTagName => "`<?` (read as a bogus comment, before 2026)",
             UnexpectedSolidusInTag => "`/` not followed by `>` in a tag",
             UnknownNamedCharacterReference => "unknown named character reference",
+            ValueLengthLimit => "attribute value longer than the limit (cut)",
         }
     }
 }

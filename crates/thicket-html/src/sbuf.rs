@@ -109,6 +109,13 @@ impl SBuf {
         }
     }
 
+    /// Makes a range of the input an owned copy, so that the buffer may drop that input.
+    pub(crate) fn detach(&mut self, buf: &str, base: usize) {
+        if let SBuf::Range(s, e) = *self {
+            *self = SBuf::Owned(buf[s - base..e - base].to_owned());
+        }
+    }
+
     /// The finished string, borrowed from `buf` where possible.
     #[inline]
     pub(crate) fn into_cow(self, buf: &str, base: usize) -> Cow<'_, str> {

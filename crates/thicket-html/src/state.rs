@@ -1,7 +1,9 @@
-//! The tokenizer states, named as in the WHATWG standard (section 12.2.5, "Tokenization").
+//! The tokenizer states, named as in the WHATWG standard (section 12.2.5, "Tokenization", of the
+//! 2018 text; 13.2.5 in the 2026 standard, which adds the processing instruction states).
 
 /// A state of the tokenizer state machine, one variant per state of the standard, in the
-/// standard's order. A tree builder switches between the first five (and the CDATA section state is
+/// standard's order (numbers from the 2018 text, with the five 2026 processing instruction states
+/// under their 2026 numbers). A tree builder switches between the first five (and the CDATA section state is
 /// entered only through `<![CDATA[` when [`crate::Tokenizer::set_cdata_allowed`] says so).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum State {
@@ -147,6 +149,17 @@ pub enum State {
     CdataSectionBracket,
     /// 12.2.5.71 CDATA section end state.
     CdataSectionEnd,
+    /// 13.2.5.72 Processing instruction open state (added in 2026; the standard's numbering
+    /// since then, which moves the character reference states to 13.2.5.77 and after).
+    ProcessingInstructionOpen,
+    /// 13.2.5.73 Processing instruction target state (2026).
+    ProcessingInstructionTarget,
+    /// 13.2.5.74 After processing instruction target state (2026).
+    AfterProcessingInstructionTarget,
+    /// 13.2.5.75 Processing instruction data state (2026).
+    ProcessingInstructionData,
+    /// 13.2.5.76 Processing instruction questionable state (2026).
+    ProcessingInstructionQuestionable,
     /// 12.2.5.72 Character reference state.
     CharacterReference,
     /// 12.2.5.73 Named character reference state.

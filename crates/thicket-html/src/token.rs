@@ -54,11 +54,23 @@ pub enum Token<'a> {
     StartTag(Tag<'a>),
     /// An end tag.
     EndTag(Tag<'a>),
-    /// A comment (also a bogus comment such as `<?x>` or `</1>`).
+    /// A comment (also a bogus comment such as `</1>`, `<?xml ...>` or `<?1>`).
     Comment {
         /// The comment text.
         data: Cow<'a, str>,
         /// From `<` to `>` inclusive (or to the end of the input).
+        span: Span,
+    },
+    /// A processing instruction `<?target data>` (HTML Standard, 2026). Not produced with
+    /// [`crate::Options::legacy_processing_instructions`], which reads `<?` as a bogus comment.
+    ProcessingInstruction {
+        /// The target, as written (ASCII letters, digits, `-` and `_`; never lowercased, never
+        /// empty, never `xml` or `xml-stylesheet` in any case: those are bogus comments).
+        target: Cow<'a, str>,
+        /// The data: everything after the whitespace that follows the target, up to the `>` (a
+        /// `?` right before the `>` excluded), with newlines normalized. No references.
+        data: Cow<'a, str>,
+        /// From `<` to `>` inclusive.
         span: Span,
     },
     /// A run of character tokens. Runs are coalesced, but a run may be split where a chunk fed
@@ -89,6 +101,7 @@ impl Token<'_> {
             Token::Doctype(d) => d.span,
             Token::StartTag(t) | Token::EndTag(t) => t.span,
             Token::Comment { span, .. }
+            | Token::ProcessingInstruction { span, .. }
             | Token::Text { span, .. }
             | Token::Discarded { span }
             | Token::Eof { span } => *span,
@@ -127,6 +140,11 @@ impl Token<'_> {
             Token::StartTag(t) => Token::StartTag(own_tag(t)),
             Token::EndTag(t) => Token::EndTag(own_tag(t)),
             Token::Comment { data, span } => Token::Comment {
+                data: own(data),
+                span,
+            },
+            Token::ProcessingInstruction { target, data, span } => Token::ProcessingInstruction {
+                target: own(target),
                 data: own(data),
                 span,
             },

@@ -2,16 +2,20 @@
 //! token queue.
 
 use std::borrow::Cow;
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 
 use thicket_charref::LongestMatch;
 use thicket_charref::numeric::{self, WhatwgIssue};
-use thicket_input::{Diagnostic, Span};
+use thicket_input::{Diagnostic, Diagnostics, Span};
 
 use crate::error::ErrorCode;
 use crate::sbuf::SBuf;
 use crate::state::State;
 use crate::token::{Attribute, Doctype, Tag, Token};
+
+mod duplicates;
+mod limits;
+mod pi;
 
 /// Options for [`Tokenizer::with_options`].
 #[derive(Clone, Debug, Default)]
@@ -34,6 +38,11 @@ pub struct Options {
     /// Limits for untrusted input (attributes per tag, name and value lengths, diagnostics
     /// kept); all off by default. What each does when reached: docs/html.md.
     pub limits: thicket_input::Limits,
+    /// Read `<?` as the HTML Standard did before 2026: an
+    /// `unexpected-question-mark-instead-of-tag-name` error and a bogus comment up to the next
+    /// `>`, and never a [`Token::ProcessingInstruction`]. Off by default: `<?target data>` is a
+    /// processing instruction, as the standard says since 2026 (whatwg/html#12118).
+    pub legacy_processing_instructions: bool,
 }
 
 /// What the direct path of [`Tokenizer::next_token`] found.
@@ -100,6 +109,7 @@ enum Pending {
     Tag(Span),
     Comment(Span),
     Doctype(Span),
+    Pi(Span),
 }
 
 impl Pending {
@@ -110,7 +120,8 @@ impl Pending {
             | Pending::Eof(s)
             | Pending::Tag(s)
             | Pending::Comment(s)
-            | Pending::Doctype(s) => *s,
+            | Pending::Doctype(s)
+            | Pending::Pi(s) => *s,
         }
     }
 }
@@ -133,6 +144,35 @@ fn take_tag<'a>(t: &mut TagBuild, span: Span, buf: &'a str, base: usize) -> Toke
         t.attrs.clear();
         v
     };
+    let tag = Tag {
+        name: std::mem::take(&mut t.name).into_cow(buf, base),
+        attributes,
+        self_closing: t.self_closing,
+        span,
+    };
+    if t.end_tag {
+        Token::EndTag(tag)
+    } else {
+        Token::StartTag(tag)
+    }
+}
+
+/// Above this many attributes, [`take_large_tag`] converts a tag's list in place.
+const LARGE_TAG: usize = 1024;
+
+/// [`take_tag`] for a tag with very many attributes (only the states build those): the
+/// builder's list becomes the token's in place (the standard library reuses the allocation), so
+/// the two are never held at once, and the builder keeps no huge capacity for the next tag.
+#[inline(never)]
+fn take_large_tag<'a>(t: &mut TagBuild, span: Span, buf: &'a str, base: usize) -> Token<'a> {
+    let attributes = std::mem::take(&mut t.attrs)
+        .into_iter()
+        .map(|a| Attribute {
+            name: a.name.into_cow(buf, base),
+            value: a.value.into_cow(buf, base),
+            span: Span::new(a.start, a.end),
+        })
+        .collect();
     let tag = Tag {
         name: std::mem::take(&mut t.name).into_cow(buf, base),
         attributes,
@@ -401,9 +441,13 @@ const SHORT_RUN: usize = 16;
 /// Names above this many attributes are checked for duplicates with a hash set.
 const LINEAR_DUPLICATE_LIMIT: usize = 16;
 
+/// [`Tokenizer::compact`] drops the consumed prefix of the buffer once it is at least this long
+/// (and at least half the buffer).
+const COMPACT_MIN: usize = 4096;
+
 /// Reports the input-stream error of `c` at `at`, if it has one.
 #[cold]
-fn check_input_char(diagnostics: &mut Vec<Diagnostic<ErrorCode>>, c: char, at: usize, w: usize) {
+fn check_input_char(diagnostics: &mut Diagnostics<ErrorCode>, c: char, at: usize, w: usize) {
     let code = c as u32;
     let span = Span::new(at, at + w);
     if numeric::is_control(code) && !matches!(c, '\t' | '\n' | '\x0C' | '\r' | '\0' | ' ') {
@@ -460,9 +504,13 @@ pub struct Tokenizer {
     tag: TagBuild,
     attr: Option<AttrBuild>,
     attr_duplicate: bool,
-    attr_names: Option<HashSet<String>>,
+    /// The attribute names of a tag with more than [`LINEAR_DUPLICATE_LIMIT`] of them.
+    attr_index: duplicates::NameIndex,
     comment: SBuf,
     doctype: DoctypeBuild,
+    pi: pi::PiBuild,
+    /// `Options::limits` and what they did to the current token.
+    limit: limits::Guard,
     temp: String,
     charref_start: usize,
     charref_code: u32,
@@ -473,7 +521,7 @@ pub struct Tokenizer {
     ready_tag: Option<Span>,
     /// The direct path's last named-reference lookup.
     names: NameCache,
-    diagnostics: Vec<Diagnostic<ErrorCode>>,
+    diagnostics: Diagnostics<ErrorCode>,
 }
 
 impl Default for Tokenizer {
@@ -492,6 +540,8 @@ impl Tokenizer {
     pub fn with_options(options: Options) -> Tokenizer {
         let state = options.initial_state.unwrap_or(State::Data);
         let last_start_tag = options.last_start_tag.clone().unwrap_or_default();
+        let limit = limits::Guard::new(&options.limits);
+        let diagnostics = Diagnostics::new(options.limits.max_diagnostics);
         Tokenizer {
             buf: String::new(),
             base: 0,
@@ -512,16 +562,18 @@ impl Tokenizer {
             tag: TagBuild::default(),
             attr: None,
             attr_duplicate: false,
-            attr_names: None,
+            attr_index: duplicates::NameIndex::default(),
             comment: SBuf::Empty,
             doctype: DoctypeBuild::default(),
+            pi: pi::PiBuild::default(),
+            limit,
             temp: String::new(),
             charref_start: 0,
             charref_code: 0,
             queue: VecDeque::new(),
             ready_tag: None,
             names: NameCache::default(),
-            diagnostics: Vec::new(),
+            diagnostics,
         }
     }
 
@@ -589,11 +641,22 @@ impl Tokenizer {
             },
             Pending::Discarded(span) => Token::Discarded { span },
             Pending::Eof(span) => Token::Eof { span },
+            Pending::Tag(span) if self.tag.attrs.len() > LARGE_TAG => {
+                take_large_tag(&mut self.tag, span, buf, base)
+            }
             Pending::Tag(span) => take_tag(&mut self.tag, span, buf, base),
             Pending::Comment(span) => Token::Comment {
                 data: std::mem::take(&mut self.comment).into_cow(buf, base),
                 span,
             },
+            Pending::Pi(span) => {
+                let p = std::mem::take(&mut self.pi);
+                Token::ProcessingInstruction {
+                    target: p.target.into_cow(buf, base),
+                    data: p.data.into_cow(buf, base),
+                    span,
+                }
+            }
             Pending::Doctype(span) => {
                 let d = std::mem::take(&mut self.doctype);
                 Token::Doctype(Doctype {
@@ -632,22 +695,33 @@ impl Tokenizer {
         self.options.cdata_allowed = allowed;
     }
 
-    /// The parse errors so far, in the order the standard reports them.
+    /// The parse errors so far (not yet taken), in source order: by the start of their spans,
+    /// errors at the same place in the order the standard reports them. With
+    /// `Limits::max_diagnostics`, only the first that many are kept.
     pub fn diagnostics(&self) -> &[Diagnostic<ErrorCode>] {
-        &self.diagnostics
+        self.diagnostics.as_slice()
     }
 
-    /// Takes the parse errors so far.
+    /// Takes the parse errors so far. Taking does not make room under `Limits::max_diagnostics`.
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic<ErrorCode>> {
-        std::mem::take(&mut self.diagnostics)
+        self.diagnostics.take()
+    }
+
+    /// How many diagnostics were counted but not kept, past `Limits::max_diagnostics`.
+    pub fn omitted_diagnostics(&self) -> usize {
+        self.diagnostics.omitted()
     }
 
     /// Drops the consumed prefix of the buffer when it is large, so that memory stays
-    /// proportional to the unconsumed input (amortized linear time).
+    /// proportional to the unconsumed input (amortized linear time). Within a token that a limit
+    /// cut, the token's own consumed input goes too (see `limits.rs`).
     fn compact(&mut self) {
-        let keep = self.queue.front().map_or(self.last_end, |p| p.span().start);
+        let keep = match self.queue.front() {
+            Some(p) => p.span().start,
+            None => self.compact_point(),
+        };
         let drop = keep.saturating_sub(self.base);
-        if drop >= 4096 && drop * 2 >= self.buf.len() {
+        if drop >= COMPACT_MIN && drop * 2 >= self.buf.len() {
             if let Some((s, e)) = self.last_start_range.take() {
                 self.last_start_tag.clear();
                 self.last_start_tag
@@ -756,6 +830,15 @@ impl Tokenizer {
             State::CdataSection => self.cdata_section_state(),
             State::CdataSectionBracket => self.cdata_section_bracket_state(),
             State::CdataSectionEnd => self.cdata_section_end_state(),
+            State::ProcessingInstructionOpen => self.processing_instruction_open_state(),
+            State::ProcessingInstructionTarget => self.processing_instruction_target_state(),
+            State::AfterProcessingInstructionTarget => {
+                self.after_processing_instruction_target_state()
+            }
+            State::ProcessingInstructionData => self.processing_instruction_data_state(),
+            State::ProcessingInstructionQuestionable => {
+                self.processing_instruction_questionable_state()
+            }
             State::CharacterReference => self.character_reference_state(),
             State::NamedCharacterReference => self.named_character_reference_state(),
             State::AmbiguousAmpersand => self.ambiguous_ampersand_state(),
@@ -1000,6 +1083,7 @@ impl Tokenizer {
     /// Queues a token (after the pending text).
     #[inline]
     fn push_token(&mut self, p: Pending) {
+        self.limit.detach = false;
         self.flush_text();
         self.last_end = p.span().end;
         self.queue.push_back(p);
@@ -1016,6 +1100,7 @@ impl Tokenizer {
         self.error(ErrorCode::EofInTag);
         self.tag = TagBuild::default();
         self.attr = None;
+        self.attr_index.clear();
         self.push_token(Pending::Discarded(Span::new(self.token_start, self.pos)));
         self.emit_eof()
     }
@@ -1031,12 +1116,15 @@ impl Tokenizer {
         if self.attr.is_some() {
             self.attr = None;
         }
-        if self.attr_names.is_some() {
-            self.attr_names = None;
+        if self.attr_index.len() != 0 {
+            self.attr_index.clear();
         }
+        self.limit.new_token();
     }
 
-    /// Appends the current input character to the tag name (lowercased) and consumes it.
+    /// Appends the current input character to the name of an end tag in RCDATA, RAWTEXT or
+    /// script data (lowercased) and consumes it. No limit: the name is only compared with the
+    /// last start tag's, and is text unless it equals it.
     fn append_tag_name(&mut self, c: char) {
         if c.is_ascii_uppercase() {
             self.tag
@@ -1053,6 +1141,10 @@ impl Tokenizer {
     /// Emits the current tag; the `>` has been consumed.
     fn emit_tag(&mut self) {
         self.finish_attribute();
+        if self.attr_index.len() != 0 {
+            // Not needed any more: a large tag's index goes before its token is built.
+            self.attr_index.clear();
+        }
         let gt = Span::new(self.pos - 1, self.pos);
         debug_assert!(!self.queue.iter().any(|p| matches!(p, Pending::Tag(_))));
         if self.tag.end_tag {
@@ -1101,8 +1193,15 @@ impl Tokenizer {
         !last.is_empty() && self.tag.name.as_str(&self.buf, self.base) == last
     }
 
+    /// Starts an attribute at the current character (dropped past `Limits::max_attributes`).
     fn start_attribute(&mut self) {
         self.finish_attribute();
+        self.limit.new_attribute();
+        if self.attribute_over_limit() {
+            self.attr = None;
+            self.attr_duplicate = false;
+            return;
+        }
         self.attr = Some(AttrBuild {
             start: self.pos,
             end: self.pos,
@@ -1120,58 +1219,24 @@ impl Tokenizer {
         self.attr_duplicate = false;
     }
 
-    /// Leaving the attribute name state: drops the attribute if its name is already on the tag.
-    /// Linear for small tags, a hash set for large ones, so a tag with many attributes stays
-    /// linear overall.
-    fn check_duplicate_attribute(&mut self) {
-        let Some(a) = &self.attr else { return };
-        if self.tag.attrs.is_empty() {
-            return;
-        }
-        let name = a.name.as_str(&self.buf, self.base);
-        let duplicate = if self.tag.attrs.len() < LINEAR_DUPLICATE_LIMIT {
-            // Lengths first: most names differ in length, and that needs no slicing.
-            self.tag
-                .attrs
-                .iter()
-                .any(|x| x.name.len() == name.len() && x.name.as_str(&self.buf, self.base) == name)
-        } else {
-            let set = self.attr_names.get_or_insert_with(|| {
-                self.tag
-                    .attrs
-                    .iter()
-                    .map(|x| x.name.as_str(&self.buf, self.base).to_owned())
-                    .collect()
-            });
-            !set.insert(name.to_owned())
-        };
-        if duplicate {
-            self.attr_duplicate = true;
-            self.error(ErrorCode::DuplicateAttribute);
-        }
-    }
-
+    /// Appends the current character to the attribute's name or value (within its limit) and
+    /// consumes it.
     fn attr_push_current(&mut self, name: bool) {
         let (start, end) = (self.pos, self.pos + self.cw);
-        if let Some(a) = self.attr.as_mut() {
-            let target = if name { &mut a.name } else { &mut a.value };
-            if self.buf.as_bytes()[start - self.base] == b'\r' {
-                target.push_char(&self.buf, self.base, '\n');
-            } else {
-                target.push_raw(&self.buf, self.base, start, end);
-            }
-            a.end = end;
+        if self.buf.as_bytes()[start - self.base] == b'\r' {
+            self.attr_append_str(name, "\n", start, end);
+        } else {
+            self.attr_append_raw(name, start, end);
         }
         self.pos = end;
     }
 
+    /// Appends `c` for the current character to the attribute's name or value (within its
+    /// limit) and consumes it.
     fn attr_push_char(&mut self, name: bool, c: char) {
-        let end = self.pos + self.cw;
-        if let Some(a) = self.attr.as_mut() {
-            let target = if name { &mut a.name } else { &mut a.value };
-            target.push_char(&self.buf, self.base, c);
-            a.end = end;
-        }
+        let (start, end) = (self.pos, self.pos + self.cw);
+        let mut tmp = [0u8; 4];
+        self.attr_append_str(name, c.encode_utf8(&mut tmp), start, end);
         self.pos = end;
     }
 
@@ -1214,8 +1279,12 @@ impl Tokenizer {
         self.emit_eof()
     }
 
-    /// Appends the current character (or `replacement`) to a DOCTYPE string and consumes it.
+    /// Appends the current character (or `replacement`) to a DOCTYPE string and consumes it
+    /// (the name within the name limit).
     fn doctype_push(&mut self, which: u8, replacement: Option<char>) {
+        if which == 0 {
+            return self.doctype_name_push(replacement);
+        }
         let (start, end) = (self.pos, self.pos + self.cw);
         let cr = self.buf.as_bytes()[start - self.base] == b'\r';
         let target = match which {
@@ -1548,6 +1617,12 @@ impl Tokenizer {
             });
             j = after;
         };
+        // A tag longer than the shortest name or value limit, or with more attributes than
+        // allowed, is left to the states, which cut it (one check per tag: no name or value is
+        // longer than the tag).
+        if gt - lt > self.limit.max_tag_len || t.attrs.len() > self.limit.max_attributes {
+            return None;
+        }
         let start = base + lt;
         let end = base + gt + 1;
         self.token_start = start;
@@ -1699,11 +1774,12 @@ impl Tokenizer {
                 self.state = State::TagName;
                 return self.tag_name_state();
             }
-            Next::Char('?') => {
+            Next::Char('?') if self.options.legacy_processing_instructions => {
                 self.error(ErrorCode::UnexpectedQuestionMarkInsteadOfTagName);
                 self.comment = SBuf::Empty;
                 self.state = State::BogusComment;
             }
+            Next::Char('?') => self.tag_open_question_mark(),
             Next::Eof => {
                 self.error(ErrorCode::EofBeforeTagName);
                 self.emit_raw(self.token_start, self.pos);
@@ -1749,7 +1825,7 @@ impl Tokenizer {
     fn tag_name_state(&mut self) -> Flow {
         let end = self.scan(&NAME_STOPS);
         if end > self.pos {
-            self.tag.name.push_raw(&self.buf, self.base, self.pos, end);
+            self.tag_name_append_raw(self.pos, end);
             self.pos = end;
         }
         match self.cur() {
@@ -1770,11 +1846,11 @@ impl Tokenizer {
             }
             Next::Char('\0') => {
                 self.error(ErrorCode::UnexpectedNullCharacter);
-                self.tag.name.push_char(&self.buf, self.base, '\u{FFFD}');
+                self.tag_name_append_str("\u{FFFD}", self.pos, self.pos + self.cw);
                 self.consume();
             }
             Next::Eof => return self.eof_in_tag(),
-            Next::Char(c) => self.append_tag_name(c),
+            Next::Char(c) => self.append_tag_name_limited(c),
         }
         Flow::Go
     }
@@ -2172,7 +2248,9 @@ impl Tokenizer {
                 i += 1;
             }
             let eq = i;
-            if bytes.get(eq) != Some(&b'=') {
+            if bytes.get(eq) != Some(&b'=')
+                || self.limit.attributes_seen >= self.limit.max_attributes
+            {
                 break;
             }
             let (value_start, value_end, after, next) = match bytes.get(eq + 1) {
@@ -2213,6 +2291,10 @@ impl Tokenizer {
                 }
                 _ => break,
             };
+            // An attribute longer than the shortest name or value limit is left to the states.
+            if after - name_start > self.limit.max_tag_len {
+                break;
+            }
             // Commit the attribute, as the states would have built it (after the one the states
             // may have left unfinished).
             self.finish_attribute();
@@ -2224,6 +2306,7 @@ impl Tokenizer {
                 end: base + after,
             });
             self.attr_duplicate = false;
+            self.limit.attributes_seen += 1;
             self.pos = base + eq;
             self.cw = 1;
             self.check_duplicate_attribute();
@@ -2256,10 +2339,7 @@ impl Tokenizer {
     fn attribute_name_state(&mut self) -> Flow {
         let end = self.scan(&NAME_STOPS);
         if end > self.pos {
-            if let Some(a) = self.attr.as_mut() {
-                a.name.push_raw(&self.buf, self.base, self.pos, end);
-                a.end = end;
-            }
+            self.attr_append_raw(true, self.pos, end);
             self.pos = end;
         }
         match self.cur() {
@@ -2351,10 +2431,7 @@ impl Tokenizer {
         let stops = if quote == b'"' { &DQ_STOPS } else { &SQ_STOPS };
         let end = self.scan(stops);
         if end > self.pos {
-            if let Some(a) = self.attr.as_mut() {
-                a.value.push_raw(&self.buf, self.base, self.pos, end);
-                a.end = end;
-            }
+            self.attr_append_raw(false, self.pos, end);
             self.pos = end;
         }
         match self.cur() {
@@ -2386,10 +2463,7 @@ impl Tokenizer {
     fn attribute_value_unquoted_state(&mut self) -> Flow {
         let end = self.scan(&UNQUOTED_STOPS);
         if end > self.pos {
-            if let Some(a) = self.attr.as_mut() {
-                a.value.push_raw(&self.buf, self.base, self.pos, end);
-                a.end = end;
-            }
+            self.attr_append_raw(false, self.pos, end);
             self.pos = end;
         }
         match self.cur() {
@@ -2507,6 +2581,7 @@ impl Tokenizer {
             self.state = State::CommentStart;
         } else if doctype == Some(true) {
             self.pos += 7;
+            self.limit.new_token();
             self.state = State::Doctype;
         } else if cdata == Some(true) {
             if self.options.cdata_allowed {
@@ -3184,10 +3259,7 @@ impl Tokenizer {
     /// "Flush code points consumed as a character reference": the input `start..end` unchanged.
     fn flush_reference_raw(&mut self, start: usize, end: usize) {
         if self.in_attribute() {
-            if let Some(a) = self.attr.as_mut() {
-                a.value.push_raw(&self.buf, self.base, start, end);
-                a.end = end;
-            }
+            self.attr_append_raw(false, start, end);
         } else {
             self.emit_raw(start, end);
         }
@@ -3196,10 +3268,7 @@ impl Tokenizer {
     /// Flushes the resolved reference `s`, which replaces the input `start..end`.
     fn flush_reference(&mut self, s: &str, start: usize, end: usize) {
         if self.in_attribute() {
-            if let Some(a) = self.attr.as_mut() {
-                a.value.push_str(&self.buf, self.base, s);
-                a.end = end;
-            }
+            self.attr_append_str(false, s, start, end);
         } else {
             self.emit_str(s, start, end);
         }

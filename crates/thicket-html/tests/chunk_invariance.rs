@@ -1,15 +1,28 @@
 //! Property: however the input is split into chunks, the tokens (with adjacent text runs joined)
-//! and the errors are the same, and the spans tile the input.
+//! and the errors are the same, the spans tile the input and the errors are in source order;
+//! with the 2026 processing instructions or the legacy reading of `<?`, and with or without
+//! tight limits.
 
 use proptest::prelude::*;
 use thicket_html::{Options, State, Token, Tokenizer};
+use thicket_input::Limits;
 
 /// Tokenizes `input` split at `cuts` (byte positions, rounded down to char boundaries); returns a
 /// normalized dump of tokens and errors.
-fn dump(input: &str, cuts: &[usize], state: State) -> (Vec<String>, Vec<String>) {
+fn dump(input: &str, cuts: &[usize], state: State, mode: u8) -> (Vec<String>, Vec<String>) {
     let mut tok = Tokenizer::with_options(Options {
         initial_state: Some(state),
         last_start_tag: Some("script".into()),
+        legacy_processing_instructions: mode & 1 != 0,
+        limits: if mode & 2 != 0 {
+            Limits::none()
+                .with_max_attributes(2)
+                .with_max_name_len(3)
+                .with_max_value_len(2)
+                .with_max_diagnostics(5)
+        } else {
+            Limits::none()
+        },
         ..Options::default()
     });
     let chunks = thicket_testkit::chunks::split_at_positions(input, cuts);
@@ -43,6 +56,11 @@ fn dump(input: &str, cuts: &[usize], state: State) -> (Vec<String>, Vec<String>)
     tok.finish();
     pull(&mut tok, &mut out);
     assert_eq!(at, input.len());
+    let starts: Vec<usize> = tok.diagnostics().iter().map(|d| d.span.start).collect();
+    assert!(
+        starts.is_sorted(),
+        "diagnostics out of source order: {starts:?}"
+    );
     let errors = tok
         .diagnostics()
         .iter()
@@ -156,6 +174,19 @@ fn markup() -> impl Strategy<Value = String> {
         "&lid=",
         "&lid;",
         "<a href=\"?a=1&lpos=2&b&c;\">",
+        // Processing instructions (2026) and their near misses.
+        "<?",
+        "?>",
+        "<?pi ",
+        "<?t?d?>",
+        "<?xml",
+        "<?XML-Stylesheet ",
+        "<?xmlx",
+        "<?a-b_C9",
+        "<?1",
+        "<?a.b>",
+        "<?>",
+        "_",
         "<a t='&ampx &amp. &notx=&noti'>",
         "<a t=\"&gt&lt;&#x20&&#\">",
     ]);
@@ -173,14 +204,16 @@ proptest! {
             State::Data, State::Rcdata, State::Rawtext, State::ScriptData, State::Plaintext,
             State::CdataSection,
         ]),
+        // Bit 0: legacy processing instructions; bit 1: tight limits.
+        mode in 0u8..4,
     ) {
-        let whole = dump(&input, &[], state);
-        let split = dump(&input, &cuts, state);
+        let whole = dump(&input, &[], state, mode);
+        let split = dump(&input, &cuts, state, mode);
         prop_assert_eq!(&whole, &split);
         // Fed one byte position at a time the fast paths (whole attributes at once, memchr over
         // text runs) never see enough input, so this compares them with the plain states.
         let every: Vec<usize> = (0..=input.len()).collect();
-        let by_char = dump(&input, &every, state);
+        let by_char = dump(&input, &every, state, mode);
         prop_assert_eq!(whole, by_char);
     }
 }

@@ -37,6 +37,9 @@ fn dump(input: &str) -> (String, usize) {
                 writeln!(out, "{sc} {span:?}")
             }
             Token::Comment { data, .. } => writeln!(out, "Comment {data:?} {span:?}"),
+            Token::ProcessingInstruction { target, data, .. } => {
+                writeln!(out, "ProcessingInstruction {target:?} {data:?} {span:?}")
+            }
             Token::Text { text, .. } => writeln!(out, "Text {text:?} {span:?}"),
             Token::Discarded { .. } => writeln!(out, "Discarded {span:?}"),
             Token::Eof { .. } => writeln!(out, "Eof {span:?}"),

@@ -30,6 +30,7 @@ fn texts(tokens: &[Token<'_>]) -> Vec<String> {
             Token::StartTag(t) => format!("S:{}", t.name),
             Token::EndTag(t) => format!("E:{}", t.name),
             Token::Comment { data, .. } => format!("C:{data}"),
+            Token::ProcessingInstruction { target, data, .. } => format!("P:{target} {data}"),
             Token::Doctype(d) => format!("D:{:?}", d.name),
             Token::Discarded { span } => format!("X:{span:?}"),
             Token::Eof { .. } => "EOF".into(),

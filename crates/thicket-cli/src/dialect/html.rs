@@ -55,6 +55,9 @@ pub fn token_line(token: &Token<'_>) -> String {
         Token::Comment { data, .. } => {
             let _ = write!(line, "Comment {}", quote(data));
         }
+        Token::ProcessingInstruction { target, data, .. } => {
+            let _ = write!(line, "Pi {target} {}", quote(data));
+        }
         Token::Text { text, .. } => {
             let _ = write!(line, "Text {}", quote(text));
         }
@@ -101,6 +104,12 @@ pub fn token_json(token: &Token<'_>) -> String {
         }
         Token::Comment { data, .. } => {
             out.push_str(r#"{"type":"comment","data":"#);
+            json_str(&mut out, data);
+        }
+        Token::ProcessingInstruction { target, data, .. } => {
+            out.push_str(r#"{"type":"pi","target":"#);
+            json_str(&mut out, target);
+            out.push_str(r#","data":"#);
             json_str(&mut out, data);
         }
         Token::Text { text, .. } => {
@@ -160,5 +169,23 @@ pub fn parse(bytes: &[u8]) -> Parsed {
         tokens: Some(lines),
         tokens_json: Some(json),
         diags,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn processing_instructions_print_as_pi() {
+        let parsed = parse(b"<?xml-stylesheet a?><?pi x=\"1\"?>");
+        let tokens = parsed.tokens.expect("token lines");
+        assert_eq!(tokens[0], "Comment \"?xml-stylesheet a?\" 0..20");
+        assert_eq!(tokens[1], "Pi pi \"x=\\\"1\\\"\" 20..32");
+        let json = parsed.tokens_json.expect("token objects");
+        assert_eq!(
+            json[1],
+            r#"{"type":"pi","target":"pi","data":"x=\"1\"","start":20,"end":32}"#
+        );
     }
 }

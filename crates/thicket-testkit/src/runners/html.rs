@@ -1,11 +1,16 @@
-//! Suite runners for thicket-html: the html5lib tokenizer tests.
+//! Suite runners for thicket-html: the html5lib tokenizer tests, read with the pre-2026 rule for
+//! `<?` (`html5lib-tokenizer`) and with the 2026 processing instructions (`html5lib-tokenizer-pi`);
+//! Thicket's processing instruction tokenizer tests (`html-pi-tokenizer`); and the
+//! tokenizer-visible outcome of WPT's processing instruction tree tests
+//! (`wpt-processing-instructions`, in `runners/html/wpt.rs`).
 //!
 //! Every test runs once per initial state. A run passes only if the tokens and the errors (code,
 //! line, column, in order) match the expectations when the input is fed whole, when it is fed one
 //! character at a time, when it is split in two at every position (inputs up to [`SPLIT_LIMIT`]
-//! characters) and in three at every pair of positions (up to [`THREE_WAY_LIMIT`]); and if the
-//! token spans tile the input in each of those runs.
+//! characters) and in three at every pair of positions (up to [`THREE_WAY_LIMIT`]); if the
+//! token spans tile the input in each of those runs; and if the diagnostics are in source order.
 
+use std::fmt::Debug;
 use std::path::Path;
 
 use thicket_html::{Options, State, Token, Tokenizer};
@@ -13,6 +18,8 @@ use thicket_input::{LineIndex, Span};
 
 use crate::suites::html5lib::{self, ExpectedError, ExpectedToken, TokenizerTest};
 use crate::{Case, Outcome, SuiteDef, chunks, spans};
+
+mod wpt;
 
 /// Inputs up to this many characters are also split in two at every position.
 pub const SPLIT_LIMIT: usize = 200;
@@ -22,20 +29,68 @@ pub const THREE_WAY_LIMIT: usize = 16;
 
 /// The suites this dialect runs.
 pub fn suites() -> Vec<SuiteDef> {
-    vec![SuiteDef {
-        name: "html5lib-tokenizer",
-        spec: "WHATWG HTML tokenization",
-        dir: "html5lib-tests/tokenizer",
-        in_project: false,
-        run: run_tokenizer_suite,
-    }]
+    vec![
+        SuiteDef {
+            name: "html5lib-tokenizer",
+            spec: "WHATWG HTML tokenization",
+            dir: "html5lib-tests/tokenizer",
+            in_project: false,
+            run: run_html5lib_legacy,
+        },
+        SuiteDef {
+            name: "html5lib-tokenizer-pi",
+            spec: "WHATWG HTML tokenization, 2026 processing instructions",
+            dir: "html5lib-tests/tokenizer",
+            in_project: false,
+            run: run_html5lib_2026,
+        },
+        SuiteDef {
+            name: "html-pi-tokenizer",
+            spec: "WHATWG HTML processing instructions (2026)",
+            dir: "wpt-processing-instructions",
+            in_project: false,
+            run: run_pi_tokenizer,
+        },
+        SuiteDef {
+            name: "wpt-processing-instructions",
+            spec: "WHATWG HTML processing instructions (2026)",
+            dir: "wpt-processing-instructions",
+            in_project: false,
+            run: wpt::run,
+        },
+    ]
 }
 
-fn run_tokenizer_suite(dir: &Path) -> Result<Vec<Case>, String> {
+/// html5lib-tests with `Options::legacy_processing_instructions` (the suite predates 2026).
+fn run_html5lib_legacy(dir: &Path) -> Result<Vec<Case>, String> {
+    run_tokenizer_files(dir, |_| true, true)
+}
+
+/// html5lib-tests with the 2026 processing instructions (the library default).
+fn run_html5lib_2026(dir: &Path) -> Result<Vec<Case>, String> {
+    run_tokenizer_files(dir, |_| true, false)
+}
+
+/// `tokenizer-pi.test`, with the 2026 processing instructions.
+fn run_pi_tokenizer(dir: &Path) -> Result<Vec<Case>, String> {
+    let cases = run_tokenizer_files(dir, |name| name == "tokenizer-pi.test", false)?;
+    if cases.is_empty() {
+        return Err(format!("no tokenizer-pi.test in {}", dir.display()));
+    }
+    Ok(cases)
+}
+
+/// Runs every `.test` file of `dir` whose name `wanted` accepts.
+fn run_tokenizer_files(
+    dir: &Path,
+    wanted: fn(&str) -> bool,
+    legacy_pi: bool,
+) -> Result<Vec<Case>, String> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "test"))
+        .filter(|p| p.file_name().is_some_and(|n| wanted(&n.to_string_lossy())))
         .collect();
     files.sort();
     let mut cases = Vec::new();
@@ -59,7 +114,7 @@ fn run_tokenizer_suite(dir: &Path) -> Result<Vec<Case>, String> {
                             .into(),
                     )
                 } else {
-                    run_test(test, state_name)
+                    run_test(test, state_name, legacy_pi)
                 };
                 cases.push(Case::new(name, outcome));
             }
@@ -75,8 +130,50 @@ struct RunResult {
     errors: Vec<ExpectedError>,
 }
 
-/// Runs one test in one initial state, fed whole, char by char and split in two.
-pub fn run_test(test: &TokenizerTest, state_name: &str) -> Outcome {
+/// Runs `run` on `input` fed whole, one character at a time, split in two at every position
+/// (up to [`SPLIT_LIMIT`] characters) and in three at every pair of positions (up to
+/// [`THREE_WAY_LIMIT`]); returns the whole run's result when every run gives the same.
+fn same_however_split<R: PartialEq + Debug>(
+    input: &str,
+    run: impl Fn(&[&str]) -> Result<R, String>,
+) -> Result<R, String> {
+    let whole = run(&[input]).map_err(|e| format!("whole input: {e}"))?;
+    let by_char = chunks::chars(input);
+    match run(&by_char) {
+        Ok(r) if r == whole => {}
+        Ok(r) => return Err(format!("fed char by char: {r:?}")),
+        Err(e) => return Err(format!("fed char by char: {e}")),
+    }
+    if by_char.len() <= SPLIT_LIMIT {
+        for [a, b] in chunks::two_way_splits(input) {
+            match run(&[a, b]) {
+                Ok(r) if r == whole => {}
+                Ok(r) => return Err(format!("split at {}: {r:?}", a.len())),
+                Err(e) => return Err(format!("split at {}: {e}", a.len())),
+            }
+        }
+    }
+    if by_char.len() <= THREE_WAY_LIMIT {
+        let bounds: Vec<usize> = (0..=input.len())
+            .filter(|&i| input.is_char_boundary(i))
+            .collect();
+        for (k, &i) in bounds.iter().enumerate() {
+            for &j in &bounds[k..] {
+                let parts = [&input[..i], &input[i..j], &input[j..]];
+                match run(&parts) {
+                    Ok(r) if r == whole => {}
+                    Ok(r) => return Err(format!("split at {i} and {j}: {r:?}")),
+                    Err(e) => return Err(format!("split at {i} and {j}: {e}")),
+                }
+            }
+        }
+    }
+    Ok(whole)
+}
+
+/// Runs one test in one initial state, fed whole, char by char and split in two and three;
+/// `legacy_pi` sets `Options::legacy_processing_instructions`.
+pub fn run_test(test: &TokenizerTest, state_name: &str, legacy_pi: bool) -> Outcome {
     let (Some(input), Some(expected)) = (&test.input, &test.output) else {
         return Outcome::Skip("input holds a lone surrogate, which a Rust &str cannot hold".into());
     };
@@ -84,10 +181,17 @@ pub fn run_test(test: &TokenizerTest, state_name: &str) -> Outcome {
         return Outcome::Fail(format!("unknown initial state {state_name:?}"));
     };
     let index = LineIndex::new(input);
-    let run = |chunks: &[&str]| run_chunks(input, &index, chunks, state, test);
-    let whole = match run(&[input]) {
+    let options = Options {
+        initial_state: Some(state),
+        last_start_tag: test.last_start_tag.clone(),
+        legacy_processing_instructions: legacy_pi,
+        ..Options::default()
+    };
+    let whole = match same_however_split(input, |chunks| {
+        run_chunks(input, &index, chunks, options.clone())
+    }) {
         Ok(r) => r,
-        Err(e) => return Outcome::Fail(format!("whole input: {e}")),
+        Err(e) => return Outcome::Fail(e),
     };
     if &whole.tokens != expected {
         return Outcome::Fail(format!(
@@ -101,36 +205,6 @@ pub fn run_test(test: &TokenizerTest, state_name: &str) -> Outcome {
             test.errors, whole.errors
         ));
     }
-    let by_char = chunks::chars(input);
-    match run(&by_char) {
-        Ok(r) if r == whole => {}
-        Ok(r) => return Outcome::Fail(format!("fed char by char: {r:?}")),
-        Err(e) => return Outcome::Fail(format!("fed char by char: {e}")),
-    }
-    if by_char.len() <= SPLIT_LIMIT {
-        for [a, b] in chunks::two_way_splits(input) {
-            match run(&[a, b]) {
-                Ok(r) if r == whole => {}
-                Ok(r) => return Outcome::Fail(format!("split at {}: {r:?}", a.len())),
-                Err(e) => return Outcome::Fail(format!("split at {}: {e}", a.len())),
-            }
-        }
-    }
-    if by_char.len() <= THREE_WAY_LIMIT {
-        let bounds: Vec<usize> = (0..=input.len())
-            .filter(|&i| input.is_char_boundary(i))
-            .collect();
-        for (k, &i) in bounds.iter().enumerate() {
-            for &j in &bounds[k..] {
-                let parts = [&input[..i], &input[i..j], &input[j..]];
-                match run(&parts) {
-                    Ok(r) if r == whole => {}
-                    Ok(r) => return Outcome::Fail(format!("split at {i} and {j}: {r:?}")),
-                    Err(e) => return Outcome::Fail(format!("split at {i} and {j}: {e}")),
-                }
-            }
-        }
-    }
     Outcome::Pass
 }
 
@@ -140,14 +214,9 @@ fn run_chunks(
     input: &str,
     index: &LineIndex,
     chunks: &[&str],
-    state: State,
-    test: &TokenizerTest,
+    options: Options,
 ) -> Result<RunResult, String> {
-    let mut tok = Tokenizer::with_options(Options {
-        initial_state: Some(state),
-        last_start_tag: test.last_start_tag.clone(),
-        ..Options::default()
-    });
+    let mut tok = Tokenizer::with_options(options);
     let mut tokens = Vec::new();
     let mut spans_seen: Vec<Span> = Vec::new();
     let mut saw_eof = false;
@@ -172,6 +241,8 @@ fn run_chunks(
         return Err("no Eof token".into());
     }
     spans::check_tiling(input, &spans_seen)?;
+    let error_spans: Vec<Span> = tok.diagnostics().iter().map(|d| d.span).collect();
+    spans::check_ordered(input, &error_spans).map_err(|e| format!("diagnostics: {e}"))?;
     let errors = tok
         .diagnostics()
         .iter()
@@ -221,6 +292,10 @@ fn normalize(t: Token<'_>) -> Option<ExpectedToken> {
             name: t.name.into_owned(),
         },
         Token::Comment { data, .. } => ExpectedToken::Comment(data.into_owned()),
+        Token::ProcessingInstruction { target, data, .. } => ExpectedToken::ProcessingInstruction {
+            target: target.into_owned(),
+            data: data.into_owned(),
+        },
         Token::Text { text, .. } => ExpectedToken::Character(text.into_owned()),
         Token::Discarded { .. } | Token::Eof { .. } => return None,
     })

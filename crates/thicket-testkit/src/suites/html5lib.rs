@@ -1,4 +1,5 @@
-//! Reader for the html5lib tokenizer test format (`tokenizer/*.test`).
+//! Reader for the html5lib tokenizer test format (`tokenizer/*.test`), with Thicket's
+//! `["ProcessingInstruction", target, data]` token for the 2026 processing instructions.
 //!
 //! Each file is a JSON object with a `tests` array (or, in `xmlViolation.test`, only
 //! `xmlViolationTests`). A test has `description`, `input`, `output` (tokens), optional `errors`
@@ -38,6 +39,14 @@ pub enum ExpectedToken {
     },
     /// `["Comment", data]`.
     Comment(String),
+    /// `["ProcessingInstruction", target, data]`: not in html5lib-tests (which predate the 2026
+    /// change); the form of `wpt-processing-instructions/tokenizer-pi.test`.
+    ProcessingInstruction {
+        /// The target.
+        target: String,
+        /// The data.
+        data: String,
+    },
     /// `["Character", data]`.
     Character(String),
 }
@@ -232,6 +241,10 @@ fn parse_tokens(
                 name: f(1)?.unwrap_or_default(),
             },
             "Comment" => ExpectedToken::Comment(f(1)?.unwrap_or_default()),
+            "ProcessingInstruction" => ExpectedToken::ProcessingInstruction {
+                target: f(1)?.unwrap_or_default(),
+                data: f(2)?.unwrap_or_default(),
+            },
             "Character" => ExpectedToken::Character(f(1)?.unwrap_or_default()),
             other => return Err(OutputError::Bad(format!("unknown token kind {other}"))),
         };

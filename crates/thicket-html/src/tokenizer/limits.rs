@@ -1,0 +1,534 @@
+//! `Options::limits` (`thicket_input::Limits`): attributes per tag, name and value lengths, and
+//! what the tokenizer does when one is reached (docs/html.md, "Limits"). A cut name or value
+//! keeps its first bytes and drops the rest as it is read; the buffer is then allowed to drop
+//! the consumed input of the current token (its strings are copied out first), so a 28 MB
+//! attribute value costs the limit, not 28 MB. The limit diagnostics are placed in source
+//! order among those the same step already reported.
+
+use thicket_input::{Diagnostic, Limits, Span};
+
+use super::{AttrBuild, Tokenizer};
+use crate::error::ErrorCode;
+use crate::sbuf::SBuf;
+use crate::state::State;
+
+/// The limits in effect (`usize::MAX` where there is none) and what they did to the current
+/// token.
+pub(super) struct Guard {
+    /// Most attributes kept on one tag.
+    pub(super) max_attributes: usize,
+    /// Longest tag, attribute, DOCTYPE or processing instruction target name, in bytes.
+    pub(super) max_name_len: usize,
+    /// Longest attribute value, in bytes.
+    pub(super) max_value_len: usize,
+    /// The shorter of the two: a tag (or attribute) no longer than this has no name or value
+    /// over a limit, which the direct paths check once per tag.
+    pub(super) max_tag_len: usize,
+    /// The name being built was cut: the rest of it is read and dropped.
+    name_cut: bool,
+    /// The attribute value being built was cut.
+    value_cut: bool,
+    /// Attributes the current tag has started, duplicates included.
+    pub(super) attributes_seen: usize,
+    /// The current token dropped input: the buffer may forget what the token has consumed.
+    pub(super) detach: bool,
+    /// How many attributes of the current tag are already owned strings.
+    owned_attributes: usize,
+}
+
+impl Guard {
+    pub(super) fn new(limits: &Limits) -> Guard {
+        let or_max = |l: Option<usize>| l.unwrap_or(usize::MAX);
+        let (max_name_len, max_value_len) =
+            (or_max(limits.max_name_len), or_max(limits.max_value_len));
+        Guard {
+            max_attributes: or_max(limits.max_attributes),
+            max_name_len,
+            max_value_len,
+            max_tag_len: max_name_len.min(max_value_len),
+            name_cut: false,
+            value_cut: false,
+            attributes_seen: 0,
+            detach: false,
+            owned_attributes: 0,
+        }
+    }
+
+    /// A new tag, DOCTYPE or processing instruction starts.
+    #[inline]
+    pub(super) fn new_token(&mut self) {
+        self.name_cut = false;
+        self.value_cut = false;
+        self.attributes_seen = 0;
+        self.detach = false;
+        self.owned_attributes = 0;
+    }
+
+    /// A new attribute starts: its name and value have room again.
+    #[inline]
+    pub(super) fn new_attribute(&mut self) {
+        self.name_cut = false;
+        self.value_cut = false;
+    }
+}
+
+/// Appends the input `start..end` to `s` if it fits under `max`; otherwise appends the part
+/// that fits (cut at a character boundary), sets `cut` and returns the first dropped
+/// character. Nothing is appended once `cut` is set.
+#[inline]
+fn append_raw(
+    s: &mut SBuf,
+    cut: &mut bool,
+    max: usize,
+    buf: &str,
+    base: usize,
+    start: usize,
+    end: usize,
+) -> Option<Span> {
+    if *cut {
+        return None;
+    }
+    if s.len() + (end - start) <= max {
+        s.push_raw(buf, base, start, end);
+        return None;
+    }
+    cut_raw(s, cut, max, buf, base, start, end)
+}
+
+#[cold]
+#[inline(never)]
+fn cut_raw(
+    s: &mut SBuf,
+    cut: &mut bool,
+    max: usize,
+    buf: &str,
+    base: usize,
+    start: usize,
+    end: usize,
+) -> Option<Span> {
+    let mut at = start + max.saturating_sub(s.len()).min(end - start);
+    while !buf.is_char_boundary(at - base) {
+        at -= 1;
+    }
+    if at > start {
+        s.push_raw(buf, base, start, at);
+    }
+    *cut = true;
+    let w = buf[at - base..].chars().next().map_or(0, char::len_utf8);
+    Some(Span::new(at, (at + w).min(end)))
+}
+
+/// Appends `text`, which replaces the input `start..end`, as [`append_raw`] does; when it does
+/// not fit, the dropped character is that input.
+#[inline]
+fn append_str(
+    s: &mut SBuf,
+    cut: &mut bool,
+    max: usize,
+    (buf, base): (&str, usize),
+    text: &str,
+    start: usize,
+    end: usize,
+) -> Option<Span> {
+    if *cut {
+        return None;
+    }
+    if s.len() + text.len() <= max {
+        s.push_str(buf, base, text);
+        return None;
+    }
+    let mut k = max.saturating_sub(s.len()).min(text.len());
+    while !text.is_char_boundary(k) {
+        k -= 1;
+    }
+    if k > 0 {
+        s.push_str(buf, base, &text[..k]);
+    }
+    *cut = true;
+    Some(Span::new(start, end))
+}
+
+impl Tokenizer {
+    /// Reports a limit reached at `span` (in source order) and lets the buffer forget the
+    /// current token's dropped input.
+    #[cold]
+    fn limit_reached(&mut self, code: ErrorCode, span: Span) {
+        self.limit.detach = true;
+        self.push_in_order(Diagnostic::new(code, span));
+    }
+
+    /// Adds `d` to the diagnostics in source order: before the diagnostics of this step that
+    /// start after it (input-stream errors a scan reported ahead of the cut). Past the cap, it
+    /// takes the place of the last one kept if that one comes after it.
+    pub(super) fn push_in_order(&mut self, d: Diagnostic<ErrorCode>) {
+        let later = self
+            .diagnostics
+            .as_slice()
+            .iter()
+            .rev()
+            .take_while(|x| x.span.start > d.span.start)
+            .count();
+        if later == 0 {
+            self.diagnostics.push(d);
+            return;
+        }
+        let omitted = self.diagnostics.omitted();
+        self.diagnostics.push(d);
+        let displaced = self.diagnostics.omitted() > omitted;
+        let kept = self.diagnostics.as_mut_vec();
+        let n = kept.len();
+        if displaced {
+            // `d` was counted, not kept: it takes the place of the last kept one (which comes
+            // after it), and that one is counted instead.
+            kept.pop();
+            kept.insert(n - later, d);
+        } else {
+            kept[n - 1 - later..].rotate_right(1);
+        }
+    }
+
+    /// Whether a new attribute must be dropped because the tag has had `max_attributes`
+    /// already (duplicates included); reports `attribute-limit` at the first one dropped.
+    /// Called at the attribute's first character.
+    pub(super) fn attribute_over_limit(&mut self) -> bool {
+        let g = &mut self.limit;
+        if g.attributes_seen < g.max_attributes {
+            g.attributes_seen += 1;
+            return false;
+        }
+        if g.attributes_seen == g.max_attributes {
+            g.attributes_seen += 1;
+            let span = Span::new(self.pos, self.pos + self.cw);
+            self.limit_reached(ErrorCode::AttributeLimit, span);
+        }
+        true
+    }
+
+    /// Appends the input `start..end` to the current attribute's name or value, within its
+    /// limit, and extends the attribute's span to `end`.
+    #[inline]
+    pub(super) fn attr_append_raw(&mut self, name: bool, start: usize, end: usize) {
+        let Some(a) = self.attr.as_mut() else { return };
+        a.end = end;
+        let (s, cut, max, code) = attr_target(a, &mut self.limit, name);
+        if let Some(span) = append_raw(s, cut, max, &self.buf, self.base, start, end) {
+            self.limit_reached(code, span);
+        }
+    }
+
+    /// Appends `text`, which replaces the input `start..end`, to the current attribute's name or
+    /// value, within its limit.
+    pub(super) fn attr_append_str(&mut self, name: bool, text: &str, start: usize, end: usize) {
+        let Some(a) = self.attr.as_mut() else { return };
+        a.end = end;
+        let (s, cut, max, code) = attr_target(a, &mut self.limit, name);
+        let input = (self.buf.as_str(), self.base);
+        if let Some(span) = append_str(s, cut, max, input, text, start, end) {
+            self.limit_reached(code, span);
+        }
+    }
+
+    /// Appends the input `start..end` to the tag name, within the name limit.
+    #[inline]
+    pub(super) fn tag_name_append_raw(&mut self, start: usize, end: usize) {
+        let g = &mut self.limit;
+        let (buf, base) = (self.buf.as_str(), self.base);
+        let max = g.max_name_len;
+        if let Some(span) = append_raw(
+            &mut self.tag.name,
+            &mut g.name_cut,
+            max,
+            buf,
+            base,
+            start,
+            end,
+        ) {
+            self.limit_reached(ErrorCode::NameLengthLimit, span);
+        }
+    }
+
+    /// Appends `text`, which replaces the input `start..end`, to the tag name.
+    pub(super) fn tag_name_append_str(&mut self, text: &str, start: usize, end: usize) {
+        let g = &mut self.limit;
+        let input = (self.buf.as_str(), self.base);
+        let max = g.max_name_len;
+        if let Some(span) = append_str(
+            &mut self.tag.name,
+            &mut g.name_cut,
+            max,
+            input,
+            text,
+            start,
+            end,
+        ) {
+            self.limit_reached(ErrorCode::NameLengthLimit, span);
+        }
+    }
+
+    /// Appends the current input character to the tag name (lowercased) within the name limit,
+    /// and consumes it.
+    pub(super) fn append_tag_name_limited(&mut self, c: char) {
+        let (start, end) = (self.pos, self.pos + self.cw);
+        if c.is_ascii_uppercase() {
+            let mut tmp = [0u8; 4];
+            self.tag_name_append_str(c.to_ascii_lowercase().encode_utf8(&mut tmp), start, end);
+        } else {
+            self.tag_name_append_raw(start, end);
+        }
+        self.consume();
+    }
+
+    /// Appends the input `start..end` (target characters: ASCII) to the processing instruction
+    /// target, within the name limit.
+    pub(super) fn pi_target_append(&mut self, start: usize, end: usize) {
+        let g = &mut self.limit;
+        let (buf, base) = (self.buf.as_str(), self.base);
+        let max = g.max_name_len;
+        if let Some(span) = append_raw(
+            &mut self.pi.target,
+            &mut g.name_cut,
+            max,
+            buf,
+            base,
+            start,
+            end,
+        ) {
+            self.limit_reached(ErrorCode::NameLengthLimit, span);
+        }
+    }
+
+    /// Appends the current character (or `replacement`) to the DOCTYPE name, within the name
+    /// limit, and consumes it.
+    pub(super) fn doctype_name_push(&mut self, replacement: Option<char>) {
+        let (start, end) = (self.pos, self.pos + self.cw);
+        let cr = self.buf.as_bytes()[start - self.base] == b'\r';
+        let g = &mut self.limit;
+        let max = g.max_name_len;
+        let name = self.doctype.name.get_or_insert_with(SBuf::default);
+        let input = (self.buf.as_str(), self.base);
+        let mut tmp = [0u8; 4];
+        let dropped = match replacement {
+            Some(c) => append_str(
+                name,
+                &mut g.name_cut,
+                max,
+                input,
+                c.encode_utf8(&mut tmp),
+                start,
+                end,
+            ),
+            None if cr => append_str(name, &mut g.name_cut, max, input, "\n", start, end),
+            None => append_raw(name, &mut g.name_cut, max, input.0, input.1, start, end),
+        };
+        if let Some(span) = dropped {
+            self.limit_reached(ErrorCode::NameLengthLimit, span);
+        }
+        self.pos = end;
+    }
+
+    /// Where [`Tokenizer::compact`] may cut the buffer when the current token dropped input:
+    /// the states of tags (after the name's start), DOCTYPEs, processing instructions and bogus
+    /// comments read nothing before the current character once their strings are owned; the
+    /// questionable state reads the `?` before it, the character reference states their `&`.
+    /// `None` in the other states (they may still read from the token's start).
+    fn compact_floor(&self) -> Option<usize> {
+        use State::*;
+        Some(match self.state {
+            TagName
+            | BeforeAttributeName
+            | AttributeName
+            | AfterAttributeName
+            | BeforeAttributeValue
+            | AttributeValueDoubleQuoted
+            | AttributeValueSingleQuoted
+            | AttributeValueUnquoted
+            | AfterAttributeValueQuoted
+            | SelfClosingStartTag
+            | BogusComment
+            | Doctype
+            | BeforeDoctypeName
+            | DoctypeName
+            | AfterDoctypeName
+            | AfterDoctypePublicKeyword
+            | BeforeDoctypePublicIdentifier
+            | DoctypePublicIdentifierDoubleQuoted
+            | DoctypePublicIdentifierSingleQuoted
+            | AfterDoctypePublicIdentifier
+            | BetweenDoctypePublicAndSystemIdentifiers
+            | AfterDoctypeSystemKeyword
+            | BeforeDoctypeSystemIdentifier
+            | DoctypeSystemIdentifierDoubleQuoted
+            | DoctypeSystemIdentifierSingleQuoted
+            | AfterDoctypeSystemIdentifier
+            | BogusDoctype
+            | ProcessingInstructionOpen
+            | ProcessingInstructionTarget
+            | AfterProcessingInstructionTarget
+            | ProcessingInstructionData => self.pos,
+            ProcessingInstructionQuestionable => self.pos - 1,
+            CharacterReference
+            | NamedCharacterReference
+            | AmbiguousAmpersand
+            | NumericCharacterReference
+            | HexadecimalCharacterReferenceStart
+            | DecimalCharacterReferenceStart
+            | HexadecimalCharacterReference
+            | DecimalCharacterReference
+            | NumericCharacterReferenceEnd => self.charref_start,
+            _ => return None,
+        })
+    }
+
+    /// The offset before which [`Tokenizer::compact`] may drop the buffer when nothing is
+    /// queued: the end of the last token returned, or, when the current token dropped input
+    /// to a limit, the current position (after copying out the token's strings, so that they
+    /// no longer point into the buffer).
+    pub(super) fn compact_point(&mut self) -> usize {
+        if !self.limit.detach {
+            return self.last_end;
+        }
+        let Some(floor) = self.compact_floor() else {
+            return self.last_end;
+        };
+        if floor.saturating_sub(self.base) < super::COMPACT_MIN {
+            // Not worth it yet: `compact` would not drop anything.
+            return self.last_end;
+        }
+        let (buf, base) = (self.buf.as_str(), self.base);
+        self.tag.name.detach(buf, base);
+        let owned = self.limit.owned_attributes;
+        for a in self.tag.attrs.iter_mut().skip(owned) {
+            a.name.detach(buf, base);
+            a.value.detach(buf, base);
+        }
+        self.limit.owned_attributes = self.tag.attrs.len();
+        if let Some(a) = self.attr.as_mut() {
+            a.name.detach(buf, base);
+            a.value.detach(buf, base);
+        }
+        self.comment.detach(buf, base);
+        self.pi.target.detach(buf, base);
+        self.pi.data.detach(buf, base);
+        for s in [
+            &mut self.doctype.name,
+            &mut self.doctype.public_id,
+            &mut self.doctype.system_id,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            s.detach(buf, base);
+        }
+        floor.max(self.last_end)
+    }
+}
+
+/// The string of `a` that `name` selects, with its cut flag, limit and code.
+#[inline]
+fn attr_target<'a>(
+    a: &'a mut AttrBuild,
+    g: &'a mut Guard,
+    name: bool,
+) -> (&'a mut SBuf, &'a mut bool, usize, ErrorCode) {
+    if name {
+        (
+            &mut a.name,
+            &mut g.name_cut,
+            g.max_name_len,
+            ErrorCode::NameLengthLimit,
+        )
+    } else {
+        (
+            &mut a.value,
+            &mut g.value_cut,
+            g.max_value_len,
+            ErrorCode::ValueLengthLimit,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use thicket_input::Limits;
+
+    use crate::{Options, Token, Tokenizer};
+
+    /// Feeds `open`, then 4 MiB of `fill` in 64 KiB chunks, then `close`: with the limits on,
+    /// the buffer never holds more than a few chunks (the dropped part of the token is
+    /// forgotten), and the token's span still covers all of it. Returns the token's debug form.
+    fn streamed(open: &str, fill: &str, close: &str) -> String {
+        let mut tok = Tokenizer::with_options(Options {
+            limits: Limits::none()
+                .with_max_name_len(8)
+                .with_max_value_len(8)
+                .with_max_attributes(2),
+            ..Options::default()
+        });
+        let chunk = fill.repeat((64 << 10) / fill.len());
+        tok.feed(open);
+        for _ in 0..64 {
+            tok.feed(&chunk);
+            assert!(tok.next_token().is_none());
+            assert!(
+                tok.buf.len() <= 3 * chunk.len(),
+                "{open}: {} bytes held",
+                tok.buf.len()
+            );
+        }
+        tok.feed(close);
+        tok.finish();
+        let total = open.len() + 64 * chunk.len() + close.len();
+        let t = tok.next_token().expect("the token").into_owned();
+        assert_eq!(t.span().start, 0);
+        assert_eq!(t.span().end, total);
+        // One limit diagnostic (after a duplicate-attribute for the repeated attributes).
+        let limit_codes = ["name-length-limit", "value-length-limit", "attribute-limit"];
+        let d = tok.diagnostics();
+        assert!(d.len() <= 2, "{d:?}");
+        assert!(limit_codes.contains(&d[d.len() - 1].code.as_str()), "{d:?}");
+        format!("{t:?}").replace(&format!("{:?}", t.span()), "")
+    }
+
+    #[test]
+    fn cut_input_is_not_held() {
+        let tag = |name: &str, attrs: &str| {
+            format!(
+                "StartTag(Tag {{ name: {name:?}, attributes: [{attrs}], self_closing: false, span:  }})"
+            )
+        };
+        let out = streamed("<a b=\"", "x", "\">");
+        assert!(out.contains("value: \"xxxxxxxx\""), "{out}");
+        let out = streamed("<a b=", "y", ">");
+        assert!(out.contains("value: \"yyyyyyyy\""), "{out}");
+        let out = streamed("<a ", "n", "=1>");
+        assert!(out.contains("name: \"nnnnnnnn\", value: \"1\""), "{out}");
+        assert_eq!(streamed("<t", "t", ">"), tag("tttttttt", ""));
+        let out = streamed("<a", " k=v", ">");
+        assert!(out.matches("Attribute").count() == 1, "{out}");
+        let out = streamed("<!DOCTYPE d", "d", ">");
+        assert!(out.contains("name: Some(\"dddddddd\")"), "{out}");
+        let out = streamed("<?p", "p", " data>");
+        assert!(
+            out.contains("target: \"pppppppp\", data: \"data\""),
+            "{out}"
+        );
+        let out = streamed("<a b='&amp;", "&amp;", "'>");
+        assert!(out.contains("value: \"&&&&&&&&\""), "{out}");
+    }
+
+    #[test]
+    fn without_limits_the_token_is_held_whole() {
+        let mut tok = Tokenizer::new();
+        tok.feed("<a b=\"");
+        let chunk = "x".repeat(64 << 10);
+        for _ in 0..8 {
+            tok.feed(&chunk);
+        }
+        tok.feed("\">");
+        tok.finish();
+        let Some(Token::StartTag(t)) = tok.next_token() else {
+            panic!()
+        };
+        assert_eq!(t.attributes[0].value.len(), 8 * chunk.len());
+    }
+}
