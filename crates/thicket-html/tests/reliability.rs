@@ -1,13 +1,12 @@
-//! No panic, hang or super-linear time on hostile inputs.
-
-use std::time::{Duration, Instant};
+//! No panic and lossless spans on hostile inputs. Their cost (linear time, bounded memory) is
+//! measured by `cargo xtask adversarial`, never asserted here: a quadratic regression shows there
+//! as growth from 1x to 4x, and here only as a test that takes minutes.
 
 use thicket_html::{Token, Tokenizer};
 
 /// Tokenizes `input` in chunks of `chunk` bytes (at char boundaries) and returns (token count,
-/// error count, elapsed time), checking that the spans tile the input.
-fn run(input: &str, chunk: usize) -> (usize, usize, Duration) {
-    let start = Instant::now();
+/// error count), checking that the spans tile the input.
+fn run(input: &str, chunk: usize) -> (usize, usize) {
     let mut tok = Tokenizer::new();
     let mut count = 0;
     let mut at = 0;
@@ -35,28 +34,22 @@ fn run(input: &str, chunk: usize) -> (usize, usize, Duration) {
     tok.finish();
     pull(&mut tok, &mut at);
     assert_eq!(at, input.len());
-    (count, tok.diagnostics().len(), start.elapsed())
+    (count, tok.diagnostics().len())
 }
-
-/// Generous: debug builds are slow, but quadratic behaviour on these sizes would take minutes.
-const LIMIT: Duration = Duration::from_secs(20);
 
 #[test]
 fn a_megabyte_of_less_than_signs() {
     let input = "<".repeat(1 << 20);
-    let (_, errors, t) = run(&input, usize::MAX);
+    let (_, errors) = run(&input, usize::MAX);
     assert_eq!(errors, 1 << 20);
-    assert!(t < LIMIT, "{t:?}");
-    let (_, _, t) = run(&input[..100_000], 7);
-    assert!(t < LIMIT, "{t:?}");
+    run(&input[..100_000], 7);
 }
 
 #[test]
 fn an_unclosed_ten_megabyte_comment() {
     let input = format!("<!--{}", "a-b<c".repeat(2 << 20));
-    let (count, errors, t) = run(&input, 64 * 1024);
+    let (count, errors) = run(&input, 64 * 1024);
     assert_eq!((count, errors), (2, 1));
-    assert!(t < LIMIT, "{t:?}");
 }
 
 #[test]
@@ -70,7 +63,6 @@ fn a_hundred_thousand_attributes() {
     }
     input.push('>');
     let mut tok = Tokenizer::new();
-    let start = Instant::now();
     tok.feed(&input);
     tok.finish();
     let Some(Token::StartTag(tag)) = tok.next_token() else {
@@ -79,21 +71,17 @@ fn a_hundred_thousand_attributes() {
     assert_eq!(tag.attributes.len(), 100_000);
     drop(tag);
     assert_eq!(tok.diagnostics().len(), 100_000);
-    assert!(start.elapsed() < LIMIT, "{:?}", start.elapsed());
 }
 
 #[test]
 fn a_megabyte_named_reference_look_alike() {
     let input = format!("&{}", "a".repeat(1 << 20));
-    let (_, _, t) = run(&input, usize::MAX);
-    assert!(t < LIMIT, "{t:?}");
+    run(&input, usize::MAX);
     let input = format!("<p title='&{}'>", "a".repeat(1 << 20));
-    let (_, _, t) = run(&input, 1000);
-    assert!(t < LIMIT, "{t:?}");
+    run(&input, 1000);
     let input = format!("&#x{};", "0".repeat(1 << 20));
-    let (_, errors, t) = run(&input, 1);
+    let (_, errors) = run(&input, 1);
     assert_eq!(errors, 1);
-    assert!(t < LIMIT, "{t:?}");
 }
 
 #[test]
@@ -129,7 +117,6 @@ fn constructs_the_states_end_before_the_direct_paths_would() {
         "<a b=&x y=\"",
     ] {
         let input = piece.repeat(200_000);
-        let (_, _, t) = run(&input, usize::MAX);
-        assert!(t < LIMIT, "{piece}: {t:?}");
+        run(&input, usize::MAX);
     }
 }
