@@ -137,6 +137,9 @@ impl<'a> Cursor<'a> {
         debug_assert_eq!(self.base, 0, "with_lines after a compaction");
         let mut lines = LineCounter::new(self.rules);
         lines.push(&self.text);
+        if self.finished {
+            lines.finish();
+        }
         self.lines = Some(lines);
         self
     }
@@ -181,6 +184,9 @@ impl<'a> Cursor<'a> {
     /// Marks the end of the input.
     pub fn finish(&mut self) {
         self.finished = true;
+        if let Some(lines) = &mut self.lines {
+            lines.finish();
+        }
     }
 
     /// True once [`finish`](Cursor::finish) was called (always for a whole input).

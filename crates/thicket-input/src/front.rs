@@ -206,7 +206,9 @@ impl SniffingDecoder {
         }
         let mut rest = bytes;
         while !rest.is_empty() {
-            let take = rest.len().min(self.hold_limit().saturating_sub(self.head.len()));
+            let take = rest
+                .len()
+                .min(self.hold_limit().saturating_sub(self.head.len()));
             let take = take.max(1);
             self.head.extend_from_slice(&rest[..take]);
             rest = &rest[take..];
@@ -262,7 +264,9 @@ impl SniffingDecoder {
     /// Decodes a whole input at once with the same rules: the same text and [`Detected`] as
     /// feeding it in chunks. The text borrows `bytes` when they are that text already.
     pub fn decode_whole<'b>(&self, bytes: &'b [u8]) -> Result<Decoded<'b>, DecodeError> {
-        let detected = self.decide(bytes, true).unwrap_or_else(|| self.default_detected());
+        let detected = self
+            .decide(bytes, true)
+            .unwrap_or_else(|| self.default_detected());
         let body = &bytes[detected.bom_len.min(bytes.len())..];
         let encoding = detected.encoding;
         let (text, had_errors) = if !self.strict {

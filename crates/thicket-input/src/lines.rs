@@ -209,11 +209,17 @@ impl LineCounter {
         i + len
     }
 
-    /// How many line starts are at or before `offset` (`None` before the floor or past the
-    /// end). Walks on from the last offset located, so increasing offsets cost amortized
+    /// Ends the text: a CR at its end is a line break of its own.
+    pub fn finish(&mut self) {
+        self.after_cr = false;
+    }
+
+    /// How many line starts are at or before `offset` (`None` before the floor, past the end,
+    /// or right after a CR that ends the text pushed, since the next chunk may start with its
+    /// LF). Walks on from the last offset located, so increasing offsets cost amortized
     /// constant time; a far jump or a step back is a binary search.
     fn locate(&mut self, offset: usize) -> Option<usize> {
-        if offset < self.floor || offset > self.end {
+        if offset < self.floor || offset > self.end || (self.after_cr && offset == self.end) {
             return None;
         }
         let starts = &self.starts;
@@ -239,7 +245,8 @@ impl LineCounter {
     }
 
     /// The 1-based line of absolute `offset`: `None` before the [`floor`](LineCounter::floor)
-    /// or past the end. Reads no text.
+    /// or past the end (or just after a CR ending the text pushed before
+    /// [`finish`](LineCounter::finish), which an LF may still join). Reads no text.
     pub fn line(&mut self, offset: usize) -> Option<usize> {
         Some(self.floor_line + self.locate(offset)?)
     }
@@ -304,7 +311,9 @@ impl LineCounter {
         if offset <= self.floor {
             return;
         }
-        let col = self.line_col(offset, text, text_base).map(|lc| lc.column - 1);
+        let col = self
+            .line_col(offset, text, text_base)
+            .map(|lc| lc.column - 1);
         let k = self.locate(offset).unwrap_or(0);
         if k > 0 {
             self.floor_start = self.starts[k - 1];

@@ -157,6 +157,7 @@ impl LineIndex {
     pub fn with_rules(text: &str, rules: NewlineRules) -> LineIndex {
         let mut counter = LineCounter::new(rules);
         counter.push(text);
+        counter.finish();
         LineIndex { counter }
     }
 

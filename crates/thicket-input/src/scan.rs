@@ -664,9 +664,10 @@ mod tests {
         let mut hays: Vec<Vec<u8>> = vec![
             b"".to_vec(),
             b"plain".to_vec(),
-            b"a long run of plain text without any stop byte at all, longer than a block"
+            b"a long run of plain text without any stop byte at all, longer than a block".to_vec(),
+            "caf\u{e9} \u{ff0c}\u{fdd0} <b> & \r\n \0 \u{85}\u{2028}"
+                .as_bytes()
                 .to_vec(),
-            "caf\u{e9} \u{ff0c}\u{fdd0} <b> & \r\n \0 \u{85}\u{2028}".as_bytes().to_vec(),
             b"\t\t\n    <a href=\"x\" b='y'>".to_vec(),
         ];
         let mut long = "x".repeat(100).into_bytes();
@@ -719,6 +720,9 @@ mod tests {
             }
         }
         assert_eq!(load_word(b"1234567", 0), None);
-        assert_eq!(load_word(b"12345678", 0), Some(u64::from_le_bytes(*b"12345678")));
+        assert_eq!(
+            load_word(b"12345678", 0),
+            Some(u64::from_le_bytes(*b"12345678"))
+        );
     }
 }
