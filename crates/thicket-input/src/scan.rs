@@ -8,13 +8,14 @@
 //!
 //! - [`Engine::Memchr`]: when the printable ASCII members, with tab, LF and form feed, are at
 //!   most three, `memchr`/`memchr2`/`memchr3` finds them (a `\r` member fills a free needle slot),
-//!   after a probe of the first [`SHORT`] bytes with the table (most runs between two tags are
-//!   shorter than a `memchr` call is worth). Every other member (controls, `\0`, DEL, bytes at or
-//!   above 0x80) is found by a branch-free 16-byte block test over the run `memchr` found, and a
-//!   table probe in a block that fails it.
-//! - [`Engine::Swar`]: up to [`MAX_SWAR_PRINTABLE`] printable members: eight bytes at a time, the
-//!   word-at-a-time test "all in printable ASCII minus these few" ([`StopSet::candidates`]) marks
-//!   the lanes that may be members; only those are probed in the table.
+//!   after the first [`SHORT`] bytes were tested a word at a time (most runs between two tags
+//!   are shorter than a `memchr` call is worth). Every other member (controls, `\0`, DEL, bytes
+//!   at or above 0x80) is found by a branch-free 16-byte block test over the run `memchr`
+//!   found, and a table probe in a block that fails it.
+//! - [`Engine::Swar`]: up to [`MAX_SWAR_PRINTABLE`] printable members: the first [`SWAR_PROBE`]
+//!   bytes one by one (names are short), then eight bytes at a time, the word-at-a-time test
+//!   "all in printable ASCII minus these few" ([`StopSet::candidates`]) marking the lanes that
+//!   may be members; only those are probed in the table.
 //! - [`Engine::Table`]: anything larger: one table probe per byte.
 //!
 //! Every engine answers exactly what the table says; they differ only in speed (the tests check
@@ -37,8 +38,11 @@ const STOP: u8 = 1;
 /// Byte class: the caller looks at it and says whether the run goes on.
 const CHECK: u8 = 2;
 
-/// How many bytes the memchr engine probes with the table before calling memchr.
-pub const SHORT: usize = 16;
+/// How many bytes the memchr engine tests a word at a time before calling memchr.
+pub const SHORT: usize = 64;
+
+/// How many bytes the word-at-a-time engine probes one by one before testing words.
+pub const SWAR_PROBE: usize = 16;
 
 /// The most printable ASCII members for which [`Engine::Swar`] is chosen.
 pub const MAX_SWAR_PRINTABLE: usize = 4;
@@ -345,23 +349,15 @@ impl StopSet {
     fn run_memchr(
         &self,
         hay: &[u8],
-        mut i: usize,
+        i: usize,
         check: &mut impl FnMut(usize) -> Option<usize>,
     ) -> usize {
-        let len = hay.len();
-        // Short runs end within a few bytes: probe them before setting memchr up.
-        let probe_end = len.min(i.saturating_add(SHORT));
-        while i < probe_end {
-            match self.class[hay[i] as usize] {
-                RUN => i += 1,
-                CHECK => match check(i) {
-                    Some(next) => i = next,
-                    None => return i,
-                },
-                _ => return i,
-            }
+        // Most runs end within a few words: test those before setting memchr up.
+        match self.words(hay, i, i.saturating_add(SHORT), check) {
+            Ok(j) => j,
+            Err(i) if hay.len() - i.min(hay.len()) < 8 => self.run_table(hay, i, hay.len(), check),
+            Err(i) => self.run_memchr_long(hay, i, check),
         }
-        self.run_memchr_long(hay, i, check)
     }
 
     /// The memchr engine after the probe. Each byte is searched by memchr once and looked at by
@@ -481,7 +477,39 @@ impl StopSet {
         mut i: usize,
         check: &mut impl FnMut(usize) -> Option<usize>,
     ) -> usize {
-        'words: while let Some(chunk) = hay.get(i..i + 8) {
+        // The first bytes one by one: names and values are often shorter than a word.
+        let probe_end = hay.len().min(i.saturating_add(SWAR_PROBE));
+        while i < probe_end {
+            match self.class[hay[i] as usize] {
+                RUN => i += 1,
+                CHECK => match check(i) {
+                    Some(next) => i = next,
+                    None => return i,
+                },
+                _ => return i,
+            }
+        }
+        match self.words(hay, i, usize::MAX, check) {
+            Ok(j) => j,
+            Err(i) => self.run_table(hay, i, hay.len(), check),
+        }
+    }
+
+    /// Eight bytes at a time from `i` while `i < limit`: `Ok` with the first stop (or refused
+    /// check, or where a check moved past the end), `Err` with where the words stopped without
+    /// one (at `limit` or later, or with fewer than eight bytes left).
+    #[inline(always)]
+    fn words(
+        &self,
+        hay: &[u8],
+        mut i: usize,
+        limit: usize,
+        check: &mut impl FnMut(usize) -> Option<usize>,
+    ) -> Result<usize, usize> {
+        'words: while i < limit {
+            let Some(chunk) = hay.get(i..i + 8) else {
+                return if i >= hay.len() { Ok(i) } else { Err(i) };
+            };
             let mut w = [0u8; 8];
             w.copy_from_slice(chunk);
             let mut mask = self.candidates(u64::from_le_bytes(w));
@@ -494,15 +522,15 @@ impl StopSet {
                             i = next;
                             continue 'words;
                         }
-                        None => return j,
+                        None => return Ok(j),
                     },
-                    _ => return j,
+                    _ => return Ok(j),
                 }
                 mask &= mask - 1;
             }
             i += 8;
         }
-        self.run_table(hay, i, hay.len(), check)
+        Err(i)
     }
 }
 
