@@ -6,10 +6,10 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use thicket_input::NewlineRules;
 use thicket_input::cursor::Cursor;
 use thicket_input::lines::LineCounter;
 use thicket_input::scan::{Engine, StopSet};
-use thicket_input::NewlineRules;
 
 /// The corpus folder: `$THICKET_CORPUS`, else `../shared/corpus` beside the workspace.
 fn corpus_dir() -> PathBuf {
@@ -45,7 +45,9 @@ static DATA: StopSet = StopSet::new(b"<&\r\0").check(ODD).check(LEADS);
 /// A tag name: the word test.
 static TAG_NAME: StopSet = StopSet::new(b"\t\n\x0C />\r\0").check(ODD).check(LEADS);
 /// An unquoted attribute value: the table.
-static UNQUOTED: StopSet = StopSet::new(b"\t\n\x0C &>\r\0\"'<=`").check(ODD).check(LEADS);
+static UNQUOTED: StopSet = StopSet::new(b"\t\n\x0C &>\r\0\"'<=`")
+    .check(ODD)
+    .check(LEADS);
 
 /// Walks `hay` run by run: each run ends at a member, the member is stepped over (a check
 /// byte's character is accepted as a tokenizer would after testing it). Returns a checksum.
@@ -98,7 +100,11 @@ fn bench(c: &mut Criterion) {
         }
         let mut group = c.benchmark_group(format!("scan/{kind}"));
         group.throughput(Throughput::Bytes(text.len() as u64));
-        for (name, set) in [("data", &DATA), ("tag-name", &TAG_NAME), ("unquoted", &UNQUOTED)] {
+        for (name, set) in [
+            ("data", &DATA),
+            ("tag-name", &TAG_NAME),
+            ("unquoted", &UNQUOTED),
+        ] {
             let expected = walk_plain(set, &text);
             group.bench_function(format!("{name} plain loop"), |b| {
                 b.iter(|| walk_plain(set, black_box(&text)))
@@ -109,7 +115,11 @@ fn bench(c: &mut Criterion) {
                     continue; // the class does not fit that engine
                 }
                 assert_eq!(walk(&forced, &text), expected);
-                let chosen = if engine == set.engine() { " (chosen)" } else { "" };
+                let chosen = if engine == set.engine() {
+                    " (chosen)"
+                } else {
+                    ""
+                };
                 group.bench_function(format!("{name} {engine:?}{chosen}"), |b| {
                     b.iter(|| walk(&forced, black_box(&text)))
                 });

@@ -9,7 +9,9 @@ const ODD: &[u8] = b"\x01\x02\x03\x04\x05\x06\x07\x08\x0B\x0E\x0F\x10\x11\x12\x1
 const LEADS: &[u8] = &[0xC2, 0xEF, 0xF0, 0xF1, 0xF2, 0xF3, 0xF4];
 static DATA: StopSet = StopSet::new(b"<&\r\0").check(ODD).check(LEADS);
 static TAG_NAME: StopSet = StopSet::new(b"\t\n\x0C />\r\0").check(ODD).check(LEADS);
-static UNQUOTED: StopSet = StopSet::new(b"\t\n\x0C &>\r\0\"'<=`").check(ODD).check(LEADS);
+static UNQUOTED: StopSet = StopSet::new(b"\t\n\x0C &>\r\0\"'<=`")
+    .check(ODD)
+    .check(LEADS);
 
 fn utf8_len(b: u8) -> usize {
     match b {

@@ -273,6 +273,20 @@ impl<'a> Cursor<'a> {
         &self.text[start - self.base..end - self.base]
     }
 
+    /// The text between absolute offsets `start` and `end` with the input's lifetime: borrowed
+    /// from a whole input, copied from a fed buffer (a token string that must outlive the
+    /// cursor's next feed). Empty ranges never allocate.
+    #[inline]
+    pub fn slice_cow(&self, start: usize, end: usize) -> Cow<'a, str> {
+        if start == end {
+            return Cow::Borrowed("");
+        }
+        match self.text {
+            Cow::Borrowed(text) => Cow::Borrowed(&text[start - self.base..end - self.base]),
+            Cow::Owned(_) => Cow::Owned(self.slice(start, end).to_owned()),
+        }
+    }
+
     /// The byte at the position, raw (no folding); `None` at the end of the buffer.
     #[inline(always)]
     pub fn peek_byte(&self) -> Option<u8> {
@@ -334,6 +348,16 @@ impl<'a> Cursor<'a> {
                 Ok(Some(p.ch))
             }
             None => Ok(None),
+        }
+    }
+
+    /// The next character as it is in the input (no folding), without consuming it.
+    #[inline]
+    pub fn peek_raw(&self) -> Result<Option<char>, NeedMore> {
+        match self.text[self.at..].chars().next() {
+            Some(c) => Ok(Some(c)),
+            None if self.finished => Ok(None),
+            None => Err(NeedMore),
         }
     }
 
@@ -531,6 +555,19 @@ mod tests {
             out.push(ch);
         }
         assert_eq!(out, "a\u{85}\n\u{85}");
+    }
+
+    #[test]
+    fn raw_peeks_and_input_lifetime_slices() {
+        let mut c = Cursor::new(NewlineRules::CrLf);
+        assert_eq!(c.peek_raw(), Err(NeedMore));
+        c.feed("\r\n");
+        assert_eq!(c.peek_raw(), Ok(Some('\r')));
+        assert!(matches!(c.slice_cow(0, 2), Cow::Owned(s) if s == "\r\n"));
+        let text = String::from("abc");
+        let w = Cursor::whole(&text, NewlineRules::CrLf);
+        assert!(matches!(w.slice_cow(1, 3), Cow::Borrowed("bc")));
+        assert!(matches!(c.slice_cow(1, 1), Cow::Borrowed("")));
     }
 
     #[test]

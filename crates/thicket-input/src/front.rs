@@ -5,11 +5,11 @@
 //! a default encoding, then fed bytes in chunks of any size:
 //!
 //! 1. It holds back the first bytes only until the rules can decide: at most 3 bytes for
-//!    [`Sniff::Bom`] (LeafXML), [`PRESCAN_LIMIT`](crate::whatwg::PRESCAN_LIMIT) (1024) for
+//!    [`Sniff::Bom`] (LeafXML), [`PRESCAN_LIMIT`] (1024) for
 //!    [`Sniff::Whatwg`] (HTML; less when the prescan finds a `<meta>` early or a transport
 //!    label decides), and the XML declaration (at most 1024 characters, less as soon as its `>`
 //!    arrives or the text cannot start one) for [`Sniff::Xml`] (XML5, MicroXML). The rules
-//!    themselves are [`bom`](crate::bom), [`whatwg`](crate::whatwg) and [`xml`](crate::xml).
+//!    themselves are [`bom`](crate::bom), [`whatwg`] and [`xml`].
 //! 2. It reports what it found ([`Detected`]): the encoding, how it was found
 //!    ([`EncodingSource`]), the BOM's length, and for XML the declared label and any
 //!    [`EncodingProblem`].
@@ -41,10 +41,10 @@ pub enum Sniff {
     /// A BOM (UTF-8, UTF-16 LE, UTF-16 BE), else the default: LeafXML's "Character encoding".
     Bom,
     /// A BOM, the UTF-16 `<?` patterns, the XML declaration's `encoding` label, else the default
-    /// (see [`xml`](crate::xml)).
+    /// (see [`xml`]).
     Xml,
     /// WHATWG HTML's sniffing: a BOM, the transport layer's label, the `<meta>` prescan of the
-    /// first 1024 bytes, else the default (see [`whatwg`](crate::whatwg)).
+    /// first 1024 bytes, else the default (see [`whatwg`]).
     Whatwg,
 }
 
@@ -95,6 +95,33 @@ impl Detected {
     }
 }
 
+/// What [`SniffingDecoder::read_into`] can fail with.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Reading the source failed.
+    Io(std::io::Error),
+    /// Strict decoding met a malformed sequence.
+    Decode(DecodeError),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "reading failed: {e}"),
+            ReadError::Decode(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadError::Io(e) => Some(e),
+            ReadError::Decode(e) => Some(e),
+        }
+    }
+}
+
 /// A whole input decoded by [`SniffingDecoder::decode_whole`].
 #[derive(Clone, Debug)]
 pub struct Decoded<'b> {
@@ -134,6 +161,8 @@ pub struct SniffingDecoder {
     decoder: Option<StreamDecoder>,
     /// Set by [`SniffingDecoder::finish`]: later feeds are a new stream.
     finished: bool,
+    /// The buffer [`SniffingDecoder::read_into`] reads into.
+    read_buf: Vec<u8>,
 }
 
 /// The most bytes the XML rules may hold: a BOM and 1024 UTF-16 code units.
@@ -151,6 +180,7 @@ impl SniffingDecoder {
             detected: None,
             decoder: None,
             finished: false,
+            read_buf: Vec::new(),
         }
     }
 
@@ -259,6 +289,49 @@ impl SniffingDecoder {
         };
         input.finish();
         result
+    }
+
+    /// The pull side: reads at most `want` bytes (at least one) from `src` and decodes them into
+    /// the cursor; at the end of `src`, finishes the decoder and the cursor. Returns whether the
+    /// source may have more (`Ok(false)` once it ended). Interrupted reads are retried. The
+    /// only copy of the bytes is this call's buffer, reused between calls: `io::Read` supplies
+    /// chunks and nothing else.
+    ///
+    /// ```
+    /// use thicket_input::cursor::Cursor;
+    /// use thicket_input::front::SniffingDecoder;
+    /// use thicket_input::NewlineRules;
+    /// let mut src: &[u8] = b"\xEF\xBB\xBF<a>caf\xC3\xA9</a>";
+    /// let mut decoder = SniffingDecoder::leafxml();
+    /// let mut input = Cursor::new(NewlineRules::LeafXml);
+    /// while decoder.read_into(&mut src, 4, &mut input).unwrap() {}
+    /// assert_eq!((input.text(), input.is_finished()), ("<a>caf\u{e9}</a>", true));
+    /// ```
+    pub fn read_into<R: std::io::Read>(
+        &mut self,
+        src: &mut R,
+        want: usize,
+        input: &mut Cursor<'_>,
+    ) -> Result<bool, ReadError> {
+        let mut buf = std::mem::take(&mut self.read_buf);
+        buf.resize(want.max(1), 0);
+        let n = loop {
+            match src.read(&mut buf) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.read_buf = buf;
+                    return Err(ReadError::Io(e));
+                }
+            }
+        };
+        let result = if n == 0 {
+            self.finish_into(input).map(|()| false)
+        } else {
+            self.feed_into(&buf[..n], input).map(|()| true)
+        };
+        self.read_buf = buf;
+        result.map_err(ReadError::Decode)
     }
 
     /// Decodes a whole input at once with the same rules: the same text and [`Detected`] as

@@ -23,7 +23,7 @@ pub use decode::{
     decode_strict, decode_with_replacements,
 };
 pub use encoding_rs::Encoding;
-pub use front::{Detected, EncodingSource, Sniff, SniffingDecoder};
+pub use front::{Detected, EncodingSource, ReadError, Sniff, SniffingDecoder};
 pub use limits::{Diagnostics, Limits};
 pub use lines::LineCounter;
 pub use newline::{NewlineNormalizer, NewlineRules, normalize_crlf, normalize_leafxml};

@@ -240,11 +240,10 @@ proptest! {
         let mut f = Finder::new(b"-->");
         let mut parts = chunks(&s, &cuts).into_iter();
         let got = loop {
-            if c.end() >= from {
-                match f.find(&c, from) {
-                    Ok(found) => break found,
-                    Err(NeedMore) => {}
-                }
+            if c.end() >= from
+                && let Ok(found) = f.find(&c, from)
+            {
+                break found;
             }
             match parts.next() {
                 Some(p) => c.feed(&p),

@@ -124,6 +124,20 @@ proptest! {
                 }
                 Err(e) => prop_assert_eq!(result, Err(e), "decoder {}", k),
             }
+            // Pulled from an `io::Read` in chunks of a few bytes.
+            let mut pulled = Cursor::new(NewlineRules::CrLf);
+            let mut d = fresh();
+            let mut src: &[u8] = &doc;
+            let want = cuts.first().map_or(7, |c| c % 13 + 1);
+            let pull = loop {
+                match d.read_into(&mut src, want, &mut pulled) {
+                    Ok(true) => {}
+                    Ok(false) => break Ok(()),
+                    Err(thicket_input::ReadError::Decode(e)) => break Err(e),
+                    Err(e) => panic!("{e}"),
+                }
+            };
+            prop_assert_eq!((pulled.text(), d.detected(), pull), (text.as_str(), detected.as_ref(), result));
             // Byte by byte.
             let singles: Vec<Vec<u8>> = doc.iter().map(|&b| vec![b]).collect();
             let (text1, detected1, result1) = stream(fresh(), &singles);
