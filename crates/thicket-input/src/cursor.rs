@@ -189,6 +189,21 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Ends the input at absolute offset `offset` (at or after the position, on a character
+    /// boundary): the text after it is dropped and the cursor is finished. For a strict reader
+    /// whose text stops at the first error (LeafXML: a character outside its set), so that the
+    /// states meet the end of the input there.
+    pub fn end_at(&mut self, offset: usize) {
+        let i = offset
+            .saturating_sub(self.base)
+            .clamp(self.at, self.text.len());
+        match &mut self.text {
+            Cow::Borrowed(text) => *text = &text[..i],
+            Cow::Owned(text) => text.truncate(i),
+        }
+        self.finish();
+    }
+
     /// True once [`finish`](Cursor::finish) was called (always for a whole input).
     #[inline(always)]
     pub fn is_finished(&self) -> bool {
@@ -568,6 +583,23 @@ mod tests {
         let w = Cursor::whole(&text, NewlineRules::CrLf);
         assert!(matches!(w.slice_cow(1, 3), Cow::Borrowed("bc")));
         assert!(matches!(c.slice_cow(1, 1), Cow::Borrowed("")));
+    }
+
+    #[test]
+    fn a_strict_reader_ends_the_input_at_an_error() {
+        let mut c = Cursor::new(NewlineRules::LeafXml);
+        c.feed("ab\u{1}cd");
+        c.advance(1);
+        c.end_at(2);
+        assert_eq!(c.next_char(), Ok(Some('b')));
+        assert_eq!(c.next_char(), Ok(None));
+        let text = "abc";
+        let mut w = Cursor::whole(text, NewlineRules::CrLf);
+        w.end_at(1);
+        assert_eq!(
+            (w.text(), w.is_finished(), w.input()),
+            ("a", true, Some("a"))
+        );
     }
 
     #[test]
