@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::lines::{LineCounter, line_col_stateless};
 use crate::newline::NewlineRules;
 
 /// A half-open range of byte offsets `start..end` into the decoded (UTF-8) text.
@@ -122,31 +123,24 @@ pub struct LineCol {
     pub column: usize,
 }
 
-/// Maps byte offsets to line and column numbers.
+/// Maps byte offsets of a whole text to line and column numbers: the whole-text form of the
+/// crate's one line counter ([`LineCounter`](crate::lines::LineCounter), fed once).
 ///
 /// Lines end at LF, at CR LF (one line break) and at a lone CR, which is the convention of every
 /// Thicket dialect after newline normalization, so positions match what a reader of the normalized
 /// text sees (html5lib-tests count this way). Building the index is one `memchr` pass; lookups are a
-/// binary search plus a character count within the line.
+/// binary search plus a character count within the line, and remember nothing (for many lookups
+/// in increasing order, a [`LineCounter`](crate::lines::LineCounter) answers in amortized
+/// constant time).
 #[derive(Clone, Debug)]
 pub struct LineIndex {
-    /// Byte offset of the first byte of each line; `line_starts[0] == 0`.
-    line_starts: Vec<usize>,
+    counter: LineCounter,
 }
 
 impl LineIndex {
     /// Indexes `text`.
     pub fn new(text: &str) -> LineIndex {
-        let bytes = text.as_bytes();
-        let mut line_starts = vec![0];
-        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
-            if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
-                // The LF that follows ends this line break.
-                continue;
-            }
-            line_starts.push(i + 1);
-        }
-        LineIndex { line_starts }
+        LineIndex::with_rules(text, NewlineRules::CrLf)
     }
 
     /// Indexes `text` with the line breaks of `rules`: [`NewlineRules::CrLf`] is [`LineIndex::new`];
@@ -161,62 +155,32 @@ impl LineIndex {
     /// assert_eq!(index.line_col(text, text.len() - 1).line, 3);
     /// ```
     pub fn with_rules(text: &str, rules: NewlineRules) -> LineIndex {
-        if rules == NewlineRules::CrLf {
-            return LineIndex::new(text);
-        }
-        let bytes = text.as_bytes();
-        let mut line_starts = vec![0];
-        let mut i = 0;
-        while i < bytes.len() {
-            let len = match bytes[i] {
-                b'\n' => 1,
-                b'\r' if bytes.get(i + 1) == Some(&b'\n') => 2,
-                b'\r' if bytes.get(i + 1..i + 3) == Some(&[0xC2, 0x85][..]) => 3,
-                b'\r' => 1,
-                0xC2 if bytes.get(i + 1) == Some(&0x85) => 2,
-                0xE2 if bytes.get(i + 1..i + 3) == Some(&[0x80, 0xA8][..]) => 3,
-                _ => 0,
-            };
-            if len == 0 {
-                i += 1;
-            } else {
-                i += len;
-                line_starts.push(i);
-            }
-        }
-        LineIndex { line_starts }
+        let mut counter = LineCounter::new(rules);
+        counter.push(text);
+        counter.finish();
+        LineIndex { counter }
     }
 
     /// Number of lines (a text without line breaks has one).
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.counter.line_count()
     }
 
     /// Byte offset where 1-based `line` starts, if it exists.
     pub fn line_start(&self, line: usize) -> Option<usize> {
-        line.checked_sub(1)
-            .and_then(|i| self.line_starts.get(i).copied())
+        self.counter.line_start(line)
     }
 
     /// The 1-based line and character column of byte `offset` in `text` (the same text the index
     /// was built from). An offset past the end is clamped to the end; an offset inside a
     /// multi-byte character counts as that character.
     pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
-        let offset = offset.min(text.len());
-        let line = match self.line_starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        };
-        let start = self.line_starts[line];
-        let column = text.as_bytes()[start..offset]
-            .iter()
-            .filter(|&&b| (b as i8) >= -0x40) // count UTF-8 leading bytes only
-            .count()
-            + 1;
-        LineCol {
-            line: line + 1,
-            column,
-        }
+        line_col_stateless(&self.counter, text, offset)
+    }
+
+    /// The counter behind the index.
+    pub fn counter(&self) -> &LineCounter {
+        &self.counter
     }
 }
 

@@ -25,7 +25,7 @@ use crate::bom::sniff_bom;
 
 /// How far into the document the XML declaration is looked for, in bytes of UTF-8 (or code units
 /// of UTF-16). A declaration is short; this bounds the work on garbage input.
-const DECLARATION_LIMIT: usize = 1024;
+pub(crate) const DECLARATION_LIMIT: usize = 1024;
 
 /// The result of [`sniff`].
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -143,7 +143,7 @@ pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, &'static Encoding, bool) {
 }
 
 /// The ASCII characters at the start of UTF-16 `bytes`, up to the first non-ASCII code unit.
-fn ascii_of_utf16(bytes: &[u8], big_endian: bool) -> Vec<u8> {
+pub(crate) fn ascii_of_utf16(bytes: &[u8], big_endian: bool) -> Vec<u8> {
     bytes
         .chunks_exact(2)
         .take(DECLARATION_LIMIT)
@@ -160,7 +160,7 @@ fn ascii_of_utf16(bytes: &[u8], big_endian: bool) -> Vec<u8> {
 }
 
 /// XML's `S`: space, tab, CR, LF.
-fn is_xml_space(b: u8) -> bool {
+pub(crate) fn is_xml_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
 

@@ -1,0 +1,756 @@
+//! Scanning a run of bytes up to the next byte of a class: one searcher over three engines.
+//!
+//! A [`StopSet`] is a class of bytes built once (in a `const`) from the bytes where a run
+//! *stops* and the bytes the caller wants to *check* (typically the UTF-8 lead bytes of
+//! characters that may need a diagnostic, or a printable byte that is reported but does not end
+//! the run). At construction it picks the engine that suits the class, as memchr's `Finder`
+//! does:
+//!
+//! - [`Engine::Memchr`]: when the printable ASCII members, with tab, LF and form feed, are at
+//!   most three, `memchr`/`memchr2`/`memchr3` finds them (a `\r` member fills a free needle slot),
+//!   after the first [`SHORT`] bytes were tested a word at a time (most runs between two tags
+//!   are shorter than a `memchr` call is worth). Every other member (controls, `\0`, DEL, bytes
+//!   at or above 0x80) is found by a branch-free 16-byte block test over the run `memchr`
+//!   found, and a table probe in a block that fails it.
+//! - [`Engine::Swar`]: up to [`MAX_SWAR_PRINTABLE`] printable members: the first [`SWAR_PROBE`]
+//!   bytes one by one (names are short), then eight bytes at a time, the word-at-a-time test
+//!   "all in printable ASCII minus these few" ([`StopSet::candidates`]) marking the lanes that
+//!   may be members; only those are probed in the table.
+//! - [`Engine::Table`]: anything larger: one table probe per byte.
+//!
+//! Every engine answers exactly what the table says; they differ only in speed (the tests check
+//! all three against a plain loop on every class they build, and `cargo bench -p thicket-input
+//! --bench scan` measures them).
+//!
+//! A dialect that folds newlines puts `\r` in every stop set (and `\0` where it replaces NULL), so
+//! a fast run never swallows a byte the states must see: the run ends there and the cursor's
+//! [`peek`](crate::cursor::Cursor::peek) folds it.
+//!
+//! [`StopSet::run`] continues past check bytes when the caller's closure says so, in one pass:
+//! the engines never search the same bytes twice, so a run with many check bytes (Japanese text
+//! with full-width punctuation, whose lead byte `EF` is also that of the noncharacters) stays
+//! linear.
+
+/// Byte class: part of the run.
+const RUN: u8 = 0;
+/// Byte class: ends the run.
+const STOP: u8 = 1;
+/// Byte class: the caller looks at it and says whether the run goes on.
+const CHECK: u8 = 2;
+
+/// How many bytes the memchr engine tests a word at a time before calling memchr.
+pub const SHORT: usize = 64;
+
+/// How many bytes the word-at-a-time engine probes one by one before testing words.
+pub const SWAR_PROBE: usize = 16;
+
+/// The most printable ASCII members for which [`Engine::Swar`] is chosen.
+pub const MAX_SWAR_PRINTABLE: usize = 4;
+
+/// Bytes of one block of the memchr engine's check of the run it found.
+const BLOCK: usize = 16;
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// How a [`StopSet`] searches. Chosen by the constructors (see the module docs); a caller may
+/// force one with [`StopSet::with_engine`], for measurements.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Engine {
+    /// memchr for up to three needles, a block test for the other members.
+    Memchr,
+    /// Eight bytes at a time: printable ASCII minus a few.
+    Swar,
+    /// One table probe per byte.
+    Table,
+}
+
+/// A class of bytes where a run stops (or that the caller checks), with the engine that finds
+/// them fastest. Build it in a `const` or `static`:
+///
+/// ```
+/// use thicket_input::scan::{Engine, StopSet};
+/// // HTML's data state: `<`, `&`, and the bytes every state folds or replaces.
+/// static DATA: StopSet = StopSet::new(b"<&\r\0");
+/// assert_eq!(DATA.engine(), Engine::Memchr);
+/// let text = b"plain text & more";
+/// assert_eq!(DATA.find(text, 0), 11);
+/// assert_eq!(DATA.find(b"no stop", 0), 7);
+/// ```
+#[derive(Clone, Debug)]
+pub struct StopSet {
+    class: [u8; 256],
+    engine: Engine,
+    /// The memchr engine's needles (the first `needle_count`).
+    needles: [u8; 3],
+    needle_count: u8,
+    /// Memchr engine: there are members the needles do not cover.
+    verify: bool,
+    /// Memchr engine: some member is at or above 0x80 (else the block test lets them pass).
+    verify_high: bool,
+    /// Swar engine: the printable ASCII members (the first `printable_count`).
+    printable: [u8; MAX_SWAR_PRINTABLE],
+    printable_count: u8,
+    /// Whether the class fits each engine.
+    fits_memchr: bool,
+    fits_swar: bool,
+}
+
+impl StopSet {
+    /// A class that stops at each of `stops`.
+    pub const fn new(stops: &[u8]) -> StopSet {
+        let mut set = StopSet {
+            class: [RUN; 256],
+            engine: Engine::Table,
+            needles: [0; 3],
+            needle_count: 0,
+            verify: false,
+            verify_high: false,
+            printable: [0; MAX_SWAR_PRINTABLE],
+            printable_count: 0,
+            fits_memchr: true,
+            fits_swar: true,
+        };
+        let mut i = 0;
+        while i < stops.len() {
+            set.class[stops[i] as usize] = STOP;
+            i += 1;
+        }
+        set.choose()
+    }
+
+    /// Adds the bytes `lo..=hi` as stops.
+    pub const fn stop_range(mut self, lo: u8, hi: u8) -> StopSet {
+        let mut b = lo as usize;
+        while b <= hi as usize {
+            self.class[b] = STOP;
+            b += 1;
+        }
+        self.choose()
+    }
+
+    /// Adds `bytes` as check bytes: [`find`](StopSet::find) stops at them like at stops, and
+    /// [`run`](StopSet::run) asks its closure whether the run goes on. A byte already a stop
+    /// becomes a check byte.
+    pub const fn check(mut self, bytes: &[u8]) -> StopSet {
+        let mut i = 0;
+        while i < bytes.len() {
+            self.class[bytes[i] as usize] = CHECK;
+            i += 1;
+        }
+        self.choose()
+    }
+
+    /// Adds the bytes `lo..=hi` as check bytes (see [`StopSet::check`]).
+    pub const fn check_range(mut self, lo: u8, hi: u8) -> StopSet {
+        let mut b = lo as usize;
+        while b <= hi as usize {
+            self.class[b] = CHECK;
+            b += 1;
+        }
+        self.choose()
+    }
+
+    /// The same class, searched with `engine` (for measurements; the constructors choose well).
+    /// An engine that cannot search this class (memchr for more than three needles, the word
+    /// test for more than [`MAX_SWAR_PRINTABLE`] printable members) is not taken.
+    pub const fn with_engine(mut self, engine: Engine) -> StopSet {
+        self = self.choose();
+        let fits = match engine {
+            Engine::Memchr => self.fits_memchr,
+            Engine::Swar => self.fits_swar,
+            Engine::Table => true,
+        };
+        if fits {
+            self.engine = engine;
+        }
+        self
+    }
+
+    /// The engine in use.
+    pub const fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// True when `b` is a stop byte.
+    #[inline(always)]
+    pub const fn is_stop(&self, b: u8) -> bool {
+        self.class[b as usize] == STOP
+    }
+
+    /// True when `b` is a check byte.
+    #[inline(always)]
+    pub const fn is_check(&self, b: u8) -> bool {
+        self.class[b as usize] == CHECK
+    }
+
+    /// True when `b` is a stop or a check byte.
+    #[inline(always)]
+    pub const fn contains(&self, b: u8) -> bool {
+        self.class[b as usize] != RUN
+    }
+
+    /// Picks the engine and its needles from the class table.
+    const fn choose(mut self) -> StopSet {
+        let mut needles = [0u8; 3];
+        let mut needle_count = 0usize;
+        let mut fits_memchr = true;
+        let mut printable = [0u8; MAX_SWAR_PRINTABLE];
+        let mut printable_count = 0usize;
+        let mut fits_swar = true;
+        let mut other = false;
+        let mut high = false;
+        let mut b = 0usize;
+        while b < 256 {
+            if self.class[b] != RUN {
+                let byte = b as u8;
+                let printable_byte = byte >= 0x20 && byte < 0x7F;
+                if printable_byte || byte == b'\t' || byte == b'\n' || byte == 0x0C {
+                    if needle_count < 3 {
+                        needles[needle_count] = byte;
+                        needle_count += 1;
+                    } else {
+                        fits_memchr = false;
+                    }
+                } else {
+                    other = true;
+                    if byte >= 0x80 {
+                        high = true;
+                    }
+                }
+                if printable_byte {
+                    if printable_count < MAX_SWAR_PRINTABLE {
+                        printable[printable_count] = byte;
+                        printable_count += 1;
+                    } else {
+                        fits_swar = false;
+                    }
+                }
+            }
+            b += 1;
+        }
+        // A CR member takes a free needle: CR LF text would fail every block test otherwise.
+        let mut covered_cr = false;
+        if fits_memchr && needle_count < 3 && self.class[b'\r' as usize] != RUN {
+            needles[needle_count] = b'\r';
+            needle_count += 1;
+            covered_cr = true;
+        }
+        // Is any member left for the block test?
+        let mut verify = false;
+        if other {
+            let mut b = 0usize;
+            while b < 256 {
+                let byte = b as u8;
+                let odd = !(byte >= 0x20 && byte < 0x7F)
+                    && byte != b'\t'
+                    && byte != b'\n'
+                    && byte != 0x0C;
+                if self.class[b] != RUN && odd && !(covered_cr && byte == b'\r') {
+                    verify = true;
+                }
+                b += 1;
+            }
+        }
+        self.needles = needles;
+        self.needle_count = needle_count as u8;
+        self.verify = verify;
+        self.verify_high = high;
+        self.printable = printable;
+        self.printable_count = printable_count as u8;
+        self.fits_memchr = fits_memchr;
+        self.fits_swar = fits_swar;
+        self.engine = if fits_memchr {
+            Engine::Memchr
+        } else if fits_swar {
+            Engine::Swar
+        } else {
+            Engine::Table
+        };
+        self
+    }
+
+    /// The index of the first byte of `hay` at or after `from` that is a stop or a check byte,
+    /// or `hay.len()` when there is none.
+    ///
+    /// A caller that goes on after check bytes uses [`run`](StopSet::run) instead: calling
+    /// `find` again after each check byte would make the memchr engine search the same bytes
+    /// again.
+    #[inline]
+    pub fn find(&self, hay: &[u8], from: usize) -> usize {
+        self.run(hay, from, |_| None)
+    }
+
+    /// The index of the first stop byte of `hay` at or after `from`, or `hay.len()`; at each
+    /// check byte on the way (index `i`), `check(i)` says where the run goes on (`Some`, an
+    /// index after `i`) or that it ends at `i` (`None`).
+    ///
+    /// ```
+    /// use thicket_input::scan::StopSet;
+    /// // Text up to `<`; `>` is reported but does not end the run (MicroXML).
+    /// static TEXT: StopSet = StopSet::new(b"<&\r").check(b">");
+    /// let mut reported = Vec::new();
+    /// let end = TEXT.run(b"a > b >> c < d", 0, |i| {
+    ///     reported.push(i);
+    ///     Some(i + 1)
+    /// });
+    /// assert_eq!((end, reported), (11, vec![2, 6, 7]));
+    /// ```
+    #[inline]
+    pub fn run(
+        &self,
+        hay: &[u8],
+        from: usize,
+        mut check: impl FnMut(usize) -> Option<usize>,
+    ) -> usize {
+        match self.engine {
+            Engine::Memchr => self.run_memchr(hay, from, &mut check),
+            Engine::Swar => self.run_swar(hay, from, &mut check),
+            Engine::Table => self.run_table(hay, from, hay.len(), &mut check),
+        }
+    }
+
+    /// The table engine over `hay[from..to]`: the first stop (or refused check) before `to`, or
+    /// `to`. A check may move past `to`; then that index is returned.
+    #[inline(always)]
+    fn run_table(
+        &self,
+        hay: &[u8],
+        mut i: usize,
+        to: usize,
+        check: &mut impl FnMut(usize) -> Option<usize>,
+    ) -> usize {
+        let to = to.min(hay.len());
+        while i < to {
+            match self.class[hay[i] as usize] {
+                RUN => i += 1,
+                CHECK => match check(i) {
+                    Some(next) => i = next,
+                    None => return i,
+                },
+                _ => return i,
+            }
+        }
+        i
+    }
+
+    #[inline(always)]
+    fn memchr(&self, rest: &[u8]) -> Option<usize> {
+        let n = &self.needles;
+        match self.needle_count {
+            0 => None,
+            1 => memchr::memchr(n[0], rest),
+            2 => memchr::memchr2(n[0], n[1], rest),
+            _ => memchr::memchr3(n[0], n[1], n[2], rest),
+        }
+    }
+
+    #[inline]
+    fn run_memchr(
+        &self,
+        hay: &[u8],
+        i: usize,
+        check: &mut impl FnMut(usize) -> Option<usize>,
+    ) -> usize {
+        // Most runs end within a few words: test those before setting memchr up.
+        match self.words(hay, i, i.saturating_add(SHORT), check) {
+            Ok(j) => j,
+            Err(i) if hay.len() - i.min(hay.len()) < 8 => self.run_table(hay, i, hay.len(), check),
+            Err(i) => self.run_memchr_long(hay, i, check),
+        }
+    }
+
+    /// The memchr engine after the probe. Each byte is searched by memchr once and looked at by
+    /// the block test once.
+    #[inline(never)]
+    fn run_memchr_long(
+        &self,
+        hay: &[u8],
+        mut i: usize,
+        check: &mut impl FnMut(usize) -> Option<usize>,
+    ) -> usize {
+        let len = hay.len();
+        while i < len {
+            let end = match self.memchr(&hay[i..]) {
+                Some(k) => i + k,
+                None => len,
+            };
+            if self.verify {
+                let j = if self.verify_high {
+                    self.verify_run::<true>(hay, i, end, check)
+                } else {
+                    self.verify_run::<false>(hay, i, end, check)
+                };
+                if j != end {
+                    if j > end {
+                        // A check moved past the needle: search again from there.
+                        i = j;
+                        continue;
+                    }
+                    return j;
+                }
+            }
+            if end == len {
+                return len;
+            }
+            match self.class[hay[end] as usize] {
+                CHECK => match check(end) {
+                    Some(next) => i = next,
+                    None => return end,
+                },
+                RUN => i = end + 1, // cannot happen: needles are members
+                _ => return end,
+            }
+        }
+        i
+    }
+
+    /// The members other than the needles in `hay[from..to]`: blocks of 16 bytes that pass the
+    /// branch-free test (no control but tab, LF and form feed, no DEL, no byte at or above 0x80
+    /// when `HIGH`) are skipped; others are probed byte by byte. Returns the first stop (or
+    /// refused check), `to` when there is none, or an index past `to` a check moved to.
+    #[inline(always)]
+    fn verify_run<const HIGH: bool>(
+        &self,
+        hay: &[u8],
+        mut i: usize,
+        to: usize,
+        check: &mut impl FnMut(usize) -> Option<usize>,
+    ) -> usize {
+        while i < to {
+            if let Some(block) = hay.get(i..i + BLOCK)
+                && i + BLOCK <= to
+            {
+                let mut flag = 0u8;
+                for &b in block {
+                    let control = (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != 0x0C);
+                    let high = if HIGH { b >= 0x7F } else { b == 0x7F };
+                    flag |= u8::from(control | high);
+                }
+                if flag == 0 {
+                    i += BLOCK;
+                    continue;
+                }
+            }
+            let block_end = to.min(i + BLOCK);
+            let j = self.run_table(hay, i, block_end, check);
+            if j < block_end {
+                return j;
+            }
+            i = j;
+        }
+        i
+    }
+
+    /// The high bit of each byte of `w` (eight input bytes, little-endian) that may be a member:
+    /// a byte outside printable ASCII (0x20..=0x7E), or one of the printable members. No
+    /// member is missed; a lane above a true candidate may be marked as well (a borrow), so the
+    /// lowest marked lane is always a true candidate and the mask is zero exactly when none of
+    /// the eight is. This is the word-at-a-time test "8 bytes all in printable ASCII minus a
+    /// few" of the [`Engine::Swar`] engine.
+    ///
+    /// ```
+    /// use thicket_input::scan::StopSet;
+    /// static ATTR: StopSet = StopSet::new(b"\"&\r\0\t\n\x0C");
+    /// let word = u64::from_le_bytes(*b"abc\"defg");
+    /// assert_eq!(ATTR.candidates(word).trailing_zeros() / 8, 3);
+    /// assert_eq!(ATTR.candidates(u64::from_le_bytes(*b"abcdefgh")), 0);
+    /// ```
+    #[inline(always)]
+    pub fn candidates(&self, w: u64) -> u64 {
+        // Below 0x20 (borrows only from a lane below 0x20), at or above 0x7F (carries only from
+        // a lane 0xFF), or equal to a printable member (borrows only from an equal lane).
+        let mut hits = (w.wrapping_sub(LO * 0x20) & !w) | w | w.wrapping_add(LO);
+        let mut k = 0;
+        while k < self.printable_count as usize {
+            let x = w ^ (LO * u64::from(self.printable[k]));
+            hits |= x.wrapping_sub(LO) & !x;
+            k += 1;
+        }
+        hits & HI
+    }
+
+    #[inline]
+    fn run_swar(
+        &self,
+        hay: &[u8],
+        mut i: usize,
+        check: &mut impl FnMut(usize) -> Option<usize>,
+    ) -> usize {
+        // The first bytes one by one: names and values are often shorter than a word.
+        let probe_end = hay.len().min(i.saturating_add(SWAR_PROBE));
+        while i < probe_end {
+            match self.class[hay[i] as usize] {
+                RUN => i += 1,
+                CHECK => match check(i) {
+                    Some(next) => i = next,
+                    None => return i,
+                },
+                _ => return i,
+            }
+        }
+        match self.words(hay, i, usize::MAX, check) {
+            Ok(j) => j,
+            Err(i) => self.run_table(hay, i, hay.len(), check),
+        }
+    }
+
+    /// Eight bytes at a time from `i` while `i < limit`: `Ok` with the first stop (or refused
+    /// check, or where a check moved past the end), `Err` with where the words stopped without
+    /// one (at `limit` or later, or with fewer than eight bytes left).
+    #[inline(always)]
+    fn words(
+        &self,
+        hay: &[u8],
+        mut i: usize,
+        limit: usize,
+        check: &mut impl FnMut(usize) -> Option<usize>,
+    ) -> Result<usize, usize> {
+        'words: while i < limit {
+            let Some(chunk) = hay.get(i..i + 8) else {
+                return if i >= hay.len() { Ok(i) } else { Err(i) };
+            };
+            let mut w = [0u8; 8];
+            w.copy_from_slice(chunk);
+            let mut mask = self.candidates(u64::from_le_bytes(w));
+            while mask != 0 {
+                let j = i + (mask.trailing_zeros() / 8) as usize;
+                match self.class[hay[j] as usize] {
+                    RUN => {}
+                    CHECK => match check(j) {
+                        Some(next) => {
+                            i = next;
+                            continue 'words;
+                        }
+                        None => return Ok(j),
+                    },
+                    _ => return Ok(j),
+                }
+                mask &= mask - 1;
+            }
+            i += 8;
+        }
+        Err(i)
+    }
+}
+
+/// True when all eight bytes of `w` are printable ASCII (0x20..=0x7E): the word test of HTML's
+/// and MicroXML's text checks, with no printable byte excluded.
+///
+/// ```
+/// use thicket_input::scan::is_printable_word;
+/// assert!(is_printable_word(u64::from_le_bytes(*b"<a href=")));
+/// assert!(!is_printable_word(u64::from_le_bytes(*b"line\n  x")));
+/// ```
+#[inline(always)]
+pub const fn is_printable_word(w: u64) -> bool {
+    ((w.wrapping_sub(LO * 0x20) & !w) | w | w.wrapping_add(LO)) & HI == 0
+}
+
+/// The eight bytes of `bytes` at `i` as a little-endian word, if there are eight.
+#[inline(always)]
+pub fn load_word(bytes: &[u8], i: usize) -> Option<u64> {
+    let chunk = bytes.get(i..i + 8)?;
+    let mut w = [0u8; 8];
+    w.copy_from_slice(chunk);
+    Some(u64::from_le_bytes(w))
+}
+
+/// A resumable search for a multi-byte delimiter (`-->`, `?>`, `]]>`) in a growing buffer:
+/// called again after more input arrived, it searches only the new bytes (and the last
+/// `needle.len() - 1` before them), so a long comment fed in tiny chunks stays linear.
+///
+/// ```
+/// use thicket_input::cursor::{Cursor, NeedMore};
+/// use thicket_input::scan::Finder;
+/// use thicket_input::NewlineRules;
+/// let mut input = Cursor::new(NewlineRules::CrLf);
+/// let mut end = Finder::new(b"-->");
+/// input.feed("<!-- a -");
+/// assert_eq!(end.find(&input, 4), Err(NeedMore));
+/// input.feed("-> b");
+/// assert_eq!(end.find(&input, 4), Ok(Some(7)));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Finder {
+    needle: &'static [u8],
+    /// The absolute offset the last search started from.
+    from: usize,
+    /// Absolute end of the input searched so far, for a search from `from`.
+    searched: usize,
+    /// A match found at or after `from`.
+    found: Option<usize>,
+}
+
+impl Finder {
+    /// A finder for `needle` (not empty).
+    pub const fn new(needle: &'static [u8]) -> Finder {
+        Finder {
+            needle,
+            from: usize::MAX,
+            searched: 0,
+            found: None,
+        }
+    }
+
+    /// The needle.
+    pub const fn needle(&self) -> &'static [u8] {
+        self.needle
+    }
+
+    /// The absolute offset of the first match at or after absolute offset `from` in the
+    /// cursor's buffer: `Ok(Some)`, `Ok(None)` when the input is finished without one, or
+    /// [`NeedMore`](crate::cursor::NeedMore). `from` must not be before the buffer start.
+    pub fn find(
+        &mut self,
+        input: &crate::cursor::Cursor<'_>,
+        from: usize,
+    ) -> Result<Option<usize>, crate::cursor::NeedMore> {
+        let base = input.base();
+        let bytes = input.bytes();
+        let end = base + bytes.len();
+        let from = from.max(base);
+        let start = if self.from <= from && self.from != usize::MAX {
+            if let Some(f) = self.found
+                && f >= from
+            {
+                return Ok(Some(f));
+            }
+            if self.found.is_some() {
+                // The match is before `from`: search from `from`.
+                from
+            } else {
+                self.searched
+                    .saturating_sub(self.needle.len().saturating_sub(1))
+                    .max(from)
+            }
+        } else {
+            from
+        };
+        self.from = from;
+        self.found = bytes
+            .get(start.min(end) - base..)
+            .and_then(|hay| memchr::memmem::find(hay, self.needle))
+            .map(|i| start + i);
+        self.searched = end;
+        match self.found {
+            Some(f) => Ok(Some(f)),
+            None if input.is_finished() => Ok(None),
+            None => Err(crate::cursor::NeedMore),
+        }
+    }
+
+    /// Forgets what was searched (for a new construct).
+    pub fn reset(&mut self) {
+        self.from = usize::MAX;
+        self.found = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(set: &StopSet, hay: &[u8], from: usize) -> usize {
+        (from..hay.len())
+            .find(|&i| set.contains(hay[i]))
+            .unwrap_or(hay.len().max(from))
+    }
+
+    fn sets() -> Vec<StopSet> {
+        vec![
+            StopSet::new(b"<&\r\0"),
+            StopSet::new(b"<&\r\0").check(&[0xC2, 0xEF, 0xF0, 0xF1, 0xF2, 0xF3, 0xF4]),
+            StopSet::new(b"<\r"),
+            StopSet::new(b"\0\r"),
+            StopSet::new(b""),
+            StopSet::new(b"\"&\0\r").stop_range(0x01, 0x08),
+            StopSet::new(b"\t\n\x0C />\0\r"),
+            StopSet::new(b"\t\n\x0C />\0\r\"'<=").stop_range(b'A', b'Z'),
+            StopSet::new(b"<&>\r"),
+            StopSet::new(b"\n\r").check(&[0xC2, 0xE2]),
+        ]
+    }
+
+    #[test]
+    fn engines_are_chosen_by_the_class() {
+        assert_eq!(StopSet::new(b"<&\r\0").engine(), Engine::Memchr);
+        assert_eq!(StopSet::new(b"\t\n />\r").engine(), Engine::Swar);
+        assert_eq!(
+            StopSet::new(b"\t\n\x0C />\0\r\"'<=").engine(),
+            Engine::Table
+        );
+        let s = StopSet::new(b"<&\r\0");
+        assert_eq!(&s.needles[..s.needle_count as usize], b"&<\r");
+        assert!(s.verify); // for the NULL
+        let s = StopSet::new(b"<&\r");
+        assert!(!s.verify);
+    }
+
+    #[test]
+    fn every_engine_agrees_with_a_plain_loop() {
+        let mut hays: Vec<Vec<u8>> = vec![
+            b"".to_vec(),
+            b"plain".to_vec(),
+            b"a long run of plain text without any stop byte at all, longer than a block".to_vec(),
+            "caf\u{e9} \u{ff0c}\u{fdd0} <b> & \r\n \0 \u{85}\u{2028}"
+                .as_bytes()
+                .to_vec(),
+            b"\t\t\n    <a href=\"x\" b='y'>".to_vec(),
+        ];
+        let mut long = "x".repeat(100).into_bytes();
+        long.extend_from_slice("\u{ff0c}".repeat(20).as_bytes());
+        long.extend_from_slice(b"<");
+        hays.push(long);
+        for set in sets() {
+            for engine in [Engine::Memchr, Engine::Swar, Engine::Table] {
+                let forced = set.clone().with_engine(engine);
+                for hay in &hays {
+                    for from in 0..=hay.len() {
+                        assert_eq!(
+                            forced.find(hay, from),
+                            naive(&set, hay, from),
+                            "{engine:?} {:?} from {from}",
+                            String::from_utf8_lossy(hay)
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn run_goes_on_after_accepted_checks() {
+        let set = StopSet::new(b"<\r").check(&[0xEF]);
+        let text = "ab\u{ff0c}cd\u{ff0c}".repeat(40) + "<";
+        for engine in [Engine::Memchr, Engine::Swar, Engine::Table] {
+            let set = set.clone().with_engine(engine);
+            let mut checks = 0;
+            let end = set.run(text.as_bytes(), 0, |i| {
+                checks += 1;
+                Some(i + 3)
+            });
+            assert_eq!((end, checks), (text.len() - 1, 80), "{engine:?}");
+        }
+    }
+
+    #[test]
+    fn word_tests() {
+        assert!(is_printable_word(u64::from_le_bytes(*b" ~~~~~~~")));
+        for bad in [0x1F, 0x7F, 0x80, 0xFF, 0x00] {
+            for lane in 0..8 {
+                let mut w = *b"abcdefgh";
+                w[lane] = bad;
+                assert!(!is_printable_word(u64::from_le_bytes(w)));
+                let set = StopSet::new(b"\"").with_engine(Engine::Swar);
+                let mask = set.candidates(u64::from_le_bytes(w));
+                assert_eq!(mask.trailing_zeros() / 8, lane as u32);
+            }
+        }
+        assert_eq!(load_word(b"1234567", 0), None);
+        assert_eq!(
+            load_word(b"12345678", 0),
+            Some(u64::from_le_bytes(*b"12345678"))
+        );
+    }
+}
