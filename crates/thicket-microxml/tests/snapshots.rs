@@ -16,6 +16,9 @@ fn dump(text: &str, options: Options) -> String {
             Token::EndTag { name, span } => writeln!(out, "EndTag {name:?} {span}"),
             Token::Data { text, span } => writeln!(out, "Data {text:?} {span}"),
             Token::CharRef { text, span } => writeln!(out, "CharRef {text:?} {span}"),
+            Token::Discarded { span } => {
+                writeln!(out, "Discarded {:?} {span}", &text[span.start..span.end])
+            }
         };
     }
     let parsed = parse_with(text, options);
