@@ -160,9 +160,9 @@ impl Default for Tokenizer {
 impl Tokenizer {
     /// A tokenizer with `options`.
     pub fn new(options: Options) -> Tokenizer {
-        let mut lexer = Lexer::new(options);
-        lexer.lossless = true;
-        Tokenizer { lexer }
+        Tokenizer {
+            lexer: Lexer::lossless(options),
+        }
     }
 
     /// The options in use.
@@ -595,6 +595,14 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// A lexer with `options`, to be fed, that hands out input consumed without a token as
+    /// `Discarded` (the tree path needs no such tokens).
+    pub(crate) fn lossless(options: Options) -> Lexer<'a> {
+        let mut l = Lexer::new(options);
+        l.lossless = true;
+        l
+    }
+
     /// A lexer over the whole of `input`, borrowed (no copy), finished.
     /// With `lossless`, input consumed without a token is handed out as `Discarded`.
     pub(crate) fn whole(input: &'a str, options: Options, lossless: bool) -> Lexer<'a> {
@@ -616,6 +624,16 @@ impl<'a> Lexer<'a> {
     pub(crate) fn take_diagnostics(&mut self) -> (Vec<Diagnostic>, usize) {
         let cap = self.opts.limits.max_diagnostics;
         std::mem::replace(&mut self.diags, TokenizerDiagnostics::new(cap)).into_parts()
+    }
+
+    /// The diagnostics released so far (see [`Lexer::release`]), taken.
+    pub(crate) fn take_released(&mut self) -> Vec<Diagnostic> {
+        self.diags.take()
+    }
+
+    /// How many diagnostics were counted and not kept so far.
+    pub(crate) fn omitted_diagnostics(&self) -> usize {
+        self.diags.omitted()
     }
 
     /// Steps the modes as far as the input goes, handing the tokens to `builder` (which copies
@@ -707,6 +725,11 @@ impl<'a> Lexer<'a> {
     #[cold]
     pub(crate) fn report(&mut self, code: ErrorCode, start: usize, end: usize) {
         self.diag(code, start, end);
+    }
+
+    /// Whether every token made so far has been handed out.
+    pub(crate) fn queue_is_empty(&self) -> bool {
+        self.queue.is_empty()
     }
 
     /// Whether the whole input has been consumed.

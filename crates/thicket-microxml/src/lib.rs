@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod checker;
 mod direct;
 mod document;
 mod error;
@@ -12,6 +13,7 @@ mod token;
 mod tree;
 pub mod validity;
 
+pub use checker::Checker;
 pub use document::{AttributeRef, Attributes, Children, Document, ElementRef, NodeRef, TextRef};
 pub use error::{Diagnostic, ErrorCode};
 pub use lexer::{Mode, Tokenizer};

@@ -337,6 +337,9 @@ pub struct TreeBuilder<'a> {
     unopened: usize,
     cap: Option<usize>,
     diagnostics: Diagnostics<ErrorCode>,
+    /// Whether the tree is kept; without it only what the diagnostics need is (the names of
+    /// the open elements and of the current tag's attributes).
+    tree: bool,
 }
 
 impl Default for TreeBuilder<'_> {
@@ -380,7 +383,27 @@ impl<'a> TreeBuilder<'a> {
             unopened: 0,
             cap: options.limits.max_diagnostics,
             diagnostics: Diagnostics::new(options.limits.max_diagnostics),
+            tree: true,
         }
+    }
+
+    /// A builder that keeps no tree, only the diagnostics (see [`crate::Checker`]): its memory
+    /// is the open elements and their names, and the current start-tag's attribute names.
+    pub(crate) fn without_tree(options: &Options) -> TreeBuilder<'a> {
+        let mut b = TreeBuilder::over("", options);
+        b.tree = false;
+        b
+    }
+
+    /// Takes the diagnostics found so far (in source order; those raised at the end of the
+    /// input come from [`TreeBuilder::finish`]).
+    pub(crate) fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        self.diagnostics.take()
+    }
+
+    /// How many diagnostics were counted and not kept so far.
+    pub(crate) fn omitted_diagnostics(&self) -> usize {
+        self.diagnostics.omitted()
     }
 
     /// An empty builder over `input`, with room for its tree: at most one element per `<` and
@@ -396,17 +419,22 @@ impl<'a> TreeBuilder<'a> {
 
     /// Processes one token (its strings are copied into the document).
     pub fn push(&mut self, token: Token<'_>) {
-        match token {
-            Token::StartTagOpen { name, span } => self.start_tag_open(Chars::Copy(&name), span),
-            Token::AttributeName { name, span } => {
+        self.push_ref(&token);
+    }
+
+    /// [`TreeBuilder::push`] for a token still borrowed.
+    pub(crate) fn push_ref(&mut self, token: &Token<'_>) {
+        match *token {
+            Token::StartTagOpen { ref name, span } => self.start_tag_open(Chars::Copy(name), span),
+            Token::AttributeName { ref name, span } => {
                 let name_span = Span::new(span.start, span.start + name.len());
-                self.attribute_name(Chars::Copy(&name), name_span, span);
+                self.attribute_name(Chars::Copy(name), name_span, span);
             }
             Token::StartTagClose { span } => self.start_tag_close(span),
             Token::EmptyElementTagClose { span } => self.empty_element_tag_close(span),
-            Token::EndTag { name, span } => self.end_tag(name.as_bytes(), span),
-            Token::Data { text, span } => self.text(Chars::Copy(&text), span, false),
-            Token::CharRef { text, span } => self.text(Chars::Copy(&text), span, true),
+            Token::EndTag { ref name, span } => self.end_tag(name.as_bytes(), span),
+            Token::Data { ref text, span } => self.text(Chars::Copy(text), span, false),
+            Token::CharRef { ref text, span } => self.text(Chars::Copy(text), span, true),
             Token::Discarded { .. } => {}
         }
     }
@@ -536,7 +564,7 @@ impl<'a> TreeBuilder<'a> {
     /// Characters of the current attribute's value, from `span` of the input.
     #[inline]
     pub(crate) fn attribute_value(&mut self, c: Chars<'_>, span: Span) {
-        if self.ignore_attribute || self.attributes.len() == self.tag_attributes {
+        if self.ignore_attribute || self.attributes.len() == self.tag_attributes || !self.tree {
             return;
         }
         let started = self.value_started;
@@ -580,6 +608,9 @@ impl<'a> TreeBuilder<'a> {
             return;
         }
         let id = self.add_element(&tag, span.end);
+        if !self.tree {
+            self.forget_attributes(&tag);
+        }
         if self.stack.len() >= SCANNED {
             self.deep
                 .open(resolve_bytes(self.source, &self.text, tag.name));
@@ -596,7 +627,26 @@ impl<'a> TreeBuilder<'a> {
         if let Some(tag) = self.tag.take()
             && !tag.skipped
         {
-            self.add_element(&tag, span.end);
+            if self.tree {
+                self.add_element(&tag, span.end);
+            } else {
+                self.forget_attributes(&tag);
+                self.forget_name(tag.name);
+            }
+        }
+    }
+
+    /// Without a tree: the attribute names of `tag` are no longer needed.
+    fn forget_attributes(&mut self, tag: &Tag) {
+        self.attributes.truncate(self.tag_attributes);
+        self.forget_name(Str::new(tag.name.end(), 0));
+    }
+
+    /// Without a tree: the document's text from `name` on is no longer needed.
+    fn forget_name(&mut self, name: Str) {
+        let src = self.source.len();
+        if name.start as usize >= src {
+            self.text.truncate(name.start as usize - src);
         }
     }
 
@@ -610,6 +660,9 @@ impl<'a> TreeBuilder<'a> {
             range,
             Span::new(tag.span.start, end),
         ));
+        if !self.tree {
+            return id;
+        }
         let top = self.stack.is_empty();
         self.link(id);
         if top {
@@ -680,6 +733,11 @@ impl<'a> TreeBuilder<'a> {
                 let name = resolve_bytes(self.source, &self.text, self.nodes[o.id as usize].value);
                 self.deep.close(name);
             }
+            if !self.tree {
+                let name = self.nodes[o.id as usize].value;
+                self.nodes.truncate(o.id as usize);
+                self.forget_name(name);
+            }
         }
     }
 
@@ -716,6 +774,12 @@ impl<'a> TreeBuilder<'a> {
             self.attribute_value(c, span);
             return;
         }
+        if !self.tree {
+            if self.stack.is_empty() {
+                self.top_text(c, span, reference);
+            }
+            return;
+        }
         if let Some(o) = self.stack.last() {
             let last = o.last;
             if last != NONE && self.nodes[last as usize].is_text() {
@@ -739,6 +803,9 @@ impl<'a> TreeBuilder<'a> {
         if reference || text.chars().any(|c| !validity::is_s(c)) {
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::TextOutsideRoot, span));
+        }
+        if !self.tree {
+            return;
         }
         let last = self.top_last;
         let (ws_prefix, all_ws, ws_suffix) = if reference {
@@ -804,12 +871,9 @@ impl<'a> TreeBuilder<'a> {
         finish(self, (Vec::new(), 0), end)
     }
 
-    /// [`TreeBuilder::finish`] in parts: the tree, the diagnostics raised before the end of
-    /// the input and those raised at it, and how many were omitted.
-    fn finish_parts(
-        mut self,
-        end: usize,
-    ) -> (Document<'a>, Vec<Diagnostic>, Vec<Diagnostic>, usize) {
+    /// The diagnostics raised at the end of the input (`end`): an unclosed element, no
+    /// document element.
+    pub(crate) fn end_diagnostics(&mut self, end: usize) -> Vec<Diagnostic> {
         if self.tag.is_some() {
             // Only reachable if the token stream was cut inside a start-tag.
             self.start_tag_close(Span::empty(end));
@@ -818,6 +882,19 @@ impl<'a> TreeBuilder<'a> {
         if let Some(o) = self.stack.first() {
             at_end.push(Diagnostic::new(ErrorCode::UnclosedElement, o.span));
         }
+        if self.top_elements == 0 {
+            at_end.push(Diagnostic::new(ErrorCode::NoRootElement, Span::empty(end)));
+        }
+        at_end
+    }
+
+    /// [`TreeBuilder::finish`] in parts: the tree, the diagnostics raised before the end of
+    /// the input and those raised at it, and how many were omitted.
+    fn finish_parts(
+        mut self,
+        end: usize,
+    ) -> (Document<'a>, Vec<Diagnostic>, Vec<Diagnostic>, usize) {
+        let at_end = self.end_diagnostics(end);
         for o in &self.stack {
             self.nodes[o.id as usize].span.end = n32(end);
         }
@@ -847,9 +924,6 @@ impl<'a> TreeBuilder<'a> {
             if let Some(&l) = self.top.last() {
                 self.nodes[l as usize].next_sibling = NONE;
             }
-        }
-        if self.top_elements == 0 {
-            at_end.push(Diagnostic::new(ErrorCode::NoRootElement, Span::empty(end)));
         }
         // The wrapper is made once the input has ended.
         self.nodes[0].span = Span32::new(Span::empty(end));
@@ -938,7 +1012,91 @@ fn reserve_guess<T>(v: &mut Vec<T>, n: usize, input_len: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::names::COMPARISONS;
     use proptest::prelude::*;
+
+    /// Name comparisons made while parsing `text`.
+    fn comparisons(text: &str) -> u64 {
+        COMPARISONS.with(|c| c.set(0));
+        let parsed = crate::parse(text);
+        assert!(parsed.document.nodes.len() > 1);
+        COMPARISONS.with(|c| c.get())
+    }
+
+    /// Checks that comparisons grow linearly: at most `per` per unit, and doubling the input
+    /// at most (a little over) doubles them.
+    fn linear(make: impl Fn(usize) -> String, per: u64) {
+        let counts: Vec<(usize, u64)> = [2_000, 4_000, 8_000]
+            .into_iter()
+            .map(|n| (n, comparisons(&make(n))))
+            .collect();
+        for &(n, c) in &counts {
+            assert!(c <= per * n as u64, "{c} comparisons for {n}");
+        }
+        for w in counts.windows(2) {
+            assert!(w[1].1 <= w[0].1 * 21 / 10 + 100, "{counts:?}");
+        }
+    }
+
+    /// Names that collide under every hash the builder computes without a key (the filter:
+    /// length, first and last byte), distinct, then each repeated.
+    fn colliding(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("a{i:07}z")).collect()
+    }
+
+    /// Without a tree, the builder holds the open elements' names and nothing else: memory per
+    /// open element is a node, an `Open` and the name.
+    #[test]
+    fn without_a_tree_only_open_elements_are_held() {
+        let mut b = TreeBuilder::without_tree(&Options::default());
+        let n = 10_000;
+        for i in 0..n {
+            b.start_tag_open(Chars::Copy("abc"), Span::new(i, i + 4));
+            b.attribute_name(Chars::Copy("x"), Span::new(i, i + 1), Span::new(i, i + 2));
+            b.attribute_value(Chars::Copy("a long value"), Span::new(i, i + 1));
+            b.start_tag_close(Span::new(i, i + 1));
+            b.text(Chars::Copy("some text"), Span::new(i, i + 1), false);
+            b.start_tag_open(Chars::Copy("empty"), Span::new(i, i + 4));
+            b.empty_element_tag_close(Span::new(i, i + 1));
+        }
+        assert_eq!(b.nodes.len(), n + 1);
+        assert_eq!(b.stack.len(), n);
+        assert!(b.attributes.is_empty());
+        assert_eq!(b.text.len(), "#doc".len() + 3 * n);
+        for i in 0..n {
+            b.end_tag(b"abc", Span::new(i, i + 1));
+        }
+        assert_eq!((b.nodes.len(), b.text.len()), (1, "#doc".len()));
+        assert_eq!(size_of::<NodeData>() + size_of::<Open>(), 56);
+    }
+
+    #[test]
+    fn duplicate_checks_compare_linearly_on_colliding_names() {
+        linear(
+            |n| {
+                let names = colliding(n);
+                let attrs: String = names.iter().map(|a| format!(" {a}=''")).collect();
+                format!("<r{attrs}{attrs}/>")
+            },
+            4,
+        );
+    }
+
+    #[test]
+    fn end_tags_compare_linearly_at_any_depth() {
+        // Deep open elements with colliding names, then end-tags that match none of them,
+        // then end-tags that close them from the outside in.
+        linear(
+            |n| {
+                let names = colliding(n);
+                let open: String = names.iter().map(|a| format!("<{a}>")).collect();
+                let stray: String = (0..n).map(|i| format!("</b{i:07}z>")).collect();
+                let close: String = names.iter().map(|a| format!("</{a}>")).collect();
+                format!("{open}{stray}{close}")
+            },
+            80,
+        );
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]

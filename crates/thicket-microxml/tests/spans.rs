@@ -9,7 +9,8 @@ use thicket_microxml::{
 };
 use thicket_testkit::chunks;
 use thicket_testkit::runners::microxml::{
-    check_lossless, check_tree_spans, corpus, parse_chunks, tokenize_chunks, tree_spans,
+    check_chunks_streaming, check_lossless, check_tree_spans, corpus, parse_chunks,
+    tokenize_chunks, tree_spans,
 };
 
 fn all_options() -> [Options; 3] {
@@ -238,6 +239,8 @@ fn corpus_spans_tile_and_nothing_depends_on_the_split() {
                 tree_spans(&tree.document),
                 "{name}"
             );
+            let ((tokens, diagnostics), _) = check_chunks_streaming(&split, options);
+            assert!(tokens == whole.0 && diagnostics == tree.diagnostics, "{name}");
         }
     }
 }
@@ -306,6 +309,9 @@ proptest! {
                 let parsed = parse_chunks(&pieces, options);
                 prop_assert_eq!(&parsed.diagnostics, &tree.diagnostics);
                 prop_assert_eq!(tree_spans(&parsed.document), tree_spans(&tree.document));
+                let ((tokens, diagnostics), _) = check_chunks_streaming(&pieces, options);
+                prop_assert_eq!(&tokens, &whole.0);
+                prop_assert_eq!(&diagnostics, &tree.diagnostics);
             }
         }
     }

@@ -62,7 +62,7 @@ pub(super) struct Value {
 
 impl<'a> Lexer<'a> {
     /// The next abstract token, or `None` when more input is needed (or at the end).
-    pub(super) fn next_token(&mut self) -> Option<Token<'_>> {
+    pub(crate) fn next_token(&mut self) -> Option<Token<'_>> {
         let raw = loop {
             match self.queue.pop_front() {
                 Some(Raw {
@@ -83,7 +83,7 @@ impl<'a> Lexer<'a> {
 
     /// Releases the diagnostics that nothing still to come can precede: those before the first
     /// token not yet handed out.
-    fn release(&mut self) {
+    pub(crate) fn release(&mut self) {
         if self.done && self.queue.is_empty() {
             self.diags.release_all();
             return;
