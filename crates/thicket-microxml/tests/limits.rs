@@ -34,7 +34,11 @@ fn check_split_invariance(text: &str, options: Options) {
         splits.extend(chunks::two_way_splits(text).map(|s| s.to_vec()));
     }
     for split in splits {
-        assert_eq!(tokenize_chunks(&split, options), whole, "{text:?} {split:?}");
+        assert_eq!(
+            tokenize_chunks(&split, options),
+            whole,
+            "{text:?} {split:?}"
+        );
         let parsed = parse_chunks(&split, options);
         assert_eq!(parsed, tree, "{text:?} {split:?}");
         assert_eq!(tree_spans(&parsed.document), tree_spans(&tree.document));
@@ -55,7 +59,12 @@ fn limits_are_off_by_default() {
     let parsed = parse_with(&text, Options::upstream());
     assert_eq!(parsed.root().attributes().len(), 5000);
     assert_eq!(parsed.omitted_diagnostics, 0);
-    assert!(parsed.diagnostics.iter().all(|d| !d.code.as_str().ends_with("-limit")));
+    assert!(
+        parsed
+            .diagnostics
+            .iter()
+            .all(|d| !d.code.as_str().ends_with("-limit"))
+    );
 }
 
 #[test]
@@ -63,7 +72,10 @@ fn depth_limit_opens_nothing_deeper_and_counts_end_tags() {
     let options = with(Limits::none().with_max_depth(2));
     let text = "<a><b><c x='1'>x<d/></c>y</b>z</a>";
     let parsed = parse_with(text, options);
-    assert_eq!(parsed.document.to_json(), r#"["a",{},[["b",{},["xy"]],"z"]]"#);
+    assert_eq!(
+        parsed.document.to_json(),
+        r#"["a",{},[["b",{},["xy"]],"z"]]"#
+    );
     assert_eq!(codes(&parsed), ["depth-limit@6..8", "depth-limit@16..18"]);
     // Content after the limit goes on in the element at the limit; later elements open again.
     let text = "<a><b><c><c></c></c></b><e/></a>";
@@ -75,7 +87,7 @@ fn depth_limit_opens_nothing_deeper_and_counts_end_tags() {
     // An end-tag while unopened start-tags wait closes one of those, whatever its name.
     let parsed = parse_with("<a><b><c></b>t</b></a>", options);
     assert_eq!(parsed.document.to_json(), r#"["a",{},[["b",{},["t"]]]]"#);
-    assert!(parsed.is_valid() == false && codes(&parsed) == ["depth-limit@6..8"]);
+    assert!(!parsed.is_valid() && codes(&parsed) == ["depth-limit@6..8"]);
     // Depth 0: no element at all.
     let parsed = parse_with("<a>t</a>", with(Limits::none().with_max_depth(0)));
     assert_eq!(parsed.document.to_json(), r##"["#doc",{},["t"]]"##);
@@ -92,11 +104,19 @@ fn depth_limit_opens_nothing_deeper_and_counts_end_tags() {
 fn a_million_nested_elements_under_the_depth_limit() {
     let n = 1_000_000;
     let text = format!("{}{}", "<a>".repeat(n), "</a>".repeat(n));
-    let parsed = parse_with(&text, with(Limits::none().with_max_depth(100).with_max_diagnostics(10)));
+    let parsed = parse_with(
+        &text,
+        with(Limits::none().with_max_depth(100).with_max_diagnostics(10)),
+    );
     assert_eq!(parsed.document.to_element().depth(), 99);
     assert_eq!(parsed.diagnostics.len(), 10);
     assert_eq!(parsed.omitted_diagnostics, n - 100 - 10);
-    assert!(parsed.diagnostics.iter().all(|d| d.code.as_str() == "depth-limit"));
+    assert!(
+        parsed
+            .diagnostics
+            .iter()
+            .all(|d| d.code.as_str() == "depth-limit")
+    );
 }
 
 #[test]
@@ -108,7 +128,10 @@ fn attribute_limit_drops_the_rest_with_one_diagnostic_per_tag() {
         parsed.document.to_json(),
         r#"["a",{"x":"1","y":"2"},[["b",{"p":"1","q":"2"},[]]]]"#
     );
-    assert_eq!(codes(&parsed), ["attribute-limit@15..16", "attribute-limit@42..43"]);
+    assert_eq!(
+        codes(&parsed),
+        ["attribute-limit@15..16", "attribute-limit@42..43"]
+    );
     // Dropped attributes are dropped input, between the tokens around them.
     let (tokens, _) = Tokenizer::tokenize(text, options);
     let names: Vec<&str> = tokens
@@ -265,9 +288,22 @@ fn a_megabyte_of_lt_keeps_only_the_cap() {
 
 fn markup() -> impl Strategy<Value = String> {
     let pieces = vec![
-        "<a>", "</a>", "<b x='1' y='2' z='3'>", "</b>", "<c/>", "<long-name-here q='v'>",
-        "</long-name-here>", " ", "text", "&amp;", "\u{1}", "<", "x='0123456789'", "é",
-        "<d p=\"&lt;&lt;&lt;&lt;&lt;\" r=s t>", "</d>",
+        "<a>",
+        "</a>",
+        "<b x='1' y='2' z='3'>",
+        "</b>",
+        "<c/>",
+        "<long-name-here q='v'>",
+        "</long-name-here>",
+        " ",
+        "text",
+        "&amp;",
+        "\u{1}",
+        "<",
+        "x='0123456789'",
+        "é",
+        "<d p=\"&lt;&lt;&lt;&lt;&lt;\" r=s t>",
+        "</d>",
     ];
     prop::collection::vec(prop::sample::select(pieces), 0..30).prop_map(|v| v.concat())
 }

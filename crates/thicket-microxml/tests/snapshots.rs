@@ -26,6 +26,9 @@ fn dump(text: &str, options: Options) -> String {
         let _ = writeln!(out, "error[{}] {}", d.code, d.span);
     }
     let _ = writeln!(out, "tree {}", to_json(&parsed.document.to_element()));
+    for (kind, span) in thicket_testkit::runners::microxml::tree_spans(&parsed.document) {
+        let _ = writeln!(out, "{kind} {span} {:?}", &text[span.start..span.end]);
+    }
     out
 }
 

@@ -240,7 +240,10 @@ fn corpus_spans_tile_and_nothing_depends_on_the_split() {
                 "{name}"
             );
             let ((tokens, diagnostics), _) = check_chunks_streaming(&split, options);
-            assert!(tokens == whole.0 && diagnostics == tree.diagnostics, "{name}");
+            assert!(
+                tokens == whole.0 && diagnostics == tree.diagnostics,
+                "{name}"
+            );
         }
     }
 }

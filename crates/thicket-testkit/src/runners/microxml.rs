@@ -245,26 +245,30 @@ pub fn check_lossless(source: &str, tokens: &[Token<'_>]) -> Result<(), String> 
     Ok(())
 }
 
-/// Every node and attribute span of `doc` in document order, for comparisons.
+/// Every node and attribute span of `doc` in document order (an element, its attributes' name
+/// and value spans, then its children), for comparisons. Written without recursion.
 pub fn tree_spans(doc: &Document<'_>) -> Vec<(&'static str, Span)> {
-    let mut out = vec![("element", doc.root().span())];
-    let mut stack = vec![doc.root()];
-    while let Some(e) = stack.pop() {
+    fn open(e: &ElementRef<'_, '_>, out: &mut Vec<(&'static str, Span)>) {
+        out.push(("element", e.span()));
         for a in e.attributes() {
             out.push(("name", a.name_span()));
             out.push(("value", a.value_span()));
         }
-        let mut children: Vec<ElementRef<'_, '_>> = Vec::new();
-        for c in e.children() {
-            match c {
-                NodeRef::Element(e) => {
-                    out.push(("element", e.span()));
-                    children.push(e);
-                }
-                NodeRef::Text(t) => out.push(("text", t.span())),
+    }
+    let mut out = Vec::new();
+    open(&doc.root(), &mut out);
+    let mut stack = vec![doc.root().children()];
+    while let Some(children) = stack.last_mut() {
+        match children.next() {
+            None => {
+                stack.pop();
+            }
+            Some(NodeRef::Text(t)) => out.push(("text", t.span())),
+            Some(NodeRef::Element(e)) => {
+                open(&e, &mut out);
+                stack.push(e.children());
             }
         }
-        stack.extend(children.into_iter().rev());
     }
     out
 }
