@@ -16,10 +16,34 @@ pub(crate) const NONE: u32 = 0;
 /// Marks a text node in [`NodeData::attributes`].
 const TEXT: (u32, u32) = (u32::MAX, u32::MAX);
 
-/// `v` as a `u32`: offsets and lengths past 4 GiB saturate (see [`Document`]).
+/// The longest input a [`Document`] holds: 1.5 GiB. Its offsets are `u32`, and the document's
+/// own text (characters that differ from the input: at most 6 bytes for a 5-byte reference) is
+/// addressed after the input, so input and own text stay under 4 GiB. Longer input is cut there
+/// with a `document-too-large` diagnostic.
+pub const MAX_DOCUMENT_LEN: usize = 3 << 29;
+
+/// The most the own text of a [`Document`] may hold, with the input, in a `u32` address space.
+pub(crate) const MAX_TEXT_LEN: usize = u32::MAX as usize - MAX_DOCUMENT_LEN;
+
+/// `text` cut to at most `max` bytes (at a character boundary), and whether it
+/// was cut.
+pub(crate) fn within_limit(text: &str, max: usize) -> (&str, bool) {
+    if text.len() <= max {
+        return (text, false);
+    }
+    let mut cut = max;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    (&text[..cut], true)
+}
+
+/// `v` as a `u32`: every offset of a [`Document`] is below 4 GiB (its input is at most
+/// [`MAX_DOCUMENT_LEN`], its own text at most [`MAX_TEXT_LEN`]). (A builder without a tree,
+/// which serves [`crate::Checker`] on input of any length, does not read what it wraps.)
 #[inline]
 pub(crate) fn n32(v: usize) -> u32 {
-    u32::try_from(v).unwrap_or(u32::MAX)
+    v as u32
 }
 
 /// A string of a document: `len` bytes from `start` in the document's address space, where
@@ -46,7 +70,7 @@ impl Str {
     }
 }
 
-/// A span of the input in 8 bytes (offsets past 4 GiB saturate).
+/// A span of the input in 8 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Span32 {
     pub(crate) start: u32,
@@ -134,8 +158,8 @@ const _: () = assert!(size_of::<AttributeData>() == 32);
 /// [`AttributeRef::value_span`]); equality compares the trees, not the spans.
 /// Dropping, comparing, cloning and formatting never recurse, so trees of any depth are fine.
 ///
-/// Offsets are kept as `u32`: spans past 4 GiB saturate, and the strings of a document whose
-/// input and own text together pass 4 GiB read as empty.
+/// Offsets are kept as `u32`, so a document holds at most [`MAX_DOCUMENT_LEN`] bytes of input:
+/// `parse_with` and `Parser` stop there with a `document-too-large` diagnostic.
 #[derive(Clone)]
 pub struct Document<'a> {
     pub(crate) source: &'a str,

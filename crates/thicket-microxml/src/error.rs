@@ -69,6 +69,8 @@ thicket_input::error_codes! {
         NameLengthLimit = "name-length-limit", "name longer than the limit (cut short)";
         /// An attribute value longer than `Limits::max_value_len` (cut to the limit).
         ValueLengthLimit = "value-length-limit", "attribute value longer than the limit (cut short)";
+        /// Input longer than a document holds (`MAX_DOCUMENT_LEN`, 1.5 GiB): the tree stops there.
+        DocumentTooLarge = "document-too-large", "input longer than a document holds (the tree stops at 1.5 GiB)";
     }
 }
 

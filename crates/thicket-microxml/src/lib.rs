@@ -14,7 +14,9 @@ mod tree;
 pub mod validity;
 
 pub use checker::Checker;
-pub use document::{AttributeRef, Attributes, Children, Document, ElementRef, NodeRef, TextRef};
+pub use document::{
+    AttributeRef, Attributes, Children, Document, ElementRef, MAX_DOCUMENT_LEN, NodeRef, TextRef,
+};
 pub use error::{Diagnostic, ErrorCode};
 pub use lexer::{Mode, Tokenizer};
 pub use options::{NamedReferences, Options};
@@ -32,8 +34,12 @@ pub fn parse(text: &str) -> Parsed<'_> {
 /// normalization changed nothing; the result is the same as feeding `text` to a [`Parser`].
 /// Plain tags and text go through a direct path beside the modes (see `direct.rs`).
 pub fn parse_with(text: &str, options: Options) -> Parsed<'_> {
+    let (text, cut) = document::within_limit(text, MAX_DOCUMENT_LEN);
     let mut tokenizer = lexer::Lexer::whole(text, options, false);
     let mut builder = TreeBuilder::for_input(text, &options);
+    if cut {
+        builder.too_large();
+    }
     let mut direct = direct::Direct::new(&options);
     loop {
         tokenizer.drain_into(&mut builder);

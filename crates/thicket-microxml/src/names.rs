@@ -2,7 +2,7 @@
 //! checks and the open elements an end-tag may close.
 //!
 //! Ordinary documents hash nothing: a tag's attributes pass a 64-bit filter (length, first and
-//! last byte) and are compared one by one up to 16; an end-tag that does not close the current
+//! last byte) and are compared one by one up to 32; an end-tag that does not close the current
 //! element is compared with the outermost 64 open elements. Past those, names are looked up by
 //! a keyed hash of their bytes (the standard library's `RandomState`, with keys drawn per
 //! builder), so no input can choose names that collide; a hit is confirmed by comparing the
@@ -109,7 +109,7 @@ impl SeenAttributes {
         name_of: impl Fn(usize) -> &'n [u8],
         name: &[u8],
     ) -> bool {
-        const LINEAR: usize = 16;
+        const LINEAR: usize = 32;
         if count < LINEAR {
             return (0..count).any(|i| same(name_of(i), name));
         }

@@ -6,7 +6,8 @@ use std::fmt;
 use thicket_input::{Diagnostics, Span};
 
 use crate::document::{
-    AttributeData, Document, ElementRef, NONE, NodeData, Span32, Str, n32, resolve, resolve_bytes,
+    AttributeData, Document, ElementRef, MAX_DOCUMENT_LEN, MAX_TEXT_LEN, NONE, NodeData, Span32,
+    Str, n32, resolve, resolve_bytes, within_limit,
 };
 use crate::error::{Diagnostic, ErrorCode};
 use crate::lexer::Lexer;
@@ -340,6 +341,8 @@ pub struct TreeBuilder<'a> {
     /// Whether the tree is kept; without it only what the diagnostics need is (the names of
     /// the open elements and of the current tag's attributes).
     tree: bool,
+    /// Input past what a document holds was left out (`document-too-large`).
+    too_large: bool,
 }
 
 impl Default for TreeBuilder<'_> {
@@ -384,7 +387,14 @@ impl<'a> TreeBuilder<'a> {
             cap: options.limits.max_diagnostics,
             diagnostics: Diagnostics::new(options.limits.max_diagnostics),
             tree: true,
+            too_large: false,
         }
+    }
+
+    /// Input past [`MAX_DOCUMENT_LEN`] was left out: reported at the end.
+    #[cold]
+    pub(crate) fn too_large(&mut self) {
+        self.too_large = true;
     }
 
     /// A builder that keeps no tree, only the diagnostics (see [`crate::Checker`]): its memory
@@ -424,6 +434,11 @@ impl<'a> TreeBuilder<'a> {
 
     /// [`TreeBuilder::push`] for a token still borrowed.
     pub(crate) fn push_ref(&mut self, token: &Token<'_>) {
+        if self.tree && token.span().end > MAX_DOCUMENT_LEN {
+            // The document's offsets are `u32`.
+            self.too_large();
+            return;
+        }
         match *token {
             Token::StartTagOpen { ref name, span } => self.start_tag_open(Chars::Copy(name), span),
             Token::AttributeName { ref name, span } => {
@@ -445,6 +460,10 @@ impl<'a> TreeBuilder<'a> {
         match c {
             Chars::Source(a, b) => Str::new(a, b - a),
             Chars::Copy(s) => {
+                if self.text.len() + s.len() > MAX_TEXT_LEN {
+                    self.too_large();
+                    return Str::default();
+                }
                 let start = self.source.len() + self.text.len();
                 self.text.push_str(s);
                 Str::new(start, s.len())
@@ -466,6 +485,10 @@ impl<'a> TreeBuilder<'a> {
             return Str::new(s.start as usize, b - s.start as usize);
         }
         let more = chars_of(self.source, c);
+        if self.text.len() + s.len as usize + more.len() > MAX_TEXT_LEN {
+            self.too_large();
+            return s;
+        }
         if s.start as usize >= src && s.end() == src + self.text.len() {
             self.text.push_str(more);
             return Str::new(s.start as usize, s.len as usize + more.len());
@@ -885,6 +908,12 @@ impl<'a> TreeBuilder<'a> {
         if self.top_elements == 0 {
             at_end.push(Diagnostic::new(ErrorCode::NoRootElement, Span::empty(end)));
         }
+        if self.too_large {
+            at_end.push(Diagnostic::new(
+                ErrorCode::DocumentTooLarge,
+                Span::empty(end),
+            ));
+        }
         at_end
     }
 
@@ -969,8 +998,13 @@ impl Parser {
         }
     }
 
-    /// Parses one more chunk.
+    /// Parses one more chunk. Input past [`MAX_DOCUMENT_LEN`] is left out, with a
+    /// `document-too-large` diagnostic.
     pub fn feed(&mut self, chunk: &str) {
+        let (chunk, cut) = within_limit(chunk, MAX_DOCUMENT_LEN.saturating_sub(self.len));
+        if cut {
+            self.builder.too_large();
+        }
         self.len += chunk.len();
         self.lexer.feed(chunk);
         self.lexer.run_into(&mut self.builder);
@@ -1014,6 +1048,7 @@ mod tests {
     use super::*;
     use crate::names::COMPARISONS;
     use proptest::prelude::*;
+    use std::borrow::Cow;
 
     /// Name comparisons made while parsing `text`.
     fn comparisons(text: &str) -> u64 {
@@ -1068,6 +1103,31 @@ mod tests {
         }
         assert_eq!((b.nodes.len(), b.text.len()), (1, "#doc".len()));
         assert_eq!(size_of::<NodeData>() + size_of::<Open>(), 56);
+    }
+
+    #[test]
+    fn input_past_what_a_document_holds_is_reported() {
+        assert_eq!(within_limit("aé", 2), ("a", true));
+        assert_eq!(within_limit("aé", 3), ("aé", false));
+        let mut b = TreeBuilder::new();
+        b.push(Token::StartTagOpen {
+            name: Cow::Borrowed("a"),
+            span: Span::new(0, 2),
+        });
+        b.push(Token::StartTagClose {
+            span: Span::new(2, 3),
+        });
+        b.push(Token::Data {
+            text: Cow::Borrowed("x"),
+            span: Span::new(MAX_DOCUMENT_LEN, MAX_DOCUMENT_LEN + 1),
+        });
+        let parsed = b.finish(3);
+        assert_eq!(parsed.document.to_json(), r#"["a",{},[]]"#);
+        let codes: Vec<_> = parsed.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(
+            codes,
+            [ErrorCode::UnclosedElement, ErrorCode::DocumentTooLarge]
+        );
     }
 
     #[test]
