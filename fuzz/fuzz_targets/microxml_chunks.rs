@@ -1,29 +1,61 @@
 #![no_main]
-//! thicket-microxml: the tree is the same fed whole and fed in chunks.
+//! thicket-microxml: the tokens, tree, spans and diagnostics (in order) are the same fed whole
+//! and fed in chunks, through `parse_with`, the streaming `Parser` and the `Checker`; token
+//! spans tile the input; tree spans hold their markup. Half the inputs run with low limits.
 
 use libfuzzer_sys::fuzz_target;
-use thicket_microxml::{Options, Parser};
+use thicket_input::Limits;
+use thicket_microxml::{Options, parse_with};
+use thicket_testkit::runners::microxml::{
+    check_chunks_streaming, check_lossless, check_tree_spans, parse_chunks, tokenize_chunks,
+    tree_spans,
+};
 
 #[path = "split.rs"]
 mod split;
 
 fuzz_target!(|data: &[u8]| {
+    let limited = data.first().is_some_and(|b| b & 0x80 != 0);
     let (text, cuts) = split::text_and_chunks(data);
-    let whole = thicket_microxml::parse_with(&text, Options::default());
-    let mut parser = Parser::new(Options::default());
-    for c in split::chunks(&text, &cuts) {
-        parser.feed(c);
-    }
-    let chunked = parser.finish();
-    assert_eq!(
-        whole.document, chunked.document,
-        "trees differ when split at {cuts:?}"
-    );
-    assert_eq!(
-        whole.diagnostics, chunked.diagnostics,
-        "diagnostics differ at {cuts:?}"
-    );
-    for d in &whole.diagnostics {
-        assert!(d.span.start <= d.span.end && d.span.end <= text.len());
+    let limits = if limited {
+        Limits::none()
+            .with_max_depth(3)
+            .with_max_attributes(2)
+            .with_max_name_len(4)
+            .with_max_value_len(5)
+            .with_max_diagnostics(4)
+    } else {
+        Limits::none()
+    };
+    for base in [Options::default(), Options::upstream()] {
+        let options = Options { limits, ..base };
+        let chunks = split::chunks(&text, &cuts);
+        let whole_tokens = tokenize_chunks(&[&text], options);
+        if let Err(e) = check_lossless(&text, &whole_tokens.0) {
+            panic!("token spans: {e}");
+        }
+        assert_eq!(
+            tokenize_chunks(&chunks, options),
+            whole_tokens,
+            "tokens or diagnostics differ when split at {cuts:?}"
+        );
+        let whole = parse_with(&text, options);
+        if let Err(e) = check_tree_spans(&text, &whole) {
+            panic!("tree spans: {e}");
+        }
+        let chunked = parse_chunks(&chunks, options);
+        assert_eq!(whole, chunked, "trees or diagnostics differ at {cuts:?}");
+        assert_eq!(
+            tree_spans(&whole.document),
+            tree_spans(&chunked.document),
+            "tree spans differ at {cuts:?}"
+        );
+        let ((tokens, diagnostics), omitted) = check_chunks_streaming(&chunks, options);
+        assert_eq!(tokens, whole_tokens.0, "checker tokens differ at {cuts:?}");
+        assert_eq!(diagnostics, whole.diagnostics, "checker diagnostics differ at {cuts:?}");
+        assert_eq!(omitted, whole.omitted_diagnostics);
+        if let Some(cap) = limits.max_diagnostics {
+            assert!(whole.diagnostics.len() <= cap);
+        }
     }
 });

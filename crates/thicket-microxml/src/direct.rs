@@ -14,8 +14,6 @@
 //! same diagnostics. `tests/chunks.rs` checks it against the modes on random markup (feeding one
 //! character at a time never gives it a unit, since the input then ends inside every tag).
 
-use std::borrow::Cow;
-
 use memchr::{memchr, memchr2, memchr3, memmem};
 use thicket_input::Span;
 
@@ -24,7 +22,7 @@ use crate::lexer::{
     CLASS, DQ_STOP, Lexer, MICRO_CHAR, MICRO_START, NAME_CHAR, NAME_START, SPACE, SQ_STOP,
     TEXT_STOP,
 };
-use crate::tree::TreeBuilder;
+use crate::tree::{Chars, TreeBuilder};
 use crate::validity;
 
 /// One attribute of a start-tag being read: name `start..end` (and what it is), `=` ending at `eq_end`, value `value.0..value.1` (inside the
@@ -222,6 +220,12 @@ pub(crate) struct Direct {
     comment_end: Option<(usize, Option<usize>)>,
     /// The same for `]]>`.
     cdata_end: Option<(usize, Option<usize>)>,
+    /// The limits on attributes, names and values (`usize::MAX` for none): a unit that
+    /// reaches one is left to the modes, which apply it.
+    limited: bool,
+    max_attributes: usize,
+    max_name: usize,
+    max_value: usize,
 }
 
 /// The text before a tag when comments interrupt it: like the modes' pending data, it is one
@@ -232,9 +236,7 @@ struct Part {
     span: Option<(usize, usize)>,
     /// The text, once it differs from the input at `span`.
     text: Option<String>,
-    /// Pieces holding `>` (a diagnostic each).
-    gts: Vec<(usize, usize)>,
-    /// Comments holding `--` or ending with `-`, CDATA sections.
+    /// In source order: `>` in text, comments holding `--` or ending with `-`, CDATA sections.
     diagnostics: Vec<(ErrorCode, usize, usize)>,
 }
 
@@ -284,6 +286,12 @@ impl Direct {
             in_part: false,
             comment_end: None,
             cdata_end: None,
+            limited: options.limits.max_attributes.is_some()
+                || options.limits.max_name_len.is_some()
+                || options.limits.max_value_len.is_some(),
+            max_attributes: options.limits.max_attributes.unwrap_or(usize::MAX),
+            max_name: options.limits.max_name_len.unwrap_or(usize::MAX),
+            max_value: options.limits.max_value_len.unwrap_or(usize::MAX),
         }
     }
 
@@ -323,12 +331,14 @@ impl Direct {
         self.in_part = true;
         self.part.span = None;
         self.part.text = None;
-        self.part.gts.clear();
         self.part.diagnostics.clear();
         let mut s = p;
         loop {
             if gt {
-                self.part.gts.push((s, end));
+                for i in memchr::memchr_iter(b'>', &b[s..end]) {
+                    let d = (ErrorCode::UnescapedGreaterThan, s + i, s + i + 1);
+                    self.part.diagnostics.push(d);
+                }
             }
             let piece = self.owned.take();
             self.part.add(input, s, end, piece);
@@ -453,16 +463,22 @@ impl Direct {
                 let Some((end, name_end, kind, empty)) = self.start_tag(b, lt) else {
                     break;
                 };
+                if self.limited && self.over_limits(lt, name_end) {
+                    break;
+                }
                 self.text(input, tok, builder, p, lt, gt);
-                self.commit_start_tag(input, tok, builder, lt, name_end, kind, empty);
+                self.commit_start_tag(input, tok, builder, lt, (end, name_end, kind, empty));
                 end
             } else if b.get(lt + 1) == Some(&b'/') {
                 let Some((end, name_end, kind)) = end_tag(b, lt) else {
                     break;
                 };
+                if self.limited && name_end - (lt + 2) > self.max_name {
+                    break;
+                }
                 self.text(input, tok, builder, p, lt, gt);
                 check_name(input, tok, lt + 2, name_end, kind);
-                builder.end_tag(&input[lt + 2..name_end], Span::new(lt, end));
+                builder.end_tag_chars(Chars::Source(lt + 2, name_end), Span::new(lt, end));
                 end
             } else {
                 break;
@@ -486,7 +502,7 @@ impl Direct {
         gt: bool,
     ) {
         if self.in_part {
-            self.commit_part(input, tok, builder);
+            self.commit_part(tok, builder);
             return;
         }
         if start == end {
@@ -495,33 +511,23 @@ impl Direct {
         if gt {
             report_greater_than(input.as_bytes(), tok, start, end);
         }
-        let text = match self.owned.take() {
-            Some(s) => Cow::Owned(s),
-            None => Cow::Borrowed(&input[start..end]),
-        };
-        builder.text(text, Span::new(start, end), false);
+        match self.owned.take() {
+            Some(s) => builder.text(Chars::Copy(&s), Span::new(start, end), false),
+            None => builder.text(Chars::Source(start, end), Span::new(start, end), false),
+        }
     }
 
     /// The text part read by [`Direct::text_with_comments`], with its diagnostics.
     #[cold]
-    fn commit_part<'a>(
-        &mut self,
-        input: &'a str,
-        tok: &mut Lexer<'_>,
-        builder: &mut TreeBuilder<'a>,
-    ) {
-        for &(s, e) in &self.part.gts {
-            report_greater_than(input.as_bytes(), tok, s, e);
-        }
+    fn commit_part(&mut self, tok: &mut Lexer<'_>, builder: &mut TreeBuilder<'_>) {
         for &(code, s, e) in &self.part.diagnostics {
             tok.report(code, s, e);
         }
         if let Some((a, e)) = self.part.span {
-            let text = match self.part.text.take() {
-                Some(s) => Cow::Owned(s),
-                None => Cow::Borrowed(&input[a..e]),
-            };
-            builder.text(text, Span::new(a, e), false);
+            match self.part.text.take() {
+                Some(s) => builder.text(Chars::Copy(&s), Span::new(a, e), false),
+                None => builder.text(Chars::Source(a, e), Span::new(a, e), false),
+            }
         }
     }
 
@@ -572,42 +578,52 @@ impl Direct {
         }
     }
 
+    /// Whether the start-tag at `lt` read by [`Direct::start_tag`] reaches a limit (the modes
+    /// apply it; the value's length in the input is at least its length in characters).
+    #[cold]
+    fn over_limits(&self, lt: usize, name_end: usize) -> bool {
+        name_end - (lt + 1) > self.max_name
+            || self.attrs.len() > self.max_attributes
+            || self
+                .attrs
+                .iter()
+                .any(|a| a.end - a.start > self.max_name || a.value.1 - a.value.0 > self.max_value)
+    }
+
     /// The tokens of the start-tag at `lt` read by [`Direct::start_tag`].
-    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn commit_start_tag<'a>(
+    fn commit_start_tag(
         &self,
-        input: &'a str,
+        input: &str,
         tok: &mut Lexer<'_>,
-        builder: &mut TreeBuilder<'a>,
+        builder: &mut TreeBuilder<'_>,
         lt: usize,
-        name_end: usize,
-        kind: NameKind,
-        empty: bool,
+        (end, name_end, kind, empty): (usize, usize, NameKind, bool),
     ) {
         check_name(input, tok, lt + 1, name_end, kind);
-        builder.start_tag_open(
-            Cow::Borrowed(&input[lt + 1..name_end]),
-            Span::new(lt, name_end),
-        );
+        builder.start_tag_open(Chars::Source(lt + 1, name_end), Span::new(lt, name_end));
         for a in &self.attrs {
             check_name(input, tok, a.start, a.end, a.kind);
-            let name = &input[a.start..a.end];
-            if name == "xmlns" {
+            if &input[a.start..a.end] == "xmlns" {
                 tok.report(ErrorCode::XmlnsAttribute, a.start, a.end);
             }
-            builder.attribute_name(Cow::Borrowed(name), Span::new(a.start, a.eq_end));
-            let value = &input[a.value.0..a.value.1];
+            builder.attribute_name(
+                Chars::Source(a.start, a.end),
+                Span::new(a.start, a.end),
+                Span::new(a.start, a.eq_end),
+            );
+            let (vs, ve) = a.value;
             if a.owned {
-                builder.attribute_value(Cow::Owned(owned_value(value)));
-            } else if !value.is_empty() {
-                builder.attribute_value(Cow::Borrowed(value));
+                let value = owned_value(&input[vs..ve]);
+                builder.attribute_value(Chars::Copy(&value), Span::new(vs, ve));
+            } else {
+                builder.attribute_value(Chars::Source(vs, ve), Span::new(vs, ve));
             }
         }
         if empty {
-            builder.empty_element_tag_close();
+            builder.empty_element_tag_close(Span::new(end - 2, end));
         } else {
-            builder.start_tag_close();
+            builder.start_tag_close(Span::new(end - 1, end));
         }
     }
 }

@@ -60,6 +60,17 @@ thicket_input::error_codes! {
         MultipleRootElements = "multiple-root-elements", "more than one document element";
         /// No element at all.
         NoRootElement = "no-root-element", "no document element";
+        /// A start-tag that would open an element deeper than `Limits::max_depth` (not opened;
+        /// its content goes to the element at the limit).
+        DepthLimit = "depth-limit", "element nesting deeper than the depth limit (not opened)";
+        /// A start-tag with more attributes than `Limits::max_attributes` (the rest are dropped).
+        AttributeLimit = "attribute-limit", "more attributes than the limit (the rest dropped)";
+        /// A name longer than `Limits::max_name_len` (cut to the limit).
+        NameLengthLimit = "name-length-limit", "name longer than the limit (cut short)";
+        /// An attribute value longer than `Limits::max_value_len` (cut to the limit).
+        ValueLengthLimit = "value-length-limit", "attribute value longer than the limit (cut short)";
+        /// Input longer than a document holds (`MAX_DOCUMENT_LEN`, 1.5 GiB): the tree stops there.
+        DocumentTooLarge = "document-too-large", "input longer than a document holds (the tree stops at 1.5 GiB)";
     }
 }
 

@@ -18,9 +18,13 @@ use thicket_input::Span;
 
 use crate::error::{Diagnostic, ErrorCode};
 use crate::options::{NamedReferences, Options};
+use crate::order::TokenizerDiagnostics;
 use crate::token::Token;
-use crate::tree::TreeBuilder;
 use crate::validity;
+
+mod emit;
+
+use emit::{Pending, Value, ValueMode};
 
 /// The tokenization modes of the spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +76,11 @@ enum Kind {
     End,
     Data,
     CharRef,
+    /// Input consumed without a token (`Token::Discarded`).
+    Discarded,
+    /// An attribute value with no characters, at the position its characters would be (for
+    /// the tree builder's value span; not a public token).
+    EmptyValue,
 }
 
 #[derive(Debug)]
@@ -131,27 +140,28 @@ impl Finder {
     }
 }
 
-#[derive(Debug)]
-struct Pending {
-    /// The text once it differs from the input (a reference, a newline, a gap); `None` while it
-    /// is exactly the input `start..end`.
-    owned: Option<String>,
-    start: usize,
-    end: usize,
-}
-
 /// The streaming tokenizer: `feed` chunks, pull [`Token`]s with [`Tokenizer::next_token`],
-/// `finish`, pull the rest. The tokens do not depend on how the input was split.
-#[derive(Debug, Default)]
+/// `finish`, pull the rest. The tokens do not depend on how the input was split, and their
+/// spans tile the input (input the spec drops comes as [`Token::Discarded`]).
+///
+/// Of `Options::limits` it applies `max_attributes`, `max_name_len`, `max_value_len` and
+/// `max_diagnostics` (nesting depth is the tree builder's).
+#[derive(Debug)]
 pub struct Tokenizer {
     lexer: Lexer<'static>,
+}
+
+impl Default for Tokenizer {
+    fn default() -> Self {
+        Tokenizer::new(Options::default())
+    }
 }
 
 impl Tokenizer {
     /// A tokenizer with `options`.
     pub fn new(options: Options) -> Tokenizer {
         Tokenizer {
-            lexer: Lexer::new(options),
+            lexer: Lexer::lossless(options),
         }
     }
 
@@ -173,27 +183,39 @@ impl Tokenizer {
 
     /// Marks the end of the input.
     pub fn finish(&mut self) {
-        self.lexer.finished = true;
+        self.lexer.finish();
     }
 
-    /// The diagnostics found so far (in the order found, not sorted).
+    /// The diagnostics released and not yet taken, in source order (by span start; at the same
+    /// start, a forbidden character first, then in the order the modes raise them). A
+    /// diagnostic is released once every token before it has been returned by
+    /// [`Tokenizer::next_token`] (so a consumer that adds diagnostics of its own at the tokens
+    /// it was given can merge the two lists in order), and at the end every one is. The list
+    /// does not depend on how the input was split.
     pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.lexer.diagnostics
+        self.lexer.diags.released()
     }
 
-    /// Takes the diagnostics found so far.
+    /// Takes the diagnostics released so far (see [`Tokenizer::diagnostics`]).
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
-        self.lexer.take_diagnostics()
+        self.lexer.diags.take()
     }
 
-    /// Tokenizes the whole of `text`.
+    /// How many diagnostics were counted and not kept, past `Limits::max_diagnostics` (the
+    /// first ones in source order are kept).
+    pub fn omitted_diagnostics(&self) -> usize {
+        self.lexer.diags.omitted()
+    }
+
+    /// Tokenizes the whole of `text`: the tokens (whose spans tile `text`) and every
+    /// diagnostic kept, in source order.
     pub fn tokenize(text: &str, options: Options) -> (Vec<Token<'static>>, Vec<Diagnostic>) {
-        let mut t = Lexer::whole(text, options);
+        let mut t = Lexer::whole(text, options, true);
         let mut out = Vec::new();
         while let Some(tok) = t.next_token() {
             out.push(tok.into_owned());
         }
-        (out, t.take_diagnostics())
+        (out, t.take_diagnostics().0)
     }
 
     /// The next abstract token, or `None` when more input is needed (or, after
@@ -220,7 +242,22 @@ pub(crate) struct Lexer<'a> {
     cr_before_buf: bool,
     queue: VecDeque<Raw>,
     pending: Option<Pending>,
-    diagnostics: Vec<Diagnostic>,
+    /// Whether input consumed without a token is handed out as `Discarded` (the tree path
+    /// does not need it).
+    lossless: bool,
+    /// Input consumed without a token since the last token (absolute range).
+    dropped: Option<(usize, usize)>,
+    diags: TokenizerDiagnostics,
+    /// The attribute value being read.
+    value: Value,
+    /// `AttributeName`s in the current start-tag, for the attribute limit.
+    tag_attributes: usize,
+    /// Absolute position just after the opening quote of the current quoted value.
+    quote_at: usize,
+    /// The limits, `usize::MAX` for none.
+    max_attributes: usize,
+    max_name: usize,
+    max_value: usize,
     /// Absolute end of a `TAG_CONTEXT` already matched: a name before it is a boolean attribute.
     ctx_until: usize,
     /// The last token was a closing quote, so an attribute name here lacks whitespace.
@@ -539,7 +576,15 @@ impl<'a> Lexer<'a> {
             cr_before_buf: false,
             queue: VecDeque::new(),
             pending: None,
-            diagnostics: Vec::new(),
+            lossless: false,
+            dropped: None,
+            diags: TokenizerDiagnostics::new(options.limits.max_diagnostics),
+            value: Value::default(),
+            tag_attributes: 0,
+            quote_at: 0,
+            max_attributes: options.limits.max_attributes.unwrap_or(usize::MAX),
+            max_name: options.limits.max_name_len.unwrap_or(usize::MAX),
+            max_value: options.limits.max_value_len.unwrap_or(usize::MAX),
             ctx_until: 0,
             after_quote: false,
             single: Finder::default(),
@@ -550,21 +595,66 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// A lexer over the whole of `input`, borrowed (no copy), finished.
-    pub(crate) fn whole(input: &'a str, options: Options) -> Lexer<'a> {
+    /// A lexer with `options`, to be fed, that hands out input consumed without a token as
+    /// `Discarded` (the tree path needs no such tokens).
+    pub(crate) fn lossless(options: Options) -> Lexer<'a> {
         let mut l = Lexer::new(options);
+        l.lossless = true;
+        l
+    }
+
+    /// A lexer over the whole of `input`, borrowed (no copy), finished.
+    /// With `lossless`, input consumed without a token is handed out as `Discarded`.
+    pub(crate) fn whole(input: &'a str, options: Options, lossless: bool) -> Lexer<'a> {
+        let mut l = Lexer::new(options);
+        l.lossless = lossless;
         l.scan_characters(input, 0);
         l.buf = Cow::Borrowed(input);
         l.bom_checked = true;
         if input.starts_with('\u{FEFF}') {
             l.pos = '\u{FEFF}'.len_utf8();
+            l.dropped(0, l.pos);
         }
         l.finished = true;
         l
     }
 
+    /// After the end of the input: every diagnostic kept, in source order, and how many were
+    /// omitted.
+    pub(crate) fn take_diagnostics(&mut self) -> (Vec<Diagnostic>, usize) {
+        let cap = self.opts.limits.max_diagnostics;
+        std::mem::replace(&mut self.diags, TokenizerDiagnostics::new(cap)).into_parts()
+    }
+
+    /// The diagnostics released so far (see [`Lexer::release`]), taken.
+    pub(crate) fn take_released(&mut self) -> Vec<Diagnostic> {
+        self.diags.take()
+    }
+
+    /// How many diagnostics were counted and not kept so far.
+    pub(crate) fn omitted_diagnostics(&self) -> usize {
+        self.diags.omitted()
+    }
+
+    /// Steps the modes as far as the input goes, handing the tokens to `builder` (which copies
+    /// their text).
+    pub(crate) fn run_into(&mut self, builder: &mut crate::tree::TreeBuilder<'_>) {
+        loop {
+            self.drain_copy(builder);
+            if !self.advance() {
+                break;
+            }
+        }
+        self.drain_copy(builder);
+    }
+
+    /// Marks the end of the input.
+    pub(crate) fn finish(&mut self) {
+        self.finished = true;
+    }
+
     /// Appends a chunk of input.
-    fn feed(&mut self, chunk: &str) {
+    pub(crate) fn feed(&mut self, chunk: &str) {
         if self.finished || chunk.is_empty() {
             return;
         }
@@ -576,29 +666,7 @@ impl<'a> Lexer<'a> {
             self.bom_checked = true;
             if self.base == 0 && self.buf.starts_with('\u{FEFF}') {
                 self.pos = '\u{FEFF}'.len_utf8();
-            }
-        }
-    }
-
-    /// Takes the diagnostics found so far.
-    pub(crate) fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.diagnostics)
-    }
-
-    /// The next abstract token, or `None` when more input is needed (or at the end).
-    fn next_token(&mut self) -> Option<Token<'_>> {
-        let raw = self.next_raw()?;
-        Some(self.materialize(raw))
-    }
-
-    /// The next token with its text as input offsets.
-    fn next_raw(&mut self) -> Option<Raw> {
-        loop {
-            if let Some(raw) = self.queue.pop_front() {
-                return Some(raw);
-            }
-            if !self.advance() {
-                return None;
+                self.dropped(0, self.pos);
             }
         }
     }
@@ -629,35 +697,15 @@ impl<'a> Lexer<'a> {
         true
     }
 
-    /// Hands every queued token to `builder`, with its text borrowed from `input` (the whole
-    /// input, fed in one piece, so that offsets are indices into it).
-    #[inline]
-    pub(crate) fn drain_into<'i>(&mut self, input: &'i str, builder: &mut TreeBuilder<'i>) {
-        while let Some(raw) = self.queue.pop_front() {
-            let text = match raw.text {
-                Text::None => Cow::Borrowed(""),
-                Text::Src(a, b) => Cow::Borrowed(&input[a..b]),
-                Text::Owned(s) => Cow::Owned(s),
-                Text::Static(s) => Cow::Borrowed(s),
-            };
-            let span = raw.span;
-            match raw.kind {
-                Kind::Open => builder.start_tag_open(text, span),
-                Kind::Attr => builder.attribute_name(text, span),
-                Kind::Close => builder.start_tag_close(),
-                Kind::EmptyClose => builder.empty_element_tag_close(),
-                Kind::End => builder.end_tag(&text, span),
-                Kind::Data => builder.text(text, span, false),
-                Kind::CharRef => builder.text(text, span, true),
-            }
-        }
-    }
-
     /// True when the tokenizer is in Main mode with nothing queued or pending, the state in
     /// which [`crate::direct`] may take over.
     #[inline]
     pub(crate) fn is_clean(&self) -> bool {
-        self.mode == Mode::Main && self.pending.is_none() && self.queue.is_empty() && !self.done
+        self.mode == Mode::Main
+            && self.pending.is_none()
+            && self.dropped.is_none()
+            && self.queue.is_empty()
+            && !self.done
     }
 
     /// Where the tokenizer is (an index into the input when it was fed in one piece).
@@ -679,29 +727,15 @@ impl<'a> Lexer<'a> {
         self.diag(code, start, end);
     }
 
+    /// Whether every token made so far has been handed out.
+    pub(crate) fn queue_is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
     /// Whether the whole input has been consumed.
     #[inline]
     pub(crate) fn is_done(&self) -> bool {
         self.done
-    }
-
-    fn materialize(&self, raw: Raw) -> Token<'_> {
-        let text = match raw.text {
-            Text::None => Cow::Borrowed(""),
-            Text::Src(a, b) => Cow::Borrowed(&self.buf[a - self.base..b - self.base]),
-            Text::Owned(s) => Cow::Owned(s),
-            Text::Static(s) => Cow::Borrowed(s),
-        };
-        let span = raw.span;
-        match raw.kind {
-            Kind::Open => Token::StartTagOpen { name: text, span },
-            Kind::Attr => Token::AttributeName { name: text, span },
-            Kind::Close => Token::StartTagClose { span },
-            Kind::EmptyClose => Token::EmptyElementTagClose { span },
-            Kind::End => Token::EndTag { name: text, span },
-            Kind::Data => Token::Data { text, span },
-            Kind::CharRef => Token::CharRef { text, span },
-        }
     }
 
     /// Drops consumed input that no queued token refers to.
@@ -771,13 +805,16 @@ impl<'a> Lexer<'a> {
 
     #[cold]
     fn invalid_char(&mut self, start: usize, end: usize) {
-        self.diag(ErrorCode::InvalidCharacter, start, end);
+        self.diags.char(Diagnostic::new(
+            ErrorCode::InvalidCharacter,
+            Span::new(start, end),
+        ));
     }
 
     #[cold]
     fn diag(&mut self, code: ErrorCode, start: usize, end: usize) {
-        self.diagnostics
-            .push(Diagnostic::new(code, Span::new(start, end)));
+        self.diags
+            .lexer(Diagnostic::new(code, Span::new(start, end)));
     }
 
     #[inline]
@@ -788,132 +825,6 @@ impl<'a> Lexer<'a> {
     #[inline]
     fn eof(&self) -> bool {
         self.finished
-    }
-
-    // ----- emitting -----
-
-    fn flush(&mut self) {
-        if let Some(p) = self.pending.take() {
-            let text = match p.owned {
-                None => Text::Src(p.start, p.end),
-                Some(s) => Text::Owned(s),
-            };
-            self.queue.push_back(Raw {
-                kind: Kind::Data,
-                text,
-                span: Span::new(p.start, p.end),
-            });
-        }
-    }
-
-    fn emit(&mut self, kind: Kind, text: Text, span: Span) {
-        self.flush();
-        self.queue.push_back(Raw { kind, text, span });
-    }
-
-    /// Appends the input bytes `start..end` (indices into `buf`) as DataChar tokens.
-    fn data(&mut self, start: usize, end: usize) {
-        let bytes = &self.buf.as_bytes()[start..end];
-        // Short runs (most attribute values) are cheaper to look at than to set memchr up for.
-        let cr = if bytes.len() < 32 {
-            bytes.contains(&b'\r')
-        } else {
-            memchr(b'\r', bytes).is_some()
-        };
-        self.data_cr(start, end, cr);
-    }
-
-    /// [`Tokenizer::data`] when the caller knows whether `start..end` holds a CR.
-    fn data_cr(&mut self, start: usize, end: usize, cr: bool) {
-        if start == end {
-            return;
-        }
-        let (a, b) = (self.abs(start), self.abs(end));
-        let bytes = &self.buf.as_bytes()[start..end];
-        let prev_cr = if start == 0 {
-            self.cr_before_buf
-        } else {
-            self.buf.as_bytes()[start - 1] == b'\r'
-        };
-        let plain = !(cr || prev_cr && bytes[0] == b'\n');
-        match &mut self.pending {
-            None if plain => {
-                self.pending = Some(Pending {
-                    owned: None,
-                    start: a,
-                    end: b,
-                });
-            }
-            Some(Pending {
-                owned: None, end, ..
-            }) if plain && *end == a => {
-                *end = b;
-            }
-            _ => {
-                let mut tmp = String::with_capacity(end - start);
-                let mut prev = prev_cr;
-                for c in self.buf[start..end].chars() {
-                    match c {
-                        '\r' => tmp.push('\n'),
-                        '\n' if prev => {}
-                        c => tmp.push(c),
-                    }
-                    prev = c == '\r';
-                }
-                self.pending_string(a).push_str(&tmp);
-                self.set_pending_end(b);
-            }
-        }
-    }
-
-    /// Turns the pending data into an owned string (starting it at `start` if there is none) and
-    /// returns it for appending.
-    fn pending_string(&mut self, start: usize) -> &mut String {
-        let base = self.base;
-        let buf = &self.buf;
-        let p = self.pending.get_or_insert(Pending {
-            owned: Some(String::new()),
-            start,
-            end: start,
-        });
-        let (s, e) = (p.start, p.end);
-        p.owned
-            .get_or_insert_with(|| buf[s - base..e - base].to_owned())
-    }
-
-    /// A character reference that stands for `value`, covering `start..end` (indices into buf).
-    fn reference_value(&mut self, value: RefValue, start: usize, end: usize) {
-        let (a, b) = (self.abs(start), self.abs(end));
-        let text = match value {
-            RefValue::Literal(code) => {
-                self.diag(code, a, b);
-                return self.data(start, end);
-            }
-            RefValue::Char(c) => {
-                let mut tmp = [0u8; 4];
-                let s: &str = c.encode_utf8(&mut tmp);
-                if self.opts.reference_tokens {
-                    self.emit(Kind::CharRef, Text::Owned(s.to_owned()), Span::new(a, b));
-                    return;
-                }
-                let p = self.pending_string(a);
-                p.push(c);
-                return self.set_pending_end(b);
-            }
-            RefValue::Str(s) => s,
-        };
-        if self.opts.reference_tokens {
-            self.emit(Kind::CharRef, Text::Static(text), Span::new(a, b));
-        } else {
-            self.pending_string(a).push_str(text);
-            self.set_pending_end(b);
-        }
-    }
-
-    fn set_pending_end(&mut self, end: usize) {
-        if let Some(p) = &mut self.pending {
-            p.end = end;
-        }
     }
 
     /// One `DATA_CHAR` that MicroXML would have wanted escaped.
@@ -951,6 +862,7 @@ impl<'a> Lexer<'a> {
             }
             Mode::SingleQuoteAttributeValue | Mode::DoubleQuoteAttributeValue => {
                 self.diag(ErrorCode::UnclosedAttributeValue, end, end);
+                self.empty_value();
                 self.emit(Kind::Close, Text::None, Span::empty(end));
             }
             Mode::Main | Mode::CData | Mode::Doctype | Mode::Subset => {}
@@ -962,6 +874,13 @@ impl<'a> Lexer<'a> {
 
     fn rest(&self) -> &[u8] {
         &self.buf.as_bytes()[self.pos..]
+    }
+
+    /// Consumes `n` bytes that produce no token.
+    #[inline]
+    fn skip(&mut self, n: usize) {
+        self.dropped(self.pos, self.pos + n);
+        self.pos += n;
     }
 
     /// Main mode.
@@ -1040,6 +959,7 @@ impl<'a> Lexer<'a> {
                 Text::Src(a + 1, name_end),
                 Span::new(a, name_end),
             );
+            self.tag_attributes = 0;
             self.ctx_until = name_end + m;
             self.pos += 1 + n;
             self.after_quote = false;
@@ -1075,7 +995,7 @@ impl<'a> Lexer<'a> {
         match literal(self.rest(), b"<![CDATA[", false, eof) {
             Scan::Match(n) => {
                 self.diag(ErrorCode::CdataSection, a, a + n);
-                self.pos += n;
+                self.skip(n);
                 self.mode = Mode::CData;
                 return Scan::Match(n);
             }
@@ -1085,7 +1005,7 @@ impl<'a> Lexer<'a> {
         match literal(self.rest(), b"<!DOCTYPE", true, eof) {
             Scan::Match(n) => {
                 self.diag(ErrorCode::Doctype, a, a + n);
-                self.pos += n;
+                self.skip(n);
                 self.mode = Mode::Doctype;
                 Scan::Match(n)
             }
@@ -1125,7 +1045,7 @@ impl<'a> Lexer<'a> {
             let a = self.abs(self.pos);
             self.diag(ErrorCode::DoubleHyphenInComment, a, a + n);
         }
-        self.pos += n;
+        self.skip(n);
     }
 
     /// `PI ::= "<?" (CHAR* - (CHAR* "?>" CHAR*)) "?>"`: nothing is emitted.
@@ -1136,7 +1056,7 @@ impl<'a> Lexer<'a> {
                 let a = self.abs(self.pos);
                 let n = f + 2 - a;
                 self.diag(ErrorCode::ProcessingInstruction, a, a + n);
-                self.pos += n;
+                self.skip(n);
                 Scan::Match(n)
             }
             None => need(self.eof()),
@@ -1229,11 +1149,15 @@ impl<'a> Lexer<'a> {
         RefValue::Literal(ErrorCode::UnknownNamedReference)
     }
 
-    /// A name MicroXML does not allow (recovery NAMEs are wider).
+    /// A name MicroXML does not allow (recovery NAMEs are wider), or longer than the name
+    /// limit (the token's name is cut when it is handed out).
     fn check_name(&mut self, start: usize, end: usize) {
         let name = &self.buf[start - self.base..end - self.base];
         if !is_ascii_micro_name(name.as_bytes()) && !validity::is_name(name) {
             self.diag(ErrorCode::InvalidName, start, end);
+        }
+        if end - start > self.max_name {
+            self.diag(ErrorCode::NameLengthLimit, start, end);
         }
     }
 
@@ -1244,7 +1168,7 @@ impl<'a> Lexer<'a> {
         // BOOLEAN_ATTRIBUTE start with S*, so they match after the run iff they match before it.
         let s = s_run(self.rest());
         if s > 0 {
-            self.pos += s;
+            self.skip(s);
             self.after_quote = false;
             return Step::Progress;
         }
@@ -1322,16 +1246,40 @@ impl<'a> Lexer<'a> {
         if b.get(1 + n) != Some(&quote) {
             return;
         }
-        let start = self.pos + 1;
+        self.skip(1);
+        self.quote_at = self.abs(self.pos);
+        let start = self.pos;
         self.data(start, start + n);
-        self.pos = start + n + 1;
+        self.pos = start + n;
+        self.close_quote();
+    }
+
+    /// The closing quote of a quoted value: back to Tag mode.
+    fn close_quote(&mut self) {
+        self.empty_value();
+        self.skip(1);
         self.mode = Mode::Tag;
         self.after_quote = true;
     }
 
-    /// Emits an AttributeName for the name of length `n` and consumes `len` bytes.
+    /// A quoted value with no characters: tells the tree builder where they would have been.
+    fn empty_value(&mut self) {
+        if self.abs(self.pos) == self.quote_at && self.value.mode != ValueMode::Dropped {
+            self.queue.push_back(Raw {
+                kind: Kind::EmptyValue,
+                text: Text::None,
+                span: Span::empty(self.quote_at),
+            });
+        }
+    }
+
+    /// Emits an AttributeName for the name of length `n` and consumes `len` bytes. Past the
+    /// attribute limit the attribute is dropped input instead (reported at the first one).
     fn attribute_name(&mut self, n: usize, len: usize) {
         let a = self.abs(self.pos);
+        if self.value.mode != ValueMode::Plain {
+            self.end_value();
+        }
         if self.after_quote {
             self.diag(ErrorCode::MissingWhitespaceBeforeAttribute, a, a + n);
         }
@@ -1339,12 +1287,24 @@ impl<'a> Lexer<'a> {
         if &self.buf[self.pos..self.pos + n] == "xmlns" {
             self.diag(ErrorCode::XmlnsAttribute, a, a + n);
         }
-        self.emit(
-            Kind::Attr,
-            Text::Src(a, a + n),
-            Span::new(a, a + len.max(n)),
-        );
-        self.pos += len;
+        self.tag_attributes += 1;
+        let over = self.tag_attributes > self.max_attributes;
+        if over {
+            if self.tag_attributes == self.max_attributes + 1 {
+                self.diag(ErrorCode::AttributeLimit, a, a + n);
+            }
+            self.skip(len.max(n));
+        } else {
+            self.emit(
+                Kind::Attr,
+                Text::Src(a, a + n),
+                Span::new(a, a + len.max(n)),
+            );
+            self.pos += len;
+        }
+        if over || self.max_value != usize::MAX {
+            self.begin_value(over);
+        }
         self.after_quote = false;
     }
 
@@ -1366,7 +1326,7 @@ impl<'a> Lexer<'a> {
     fn start_attribute_value(&mut self) -> Step {
         let s = s_run(self.rest());
         if s > 0 {
-            self.pos += s;
+            self.skip(s);
             return Step::Progress;
         }
         let eof = self.eof();
@@ -1374,11 +1334,13 @@ impl<'a> Lexer<'a> {
         let a = self.abs(self.pos);
         match b[0] {
             b'\'' => {
-                self.pos += 1;
+                self.skip(1);
+                self.quote_at = a + 1;
                 self.mode = Mode::SingleQuoteAttributeValue;
             }
             b'"' => {
-                self.pos += 1;
+                self.skip(1);
+                self.quote_at = a + 1;
                 self.mode = Mode::DoubleQuoteAttributeValue;
             }
             b'>' => {
@@ -1405,7 +1367,7 @@ impl<'a> Lexer<'a> {
         let b = self.rest();
         match b[0] {
             c if is_s(c) => {
-                self.pos += 1;
+                self.skip(1);
                 self.after_quote = false;
                 self.mode = Mode::Tag;
             }
@@ -1432,11 +1394,7 @@ impl<'a> Lexer<'a> {
     fn quoted_attribute_value(&mut self, quote: u8) -> Step {
         let b = self.rest();
         match b[0] {
-            c if c == quote => {
-                self.pos += 1;
-                self.mode = Mode::Tag;
-                self.after_quote = true;
-            }
+            c if c == quote => self.close_quote(),
             b'&' => return self.char_ref(),
             c @ (b'<' | b'>') => {
                 let code = if c == b'<' {
@@ -1455,6 +1413,7 @@ impl<'a> Lexer<'a> {
                         // EMPTY: change to Tag mode.
                         let a = self.abs(self.pos);
                         self.diag(ErrorCode::UnclosedAttributeValue, a, a);
+                        self.empty_value();
                         self.after_quote = false;
                         self.mode = Mode::Tag;
                     }
@@ -1501,7 +1460,7 @@ impl<'a> Lexer<'a> {
         let b = self.rest();
         match literal(b, b"]]>", false, eof) {
             Scan::Match(n) => {
-                self.pos += n;
+                self.skip(n);
                 self.mode = Mode::Main;
                 return Step::Progress;
             }
@@ -1534,15 +1493,15 @@ impl<'a> Lexer<'a> {
         let b = self.rest();
         match b[0] {
             b'>' => {
-                self.pos += 1;
+                self.skip(1);
                 self.mode = Mode::Main;
             }
             b'[' => {
-                self.pos += 1;
+                self.skip(1);
                 self.mode = Mode::Subset;
             }
             b'"' | b'\'' => match self.literal_len() {
-                Scan::Match(n) => self.pos += n,
+                Scan::Match(n) => self.skip(n),
                 Scan::More => return Step::More,
                 Scan::No => self.mode = Mode::Main,
             },
@@ -1552,7 +1511,7 @@ impl<'a> Lexer<'a> {
                     .iter()
                     .take_while(|&&c| !matches!(c, b'[' | b']' | b'<' | b'>' | b'"' | b'\''))
                     .count();
-                self.pos += n;
+                self.skip(n);
             }
         }
         Step::Progress
@@ -1592,7 +1551,7 @@ impl<'a> Lexer<'a> {
         let b = self.rest();
         let s = s_run(b);
         if s > 0 {
-            self.pos += s;
+            self.skip(s);
             return Step::Progress;
         }
         match b[0] {
@@ -1601,7 +1560,7 @@ impl<'a> Lexer<'a> {
                 match b.get(1 + t) {
                     None if !eof => return Step::More,
                     Some(b'>') => {
-                        self.pos += 2 + t;
+                        self.skip(2 + t);
                         self.mode = Mode::Main;
                         return Step::Progress;
                     }
@@ -1629,7 +1588,7 @@ impl<'a> Lexer<'a> {
                             return Step::Progress;
                         }
                         (_, Scan::Match(d)) => {
-                            self.pos += d;
+                            self.skip(d);
                             return Step::Progress;
                         }
                         (Scan::No, Scan::No) => {}
@@ -1727,7 +1686,7 @@ mod tests {
             let mut t = Lexer::new(Options::default());
             t.scan_characters(&text, 5);
             let got: Vec<(usize, usize)> =
-                t.diagnostics.iter().map(|d| (d.span.start, d.span.end)).collect();
+                t.take_diagnostics().0.iter().map(|d| (d.span.start, d.span.end)).collect();
             let expected: Vec<(usize, usize)> = text
                 .char_indices()
                 .filter(|&(_, c)| validity::is_forbidden_char(c))

@@ -1,16 +1,22 @@
 #![doc = include_str!("../README.md")]
 
+mod checker;
 mod direct;
 mod document;
 mod error;
 mod lexer;
+mod names;
 mod options;
+mod order;
 mod serialize;
 mod token;
 mod tree;
 pub mod validity;
 
-pub use document::{Attributes, Children, Document, ElementRef, NodeRef};
+pub use checker::Checker;
+pub use document::{
+    AttributeRef, Attributes, Children, Document, ElementRef, MAX_DOCUMENT_LEN, NodeRef, TextRef,
+};
 pub use error::{Diagnostic, ErrorCode};
 pub use lexer::{Mode, Tokenizer};
 pub use options::{NamedReferences, Options};
@@ -28,11 +34,15 @@ pub fn parse(text: &str) -> Parsed<'_> {
 /// normalization changed nothing; the result is the same as feeding `text` to a [`Parser`].
 /// Plain tags and text go through a direct path beside the modes (see `direct.rs`).
 pub fn parse_with(text: &str, options: Options) -> Parsed<'_> {
-    let mut tokenizer = lexer::Lexer::whole(text, options);
-    let mut builder = TreeBuilder::for_input(text);
+    let (text, cut) = document::within_limit(text, MAX_DOCUMENT_LEN);
+    let mut tokenizer = lexer::Lexer::whole(text, options, false);
+    let mut builder = TreeBuilder::for_input(text, &options);
+    if cut {
+        builder.too_large();
+    }
     let mut direct = direct::Direct::new(&options);
     loop {
-        tokenizer.drain_into(text, &mut builder);
+        tokenizer.drain_into(&mut builder);
         if tokenizer.is_clean() {
             direct.run(text, &mut tokenizer, &mut builder);
         }
@@ -40,7 +50,7 @@ pub fn parse_with(text: &str, options: Options) -> Parsed<'_> {
             break;
         }
     }
-    tokenizer.drain_into(text, &mut builder);
+    tokenizer.drain_into(&mut builder);
     tree::finish(builder, tokenizer.take_diagnostics(), text.len())
 }
 

@@ -6,6 +6,11 @@ use thicket_input::Span;
 
 /// One abstract token. Runs of the spec's `DataChar` tokens are delivered as one [`Token::Data`]
 /// holding the same characters.
+///
+/// The spans of all tokens, in order, tile the input: each starts where the previous one ended,
+/// from 0 to the input's length (a recovery-inserted `StartTagClose` is empty). Input the spec
+/// consumes without a token is in [`Token::Discarded`], or inside the span of the `Data` token
+/// whose characters surround it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Token<'a> {
     /// `StartTagOpen`: the element name. The span covers `<` and the name.
@@ -17,7 +22,8 @@ pub enum Token<'a> {
     },
     /// `AttributeName`: the span covers the name (and `=` when there is one).
     AttributeName {
-        /// The attribute name.
+        /// The attribute name (cut at `Limits::max_name_len`, as are the names of
+        /// `StartTagOpen` and `EndTag`; spans are not cut).
         name: Cow<'a, str>,
         /// The name, through `=` when present.
         span: Span,
@@ -43,7 +49,8 @@ pub enum Token<'a> {
     /// `AttributeName`. The span runs from the first character to the end of the last (it may
     /// cover comments or CDATA delimiters in between).
     Data {
-        /// The characters, newline-normalized, references replaced.
+        /// The characters, newline-normalized, references replaced (an attribute value cut at
+        /// `Limits::max_value_len`; its span covers the whole value).
         text: Cow<'a, str>,
         /// Where they came from.
         span: Span,
@@ -54,6 +61,14 @@ pub enum Token<'a> {
         /// What the reference stands for (one character, or two for a few HTML5 names).
         text: Cow<'a, str>,
         /// `&...;`.
+        span: Span,
+    },
+    /// Input the spec consumes without a token, between two tokens: a leading BOM, `S` inside
+    /// tags, attribute value quotes, comments, PIs, CDATA delimiters and DOCTYPE declarations
+    /// that are not between two characters of one `Data` token, and attributes dropped by
+    /// `Limits::max_attributes`. A tree builder ignores it; it keeps the spans lossless.
+    Discarded {
+        /// The input.
         span: Span,
     },
 }
@@ -68,7 +83,8 @@ impl Token<'_> {
             | Token::EmptyElementTagClose { span }
             | Token::EndTag { span, .. }
             | Token::Data { span, .. }
-            | Token::CharRef { span, .. } => *span,
+            | Token::CharRef { span, .. }
+            | Token::Discarded { span } => *span,
         }
     }
 
@@ -98,6 +114,7 @@ impl Token<'_> {
                 text: own(text),
                 span,
             },
+            Token::Discarded { span } => Token::Discarded { span },
         }
     }
 }

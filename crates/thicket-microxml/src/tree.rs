@@ -1,16 +1,17 @@
 //! Tree building: abstract tokens to a [`Document`], the owned [`Element`] tree, and the
 //! streaming [`Parser`].
 
-use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
-use thicket_input::Span;
+use thicket_input::{Diagnostics, Span};
 
-use crate::document::{self, Document, ElementRef, NONE, NodeData};
+use crate::document::{
+    AttributeData, Document, ElementRef, MAX_DOCUMENT_LEN, MAX_TEXT_LEN, NONE, NodeData, Span32,
+    Str, n32, resolve, resolve_bytes, within_limit,
+};
 use crate::error::{Diagnostic, ErrorCode};
-use crate::lexer::Tokenizer;
+use crate::lexer::Lexer;
+use crate::names::{DeepNames, SCANNED, SeenAttributes, same};
 use crate::options::Options;
 use crate::token::Token;
 use crate::validity;
@@ -195,19 +196,25 @@ impl fmt::Debug for Node {
     }
 }
 
-/// The result of parsing: the tree and the validity diagnostics, sorted by position.
+/// The result of parsing: the tree and the validity diagnostics.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed<'a> {
     /// The tree: the document element (or the `#doc` wrapper) and everything below it.
     pub document: Document<'a>,
-    /// Where the input is not valid MicroXML; empty for a valid document.
+    /// Where the input is not valid MicroXML, in source order: by span start; at the same
+    /// start a forbidden character first, then the tokenizer's and then the tree builder's, each
+    /// in the order raised; what is found at the end of the input (an unclosed start-tag or
+    /// value, unclosed elements, no document element) last. Empty for a valid document. At
+    /// most `Limits::max_diagnostics` (the first ones).
     pub diagnostics: Vec<Diagnostic>,
+    /// How many diagnostics were counted and not kept, past `Limits::max_diagnostics`.
+    pub omitted_diagnostics: usize,
 }
 
 impl<'a> Parsed<'a> {
     /// True when the input is valid MicroXML.
     pub fn is_valid(&self) -> bool {
-        self.diagnostics.is_empty()
+        self.diagnostics.is_empty() && self.omitted_diagnostics == 0
     }
 
     /// The document element, or the `#doc` wrapper.
@@ -220,6 +227,7 @@ impl<'a> Parsed<'a> {
         Parsed {
             document: self.document.into_owned(),
             diagnostics: self.diagnostics,
+            omitted_diagnostics: self.omitted_diagnostics,
         }
     }
 }
@@ -250,37 +258,91 @@ struct Open {
     last: u32,
 }
 
+/// The start-tag being read.
+#[derive(Clone, Copy, Debug)]
+struct Tag {
+    name: Str,
+    /// `<name`.
+    span: Span,
+    /// Past the depth limit: it opens nothing.
+    skipped: bool,
+}
+
+/// Characters handed to the tree builder.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Chars<'t> {
+    /// `start..end` of the builder's source (the whole input).
+    Source(usize, usize),
+    /// Characters to copy into the document's own text.
+    Copy(&'t str),
+}
+
+impl<'t> Chars<'t> {
+    /// The first `len` bytes (a character boundary).
+    #[inline]
+    pub(crate) fn prefix(self, len: usize) -> Chars<'t> {
+        match self {
+            Chars::Source(a, b) => Chars::Source(a, (a + len).min(b)),
+            Chars::Copy(s) => Chars::Copy(s.get(..len).unwrap_or(s)),
+        }
+    }
+}
+
+/// The characters of `c`.
+#[inline]
+fn chars_of<'s>(source: &'s str, c: Chars<'s>) -> &'s str {
+    match c {
+        Chars::Source(a, b) => source.get(a..b).unwrap_or(""),
+        Chars::Copy(s) => s,
+    }
+}
+
 /// Builds the tree from abstract tokens: duplicate attributes, tag matching, end-of-input
-/// closing, whitespace stripping and the `#doc` wrapper. The tree is a [`Document`] holding the
-/// tokens' strings as they come (borrowed tokens give a borrowed tree).
+/// closing, whitespace stripping and the `#doc` wrapper, with the depth limit
+/// (`Limits::max_depth`) and the diagnostics cap of its options. The tree is a [`Document`];
+/// tokens pushed with [`TreeBuilder::push`] have their strings copied into it.
 #[derive(Debug)]
 pub struct TreeBuilder<'a> {
+    /// The input the strings of [`Chars::Source`] are ranges of.
+    source: &'a str,
+    /// The document's own text (`#doc` first).
+    text: String,
     /// The arena; node 0 is the `#doc` wrapper.
-    nodes: Vec<NodeData<'a>>,
+    nodes: Vec<NodeData>,
     /// Every element's attributes, each element's contiguous.
-    attributes: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    attributes: Vec<AttributeData>,
     /// Open elements, innermost last.
     stack: Vec<Open>,
     /// The last top-level node.
     top_last: u32,
-    /// Hash of an open element's name to how many open elements have it, for the elements at
-    /// `stack[SCANNED..]` (the first `SCANNED` are compared one by one when needed: most
-    /// documents are never that deep, and pay nothing per element).
-    open_names: HashMap<u64, u32, BuildHasherDefault<IdentityHasher>>,
+    /// The names of the open elements past the first `SCANNED`.
+    deep: DeepNames,
     /// Top-level nodes.
     top: Vec<u32>,
     /// Whitespace bookkeeping, parallel to `top` (unused for elements).
     top_info: Vec<TopText>,
-    /// The start-tag being built: its name and span.
-    tag: Option<(Cow<'a, str>, Span)>,
+    /// The start-tag being built.
+    tag: Option<Tag>,
     /// Where the attributes of the start-tag being built start in `attributes`.
     tag_attributes: usize,
     /// Whether the current attribute is a duplicate (its value is ignored).
     ignore_attribute: bool,
+    /// Whether the current attribute's value has characters yet.
+    value_started: bool,
     /// The current start-tag's attribute names, for duplicate checks.
     seen: SeenAttributes,
     top_elements: usize,
-    diagnostics: Vec<Diagnostic>,
+    /// `Limits::max_depth`, `usize::MAX` for none.
+    max_depth: usize,
+    /// Start-tags not opened for the depth limit whose end-tag has not come yet.
+    unopened: usize,
+    cap: Option<usize>,
+    diagnostics: Diagnostics<ErrorCode>,
+    /// Whether the tree is kept; without it only what the diagnostics need is (the names of
+    /// the open elements and of the current tag's attributes).
+    tree: bool,
+    /// Input past what a document holds was left out (`document-too-large`).
+    too_large: bool,
 }
 
 impl Default for TreeBuilder<'_> {
@@ -289,129 +351,75 @@ impl Default for TreeBuilder<'_> {
     }
 }
 
-/// How many open elements (from the outermost) an end-tag that does not close the current
-/// element is compared with one by one; deeper ones are looked up by hash.
-const SCANNED: usize = 64;
-
-/// FNV-1a over the name's bytes: names are short and not attacker-chosen keys of a map that
-/// decides anything but "maybe open" (a hit is confirmed by comparing names).
-fn name_hash(name: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in name.as_bytes() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-/// The keys are already hashes: pass them through.
-#[derive(Default)]
-struct IdentityHasher(u64);
-
-impl Hasher for IdentityHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// Duplicate checks for the attributes of one start-tag: a 64-bit filter answers "new" for most
-/// names at once; otherwise the names are compared, by hash once there are more than a few (so
-/// duplicate checks stay linear overall).
-#[derive(Debug, Default)]
-struct SeenAttributes {
-    /// One bit per name, from its length and its first and last bytes.
-    filter: u64,
-    /// Hashes of the first `hashed` attribute names, once the tag has many, to where the first
-    /// name with that hash is.
-    hashes: HashMap<u64, usize, BuildHasherDefault<IdentityHasher>>,
-    hashed: usize,
-}
-
-impl SeenAttributes {
-    fn clear(&mut self) {
-        self.filter = 0;
-        if self.hashed > 0 {
-            self.hashes.clear();
-            self.hashed = 0;
-        }
-    }
-
-    /// Whether `attributes` (the tag's so far) already has one called `name`.
-    #[inline]
-    fn contains(&mut self, attributes: &[(Cow<'_, str>, Cow<'_, str>)], name: &str) -> bool {
-        let b = name.as_bytes();
-        let key = b.len()
-            ^ usize::from(b.first().copied().unwrap_or(0)).wrapping_mul(7)
-            ^ usize::from(b.last().copied().unwrap_or(0)).wrapping_mul(13);
-        let bit = 1u64 << (key % 64);
-        let maybe = self.filter & bit != 0;
-        self.filter |= bit;
-        maybe && self.compare(attributes, name)
-    }
-
-    #[cold]
-    fn compare(&mut self, attributes: &[(Cow<'_, str>, Cow<'_, str>)], name: &str) -> bool {
-        const LINEAR: usize = 16;
-        if attributes.len() < LINEAR {
-            return attributes.iter().any(|a| a.0 == name);
-        }
-        for (i, a) in attributes.iter().enumerate().skip(self.hashed) {
-            self.hashes.entry(name_hash(&a.0)).or_insert(i);
-        }
-        self.hashed = attributes.len();
-        match self.hashes.get(&name_hash(name)) {
-            None => false,
-            Some(&i) if attributes[i].0 == name => true,
-            // A hash collision: compare them all.
-            Some(_) => attributes.iter().any(|a| a.0 == name),
-        }
-    }
-}
-
-/// `c[start..end]`, without copying a borrowed string.
-fn slice_cow(c: &mut Cow<'_, str>, start: usize, end: usize) {
-    match c {
-        Cow::Borrowed(s) => *s = &s[start..end],
-        Cow::Owned(s) => {
-            s.truncate(end);
-            s.drain(..start);
-        }
-    }
-}
-
 impl<'a> TreeBuilder<'a> {
-    /// An empty builder.
+    /// An empty builder with the default options (no limits).
     pub fn new() -> TreeBuilder<'a> {
+        TreeBuilder::with_options(&Options::default())
+    }
+
+    /// An empty builder applying `options.limits` (`max_depth`, `max_diagnostics`).
+    pub fn with_options(options: &Options) -> TreeBuilder<'a> {
+        TreeBuilder::over("", options)
+    }
+
+    fn over(source: &'a str, options: &Options) -> TreeBuilder<'a> {
+        let mut text = String::new();
+        text.push_str(crate::DOC_WRAPPER);
+        let name = Str::new(source.len(), text.len());
         TreeBuilder {
-            nodes: vec![document::wrapper()],
+            source,
+            text,
+            nodes: vec![NodeData::element(name, (0, 0), Span::empty(0))],
             attributes: Vec::new(),
             stack: Vec::new(),
             top_last: NONE,
-            open_names: HashMap::default(),
+            deep: DeepNames::default(),
             top: Vec::new(),
             top_info: Vec::new(),
             tag: None,
             tag_attributes: 0,
             ignore_attribute: false,
+            value_started: false,
             seen: SeenAttributes::default(),
             top_elements: 0,
-            diagnostics: Vec::new(),
+            max_depth: options.limits.max_depth.unwrap_or(usize::MAX),
+            unopened: 0,
+            cap: options.limits.max_diagnostics,
+            diagnostics: Diagnostics::new(options.limits.max_diagnostics),
+            tree: true,
+            too_large: false,
         }
     }
 
-    /// An empty builder with room for the tree of `input`: at most one element per `<` and one
-    /// text node before and after each (growing the vectors would copy them).
-    pub(crate) fn for_input(input: &str) -> TreeBuilder<'a> {
-        let mut b = TreeBuilder::new();
+    /// Input past [`MAX_DOCUMENT_LEN`] was left out: reported at the end.
+    #[cold]
+    pub(crate) fn too_large(&mut self) {
+        self.too_large = true;
+    }
+
+    /// A builder that keeps no tree, only the diagnostics (see [`crate::Checker`]): its memory
+    /// is the open elements and their names, and the current start-tag's attribute names.
+    pub(crate) fn without_tree(options: &Options) -> TreeBuilder<'a> {
+        let mut b = TreeBuilder::over("", options);
+        b.tree = false;
+        b
+    }
+
+    /// Takes the diagnostics found so far (in source order; those raised at the end of the
+    /// input come from [`TreeBuilder::finish`]).
+    pub(crate) fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        self.diagnostics.take()
+    }
+
+    /// How many diagnostics were counted and not kept so far.
+    pub(crate) fn omitted_diagnostics(&self) -> usize {
+        self.diagnostics.omitted()
+    }
+
+    /// An empty builder over `input`, with room for its tree: at most one element per `<` and
+    /// one text node before and after each (growing the vectors would copy them).
+    pub(crate) fn for_input(input: &'a str, options: &Options) -> TreeBuilder<'a> {
+        let mut b = TreeBuilder::over(input, options);
         let tags = memchr::memchr_iter(b'<', input.as_bytes()).count();
         reserve_guess(&mut b.nodes, 2 * tags + 1, input.len());
         reserve_guess(&mut b.attributes, input.len() / 32, input.len());
@@ -419,105 +427,309 @@ impl<'a> TreeBuilder<'a> {
         b
     }
 
-    /// Processes one token.
-    pub fn push(&mut self, token: Token<'a>) {
-        match token {
-            Token::StartTagOpen { name, span } => self.start_tag_open(name, span),
-            Token::AttributeName { name, span } => self.attribute_name(name, span),
-            Token::StartTagClose { .. } => self.start_tag_close(),
-            Token::EmptyElementTagClose { .. } => self.empty_element_tag_close(),
-            Token::EndTag { name, span } => self.end_tag(&name, span),
-            Token::Data { text, span } => self.text(text, span, false),
-            Token::CharRef { text, span } => self.text(text, span, true),
-        }
+    /// Processes one token (its strings are copied into the document).
+    pub fn push(&mut self, token: Token<'_>) {
+        self.push_ref(&token);
     }
 
-    #[inline]
-    pub(crate) fn start_tag_open(&mut self, name: Cow<'a, str>, span: Span) {
-        self.tag = Some((name, span));
-        self.tag_attributes = self.attributes.len();
-        self.ignore_attribute = false;
-        self.seen.clear();
-    }
-
-    #[inline]
-    pub(crate) fn attribute_name(&mut self, name: Cow<'a, str>, span: Span) {
-        if self.tag.is_none() {
+    /// [`TreeBuilder::push`] for a token still borrowed.
+    pub(crate) fn push_ref(&mut self, token: &Token<'_>) {
+        if self.tree && token.span().end > MAX_DOCUMENT_LEN {
+            // The document's offsets are `u32`.
+            self.too_large();
             return;
         }
-        if self
-            .seen
-            .contains(&self.attributes[self.tag_attributes..], &name)
+        match *token {
+            Token::StartTagOpen { ref name, span } => self.start_tag_open(Chars::Copy(name), span),
+            Token::AttributeName { ref name, span } => {
+                let name_span = Span::new(span.start, span.start + name.len());
+                self.attribute_name(Chars::Copy(name), name_span, span);
+            }
+            Token::StartTagClose { span } => self.start_tag_close(span),
+            Token::EmptyElementTagClose { span } => self.empty_element_tag_close(span),
+            Token::EndTag { ref name, span } => self.end_tag(name.as_bytes(), span),
+            Token::Data { ref text, span } => self.text(Chars::Copy(text), span, false),
+            Token::CharRef { ref text, span } => self.text(Chars::Copy(text), span, true),
+            Token::Discarded { .. } => {}
+        }
+    }
+
+    /// `c` as a string of the document.
+    #[inline]
+    fn store(&mut self, c: Chars<'_>) -> Str {
+        match c {
+            Chars::Source(a, b) => Str::new(a, b - a),
+            Chars::Copy(s) => {
+                if self.text.len() + s.len() > MAX_TEXT_LEN {
+                    self.too_large();
+                    return Str::default();
+                }
+                let start = self.source.len() + self.text.len();
+                self.text.push_str(s);
+                Str::new(start, s.len())
+            }
+        }
+    }
+
+    /// `s` followed by `c`, as a string of the document (`s` grows in place when it is the
+    /// input just before `c`, or the end of the document's text).
+    fn append(&mut self, s: Str, c: Chars<'_>) -> Str {
+        let src = self.source.len();
+        if s.len == 0 {
+            return self.store(c);
+        }
+        if let Chars::Source(a, b) = c
+            && s.end() == a
+            && a <= src
         {
+            return Str::new(s.start as usize, b - s.start as usize);
+        }
+        let more = chars_of(self.source, c);
+        if self.text.len() + s.len as usize + more.len() > MAX_TEXT_LEN {
+            self.too_large();
+            return s;
+        }
+        if s.start as usize >= src && s.end() == src + self.text.len() {
+            self.text.push_str(more);
+            return Str::new(s.start as usize, s.len as usize + more.len());
+        }
+        let start = src + self.text.len();
+        if s.start as usize >= src {
+            let from = s.start as usize - src;
+            self.text.extend_from_within(from..from + s.len as usize);
+        } else {
+            let old = resolve(self.source, "", s);
+            self.text.push_str(old);
+        }
+        self.text.push_str(more);
+        Str::new(start, src + self.text.len() - start)
+    }
+
+    /// The name of element `id`, as bytes (to compare).
+    #[inline]
+    fn name(&self, id: u32) -> &[u8] {
+        resolve_bytes(self.source, &self.text, self.nodes[id as usize].value)
+    }
+
+    #[inline]
+    pub(crate) fn start_tag_open(&mut self, name: Chars<'_>, span: Span) {
+        if self.tag.is_some() {
+            // Only for token streams that open a tag inside another.
+            self.start_tag_close(Span::empty(span.start));
+        }
+        self.tag_attributes = self.attributes.len();
+        self.ignore_attribute = false;
+        self.value_started = false;
+        self.seen.clear();
+        if self.stack.len() >= self.max_depth {
+            self.limit(ErrorCode::DepthLimit, span);
+            self.tag = Some(Tag {
+                name: Str::default(),
+                span,
+                skipped: true,
+            });
+            return;
+        }
+        if self.stack.is_empty() {
+            self.top_elements += 1;
+            if self.top_elements == 2 {
+                self.diagnostics
+                    .push(Diagnostic::new(ErrorCode::MultipleRootElements, span));
+            }
+        }
+        let name = self.store(name);
+        self.tag = Some(Tag {
+            name,
+            span,
+            skipped: false,
+        });
+    }
+
+    #[cold]
+    fn limit(&mut self, code: ErrorCode, span: Span) {
+        self.diagnostics.push(Diagnostic::new(code, span));
+    }
+
+    /// An attribute name: `name_span` is the name in the input, `span` the token's.
+    #[inline]
+    pub(crate) fn attribute_name(&mut self, name: Chars<'_>, name_span: Span, span: Span) {
+        let Some(tag) = &self.tag else {
+            return;
+        };
+        self.value_started = false;
+        if tag.skipped {
+            self.ignore_attribute = true;
+            return;
+        }
+        let (source, text) = (self.source, &self.text);
+        let attrs = &self.attributes[self.tag_attributes..];
+        let n = chars_of(source, name).as_bytes();
+        if self.seen.contains(
+            attrs.len(),
+            |i| resolve_bytes(source, text, attrs[i].name),
+            n,
+        ) {
             self.ignore_attribute = true;
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::DuplicateAttribute, span));
+            return;
+        }
+        self.ignore_attribute = false;
+        let name = self.store(name);
+        self.attributes.push(AttributeData {
+            name,
+            value: Str::default(),
+            name_span: Span32::new(name_span),
+            value_span: Span32::new(Span::empty(span.end)),
+        });
+    }
+
+    /// Characters of the current attribute's value, from `span` of the input.
+    #[inline]
+    pub(crate) fn attribute_value(&mut self, c: Chars<'_>, span: Span) {
+        if self.ignore_attribute || self.attributes.len() == self.tag_attributes || !self.tree {
+            return;
+        }
+        let started = self.value_started;
+        self.value_started = true;
+        let Some(&last) = self.attributes.last() else {
+            return;
+        };
+        let (value, value_span) = if started {
+            let mut s = last.value_span;
+            s.end = n32(span.end);
+            (self.append(last.value, c), s)
         } else {
-            self.ignore_attribute = false;
-            self.attributes.push((name, Cow::Borrowed("")));
+            (self.store(c), Span32::new(span))
+        };
+        if let Some(a) = self.attributes.last_mut() {
+            a.value = value;
+            a.value_span = value_span;
         }
     }
 
-    /// The value of the current attribute (a whole `Data` token inside a start-tag).
-    #[inline]
-    pub(crate) fn attribute_value(&mut self, text: Cow<'a, str>) {
-        if self.ignore_attribute || self.attributes.len() == self.tag_attributes {
+    /// The current attribute's value has no characters; they would be at `pos`.
+    pub(crate) fn empty_value(&mut self, pos: usize) {
+        if self.ignore_attribute
+            || self.value_started
+            || self.attributes.len() == self.tag_attributes
+        {
             return;
         }
         if let Some(a) = self.attributes.last_mut() {
-            if a.1.is_empty() {
-                a.1 = text;
+            a.value_span = Span32::new(Span::empty(pos));
+        }
+    }
+
+    #[inline]
+    pub(crate) fn start_tag_close(&mut self, span: Span) {
+        let Some(tag) = self.tag.take() else {
+            return;
+        };
+        if tag.skipped {
+            self.unopened += 1;
+            return;
+        }
+        let id = self.add_element(&tag, span.end);
+        if !self.tree {
+            self.forget_attributes(&tag);
+        }
+        if self.stack.len() >= SCANNED {
+            self.deep
+                .open(resolve_bytes(self.source, &self.text, tag.name));
+        }
+        self.stack.push(Open {
+            id,
+            span: tag.span,
+            last: NONE,
+        });
+    }
+
+    #[inline]
+    pub(crate) fn empty_element_tag_close(&mut self, span: Span) {
+        if let Some(tag) = self.tag.take()
+            && !tag.skipped
+        {
+            if self.tree {
+                self.add_element(&tag, span.end);
             } else {
-                a.1.to_mut().push_str(&text);
+                self.forget_attributes(&tag);
+                self.forget_name(tag.name);
             }
         }
     }
 
-    #[inline]
-    pub(crate) fn start_tag_close(&mut self) {
-        if let Some((id, span)) = self.take_tag() {
-            if self.stack.len() >= SCANNED {
-                *self.open_names.entry(name_hash(self.name(id))).or_insert(0) += 1;
-            }
-            self.stack.push(Open {
-                id,
-                span,
-                last: NONE,
-            });
+    /// Without a tree: the attribute names of `tag` are no longer needed.
+    fn forget_attributes(&mut self, tag: &Tag) {
+        self.attributes.truncate(self.tag_attributes);
+        self.forget_name(Str::new(tag.name.end(), 0));
+    }
+
+    /// Without a tree: the document's text from `name` on is no longer needed.
+    fn forget_name(&mut self, name: Str) {
+        let src = self.source.len();
+        if name.start as usize >= src {
+            self.text.truncate(name.start as usize - src);
         }
     }
 
+    /// The element of `tag`, its span running to `end` for now, linked into the tree.
     #[inline]
-    pub(crate) fn empty_element_tag_close(&mut self) {
-        self.take_tag();
+    fn add_element(&mut self, tag: &Tag, end: usize) -> u32 {
+        let id = self.nodes.len() as u32;
+        let range = (n32(self.tag_attributes), n32(self.attributes.len()));
+        self.nodes.push(NodeData::element(
+            tag.name,
+            range,
+            Span::new(tag.span.start, end),
+        ));
+        if !self.tree {
+            return id;
+        }
+        let top = self.stack.is_empty();
+        self.link(id);
+        if top {
+            self.top_info.push(TopText::default());
+        }
+        id
     }
 
-    fn name(&self, id: u32) -> &str {
-        &self.nodes[id as usize].value
+    #[inline]
+    pub(crate) fn end_tag_chars(&mut self, name: Chars<'_>, span: Span) {
+        let source = self.source;
+        self.end_tag(chars_of(source, name).as_bytes(), span);
     }
 
     #[inline]
-    pub(crate) fn end_tag(&mut self, name: &str, span: Span) {
-        if self.stack.last().is_some_and(|o| self.name(o.id) == name) {
-            self.pop();
+    pub(crate) fn end_tag(&mut self, name: &[u8], span: Span) {
+        if self.unopened > 0 {
+            // The end of a start-tag the depth limit did not open.
+            self.unopened -= 1;
+            return;
+        }
+        if self
+            .stack
+            .last()
+            .is_some_and(|o| same(self.name(o.id), name))
+        {
+            self.pop(span.end);
             return;
         }
         self.end_tag_slow(name, span);
     }
 
-    fn end_tag_slow(&mut self, name: &str, span: Span) {
+    fn end_tag_slow(&mut self, name: &[u8], span: Span) {
         let scanned = self.stack.len().min(SCANNED);
+        let (source, text, nodes) = (self.source, &self.text, &self.nodes);
+        let name_of = |id: u32| resolve_bytes(source, text, nodes[id as usize].value);
         let open = self.stack[..scanned]
             .iter()
-            .any(|o| self.name(o.id) == name)
-            || self
-                .open_names
-                .get(&name_hash(name))
-                .is_some_and(|&n| n > 0)
+            .any(|o| same(name_of(o.id), name))
+            || self.deep.may_be_open(name)
                 && self.stack[scanned..]
                     .iter()
                     .rev()
-                    .any(|o| self.name(o.id) == name);
+                    .any(|o| same(name_of(o.id), name));
         if !open {
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::StrayEndTag, span));
@@ -526,29 +738,34 @@ impl<'a> TreeBuilder<'a> {
         self.diagnostics
             .push(Diagnostic::new(ErrorCode::MismatchedEndTag, span));
         while let Some(o) = self.stack.last() {
-            let done = self.name(o.id) == name;
-            self.pop();
+            let done = same(self.name(o.id), name);
+            // Elements closed along the way end where the end-tag starts.
+            self.pop(if done { span.end } else { span.start });
             if done {
                 break;
             }
         }
     }
 
-    /// Closes the current element.
+    /// Closes the current element, whose markup ends at `end`.
     #[inline]
-    fn pop(&mut self) {
-        if let Some(o) = self.stack.pop()
-            && self.stack.len() >= SCANNED
-        {
-            let h = name_hash(self.name(o.id));
-            if let Some(n) = self.open_names.get_mut(&h) {
-                *n = n.saturating_sub(1);
+    fn pop(&mut self, end: usize) {
+        if let Some(o) = self.stack.pop() {
+            self.nodes[o.id as usize].span.end = n32(end);
+            if self.stack.len() >= SCANNED {
+                let name = resolve_bytes(self.source, &self.text, self.nodes[o.id as usize].value);
+                self.deep.close(name);
+            }
+            if !self.tree {
+                let name = self.nodes[o.id as usize].value;
+                self.nodes.truncate(o.id as usize);
+                self.forget_name(name);
             }
         }
     }
 
     /// Adds node `id` as the last child of the current element (or at the top level).
-    #[inline]
+    #[inline(always)]
     fn link(&mut self, id: u32) {
         let last = match self.stack.last_mut() {
             Some(o) => {
@@ -574,50 +791,44 @@ impl<'a> TreeBuilder<'a> {
         self.nodes[last as usize].next_sibling = id;
     }
 
-    /// The start-tag being built, as a node linked into the tree.
     #[inline]
-    fn take_tag(&mut self) -> Option<(u32, Span)> {
-        let (name, span) = self.tag.take()?;
-        let id = self.nodes.len() as u32;
-        let range = (self.tag_attributes as u32, self.attributes.len() as u32);
-        self.nodes.push(NodeData::element(name, range));
-        let top = self.stack.is_empty();
-        self.link(id);
-        if top {
-            self.top_elements += 1;
-            if self.top_elements == 2 {
-                self.diagnostics
-                    .push(Diagnostic::new(ErrorCode::MultipleRootElements, span));
-            }
-            self.top_info.push(TopText::default());
-        }
-        Some((id, span))
-    }
-
-    #[inline]
-    pub(crate) fn text(&mut self, text: Cow<'a, str>, span: Span, reference: bool) {
+    pub(crate) fn text(&mut self, c: Chars<'_>, span: Span, reference: bool) {
         if self.tag.is_some() {
-            self.attribute_value(text);
+            self.attribute_value(c, span);
+            return;
+        }
+        if !self.tree {
+            if self.stack.is_empty() {
+                self.top_text(c, span, reference);
+            }
             return;
         }
         if let Some(o) = self.stack.last() {
             let last = o.last;
             if last != NONE && self.nodes[last as usize].is_text() {
-                self.nodes[last as usize].value.to_mut().push_str(&text);
+                let value = self.append(self.nodes[last as usize].value, c);
+                let n = &mut self.nodes[last as usize];
+                n.value = value;
+                n.span.end = n32(span.end);
             } else {
                 let id = self.nodes.len() as u32;
-                self.nodes.push(NodeData::text(text));
+                let value = self.store(c);
+                self.nodes.push(NodeData::text(value, span));
                 self.link(id);
             }
             return;
         }
-        self.top_text(text, span, reference);
+        self.top_text(c, span, reference);
     }
 
-    fn top_text(&mut self, text: Cow<'a, str>, span: Span, reference: bool) {
+    fn top_text(&mut self, c: Chars<'_>, span: Span, reference: bool) {
+        let text = chars_of(self.source, c);
         if reference || text.chars().any(|c| !validity::is_s(c)) {
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::TextOutsideRoot, span));
+        }
+        if !self.tree {
+            return;
         }
         let last = self.top_last;
         let (ws_prefix, all_ws, ws_suffix) = if reference {
@@ -640,10 +851,14 @@ impl<'a> TreeBuilder<'a> {
             (prefix, prefix == text.len(), suffix)
         };
         if last != NONE && self.nodes[last as usize].is_text() {
-            self.nodes[last as usize].value.to_mut().push_str(&text);
+            let value = self.append(self.nodes[last as usize].value, c);
+            let n = &mut self.nodes[last as usize];
+            n.value = value;
+            n.span.end = n32(span.end);
         } else {
             let id = self.nodes.len() as u32;
-            self.nodes.push(NodeData::text(text));
+            let value = self.store(c);
+            self.nodes.push(NodeData::text(value, span));
             self.link(id);
             self.top_info.push(TopText {
                 lead: 0,
@@ -671,18 +886,46 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// Closes what is open, strips whitespace, wraps, and returns the tree and the diagnostics
-    /// this builder found. `end` is the input length (where a `no-root-element` diagnostic
-    /// points).
-    pub fn finish(mut self, end: usize) -> (Document<'a>, Vec<Diagnostic>) {
+    /// Closes what is open, strips whitespace, wraps, and returns the tree with the
+    /// diagnostics of tree building (in source order, those raised at the end of the input
+    /// last). `end` is the input length (where elements still open end, and where a
+    /// `no-root-element` diagnostic points).
+    pub fn finish(self, end: usize) -> Parsed<'a> {
+        finish(self, (Vec::new(), 0), end)
+    }
+
+    /// The diagnostics raised at the end of the input (`end`): an unclosed element, no
+    /// document element.
+    pub(crate) fn end_diagnostics(&mut self, end: usize) -> Vec<Diagnostic> {
         if self.tag.is_some() {
             // Only reachable if the token stream was cut inside a start-tag.
-            self.start_tag_close();
+            self.start_tag_close(Span::empty(end));
         }
+        let mut at_end = Vec::new();
         if let Some(o) = self.stack.first() {
-            let span = o.span;
-            self.diagnostics
-                .push(Diagnostic::new(ErrorCode::UnclosedElement, span));
+            at_end.push(Diagnostic::new(ErrorCode::UnclosedElement, o.span));
+        }
+        if self.top_elements == 0 {
+            at_end.push(Diagnostic::new(ErrorCode::NoRootElement, Span::empty(end)));
+        }
+        if self.too_large {
+            at_end.push(Diagnostic::new(
+                ErrorCode::DocumentTooLarge,
+                Span::empty(end),
+            ));
+        }
+        at_end
+    }
+
+    /// [`TreeBuilder::finish`] in parts: the tree, the diagnostics raised before the end of
+    /// the input and those raised at it, and how many were omitted.
+    fn finish_parts(
+        mut self,
+        end: usize,
+    ) -> (Document<'a>, Vec<Diagnostic>, Vec<Diagnostic>, usize) {
+        let at_end = self.end_diagnostics(end);
+        for o in &self.stack {
+            self.nodes[o.id as usize].span.end = n32(end);
         }
         self.stack.clear();
         // Whitespace stripping: only the first and the last top-level node can be touched.
@@ -690,20 +933,18 @@ impl<'a> TreeBuilder<'a> {
         if n > 0 {
             let last = &mut self.nodes[self.top[n - 1] as usize];
             if last.is_text() {
-                let len = last.value.len();
-                let trail = self.top_info[n - 1].trail.min(len);
-                slice_cow(&mut last.value, 0, len - trail);
+                let trail = self.top_info[n - 1].trail.min(last.value.len as usize);
+                last.value.len -= n32(trail);
             }
             let first = &mut self.nodes[self.top[0] as usize];
             if first.is_text() {
-                let len = first.value.len();
-                let lead = self.top_info[0].lead.min(len);
-                slice_cow(&mut first.value, lead, len);
+                let lead = n32(self.top_info[0].lead.min(first.value.len as usize));
+                first.value.start += lead;
+                first.value.len -= lead;
             }
             let nodes = &self.nodes;
-            self.top.retain(|&id| {
-                !(nodes[id as usize].is_text() && nodes[id as usize].value.is_empty())
-            });
+            self.top
+                .retain(|&id| !(nodes[id as usize].is_text() && nodes[id as usize].value.len == 0));
             // Relink the top level.
             self.nodes[0].first_child = self.top.first().copied().unwrap_or(NONE);
             for w in self.top.windows(2) {
@@ -713,79 +954,84 @@ impl<'a> TreeBuilder<'a> {
                 self.nodes[l as usize].next_sibling = NONE;
             }
         }
-        if self.top_elements == 0 {
-            self.diagnostics
-                .push(Diagnostic::new(ErrorCode::NoRootElement, Span::empty(end)));
-        }
+        // The wrapper is made once the input has ended.
+        self.nodes[0].span = Span32::new(Span::empty(end));
         let root = match self.top[..] {
             [id] if !self.nodes[id as usize].is_text() => id,
             _ => 0,
         };
-        (
-            Document {
-                nodes: self.nodes,
-                attributes: self.attributes,
-                root,
-            },
-            self.diagnostics,
-        )
+        let (diagnostics, omitted) = self.diagnostics.into_parts();
+        let document = Document {
+            source: self.source,
+            text: self.text,
+            nodes: self.nodes,
+            attributes: self.attributes,
+            root,
+        };
+        (document, diagnostics, at_end, omitted)
     }
 }
 
-/// The streaming parser: tokenizer and tree builder. The tree owns its strings, since the
-/// chunks it was built from are gone; [`crate::parse_with`] builds a tree borrowing from the
-/// input instead.
-#[derive(Debug, Default)]
+/// The streaming parser: tokenizer and tree builder. The tree owns its strings (copied once
+/// into the document), since the chunks it was built from are gone; [`crate::parse_with`]
+/// builds a tree borrowing from the input instead.
+#[derive(Debug)]
 pub struct Parser {
-    tokenizer: Tokenizer,
+    lexer: Lexer<'static>,
     builder: TreeBuilder<'static>,
     len: usize,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Parser::new(Options::default())
+    }
 }
 
 impl Parser {
     /// A parser with `options`.
     pub fn new(options: Options) -> Parser {
         Parser {
-            tokenizer: Tokenizer::new(options),
-            builder: TreeBuilder::new(),
+            lexer: Lexer::new(options),
+            builder: TreeBuilder::with_options(&options),
             len: 0,
         }
     }
 
-    /// Parses one more chunk.
+    /// Parses one more chunk. Input past [`MAX_DOCUMENT_LEN`] is left out, with a
+    /// `document-too-large` diagnostic.
     pub fn feed(&mut self, chunk: &str) {
-        self.len += chunk.len();
-        self.tokenizer.feed(chunk);
-        self.drain();
-    }
-
-    fn drain(&mut self) {
-        while let Some(t) = self.tokenizer.next_token() {
-            self.builder.push(t.into_owned());
+        let (chunk, cut) = within_limit(chunk, MAX_DOCUMENT_LEN.saturating_sub(self.len));
+        if cut {
+            self.builder.too_large();
         }
+        self.len += chunk.len();
+        self.lexer.feed(chunk);
+        self.lexer.run_into(&mut self.builder);
     }
 
-    /// Ends the input and returns the tree with every diagnostic, sorted by position.
+    /// Ends the input and returns the tree with every diagnostic, in source order.
     pub fn finish(mut self) -> Parsed<'static> {
-        self.tokenizer.finish();
-        self.drain();
-        let diagnostics = self.tokenizer.take_diagnostics();
+        self.lexer.finish();
+        self.lexer.run_into(&mut self.builder);
+        let diagnostics = self.lexer.take_diagnostics();
         finish(self.builder, diagnostics, self.len)
     }
 }
 
-/// The tree and the diagnostics of tokenizer and builder, sorted by position.
+/// The tree, and the diagnostics of tokenizer (kept, omitted) and builder in source order.
 pub(crate) fn finish<'a>(
     builder: TreeBuilder<'a>,
-    mut diagnostics: Vec<Diagnostic>,
+    tokenizer: (Vec<Diagnostic>, usize),
     len: usize,
 ) -> Parsed<'a> {
-    let (document, more) = builder.finish(len);
-    diagnostics.extend(more);
-    diagnostics.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+    let cap = builder.cap;
+    let (document, list, at_end, omitted) = builder.finish_parts(len);
+    let (diagnostics, dropped) = crate::order::merge(tokenizer.0, list, at_end, cap);
     Parsed {
         document,
         diagnostics,
+        omitted_diagnostics: tokenizer.1 + omitted + dropped,
     }
 }
 
@@ -800,7 +1046,117 @@ fn reserve_guess<T>(v: &mut Vec<T>, n: usize, input_len: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::names::COMPARISONS;
     use proptest::prelude::*;
+    use std::borrow::Cow;
+
+    /// Name comparisons made while parsing `text`.
+    fn comparisons(text: &str) -> u64 {
+        COMPARISONS.with(|c| c.set(0));
+        let parsed = crate::parse(text);
+        assert!(parsed.document.nodes.len() > 1);
+        COMPARISONS.with(|c| c.get())
+    }
+
+    /// Checks that comparisons grow linearly: at most `per` per unit, and doubling the input
+    /// at most (a little over) doubles them.
+    fn linear(make: impl Fn(usize) -> String, per: u64) {
+        let counts: Vec<(usize, u64)> = [2_000, 4_000, 8_000]
+            .into_iter()
+            .map(|n| (n, comparisons(&make(n))))
+            .collect();
+        for &(n, c) in &counts {
+            assert!(c <= per * n as u64, "{c} comparisons for {n}");
+        }
+        for w in counts.windows(2) {
+            assert!(w[1].1 <= w[0].1 * 21 / 10 + 100, "{counts:?}");
+        }
+    }
+
+    /// Names that collide under every hash the builder computes without a key (the filter:
+    /// length, first and last byte), distinct, then each repeated.
+    fn colliding(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("a{i:07}z")).collect()
+    }
+
+    /// Without a tree, the builder holds the open elements' names and nothing else: memory per
+    /// open element is a node, an `Open` and the name.
+    #[test]
+    fn without_a_tree_only_open_elements_are_held() {
+        let mut b = TreeBuilder::without_tree(&Options::default());
+        let n = 10_000;
+        for i in 0..n {
+            b.start_tag_open(Chars::Copy("abc"), Span::new(i, i + 4));
+            b.attribute_name(Chars::Copy("x"), Span::new(i, i + 1), Span::new(i, i + 2));
+            b.attribute_value(Chars::Copy("a long value"), Span::new(i, i + 1));
+            b.start_tag_close(Span::new(i, i + 1));
+            b.text(Chars::Copy("some text"), Span::new(i, i + 1), false);
+            b.start_tag_open(Chars::Copy("empty"), Span::new(i, i + 4));
+            b.empty_element_tag_close(Span::new(i, i + 1));
+        }
+        assert_eq!(b.nodes.len(), n + 1);
+        assert_eq!(b.stack.len(), n);
+        assert!(b.attributes.is_empty());
+        assert_eq!(b.text.len(), "#doc".len() + 3 * n);
+        for i in 0..n {
+            b.end_tag(b"abc", Span::new(i, i + 1));
+        }
+        assert_eq!((b.nodes.len(), b.text.len()), (1, "#doc".len()));
+        assert_eq!(size_of::<NodeData>() + size_of::<Open>(), 56);
+    }
+
+    #[test]
+    fn input_past_what_a_document_holds_is_reported() {
+        assert_eq!(within_limit("aé", 2), ("a", true));
+        assert_eq!(within_limit("aé", 3), ("aé", false));
+        let mut b = TreeBuilder::new();
+        b.push(Token::StartTagOpen {
+            name: Cow::Borrowed("a"),
+            span: Span::new(0, 2),
+        });
+        b.push(Token::StartTagClose {
+            span: Span::new(2, 3),
+        });
+        b.push(Token::Data {
+            text: Cow::Borrowed("x"),
+            span: Span::new(MAX_DOCUMENT_LEN, MAX_DOCUMENT_LEN + 1),
+        });
+        let parsed = b.finish(3);
+        assert_eq!(parsed.document.to_json(), r#"["a",{},[]]"#);
+        let codes: Vec<_> = parsed.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(
+            codes,
+            [ErrorCode::UnclosedElement, ErrorCode::DocumentTooLarge]
+        );
+    }
+
+    #[test]
+    fn duplicate_checks_compare_linearly_on_colliding_names() {
+        linear(
+            |n| {
+                let names = colliding(n);
+                let attrs: String = names.iter().map(|a| format!(" {a}=''")).collect();
+                format!("<r{attrs}{attrs}/>")
+            },
+            4,
+        );
+    }
+
+    #[test]
+    fn end_tags_compare_linearly_at_any_depth() {
+        // Deep open elements with colliding names, then end-tags that match none of them,
+        // then end-tags that close them from the outside in.
+        linear(
+            |n| {
+                let names = colliding(n);
+                let open: String = names.iter().map(|a| format!("<{a}>")).collect();
+                let stray: String = (0..n).map(|i| format!("</b{i:07}z>")).collect();
+                let close: String = names.iter().map(|a| format!("</{a}>")).collect();
+                format!("{open}{stray}{close}")
+            },
+            80,
+        );
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
@@ -822,12 +1178,12 @@ mod tests {
                 let name = names[n];
                 let span = Span::new(at, at + 1);
                 if open {
-                    builder.start_tag_open(Cow::Borrowed(name), span);
-                    builder.start_tag_close();
+                    builder.start_tag_open(Chars::Copy(name), span);
+                    builder.start_tag_close(span);
                     model.push(name);
                     continue;
                 }
-                builder.end_tag(name, span);
+                builder.end_tag(name.as_bytes(), span);
                 match model.iter().rposition(|&m| m == name) {
                     Some(i) if i + 1 == model.len() => {
                         model.pop();
@@ -842,34 +1198,12 @@ mod tests {
             prop_assert_eq!(builder.stack.len(), model.len());
             let got: Vec<Diagnostic> = builder
                 .diagnostics
+                .as_slice()
                 .iter()
                 .filter(|d| matches!(d.code, ErrorCode::MismatchedEndTag | ErrorCode::StrayEndTag))
                 .copied()
                 .collect();
             prop_assert_eq!(got, expected);
-        }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(2048))]
-
-        /// The filter and the hashes give the answer of comparing every name, also past the
-        /// linear limit.
-        #[test]
-        fn seen_attributes_agree_with_comparing_all(
-            names in prop::collection::vec("[a-c]{1,3}|x[0-9]{1,2}", 0..60),
-        ) {
-            let mut seen = SeenAttributes::default();
-            let mut attributes: Vec<(Cow<'_, str>, Cow<'_, str>)> = Vec::new();
-            for name in &names {
-                let expected = attributes.iter().any(|a| a.0 == name.as_str());
-                prop_assert_eq!(seen.contains(&attributes, name), expected, "{}", name);
-                if !expected {
-                    attributes.push((Cow::Borrowed(name), Cow::Borrowed("")));
-                }
-            }
-            seen.clear();
-            prop_assert!(!seen.contains(&[], "a"));
         }
     }
 }

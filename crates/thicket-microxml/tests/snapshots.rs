@@ -16,6 +16,9 @@ fn dump(text: &str, options: Options) -> String {
             Token::EndTag { name, span } => writeln!(out, "EndTag {name:?} {span}"),
             Token::Data { text, span } => writeln!(out, "Data {text:?} {span}"),
             Token::CharRef { text, span } => writeln!(out, "CharRef {text:?} {span}"),
+            Token::Discarded { span } => {
+                writeln!(out, "Discarded {:?} {span}", &text[span.start..span.end])
+            }
         };
     }
     let parsed = parse_with(text, options);
@@ -23,6 +26,9 @@ fn dump(text: &str, options: Options) -> String {
         let _ = writeln!(out, "error[{}] {}", d.code, d.span);
     }
     let _ = writeln!(out, "tree {}", to_json(&parsed.document.to_element()));
+    for (kind, span) in thicket_testkit::runners::microxml::tree_spans(&parsed.document) {
+        let _ = writeln!(out, "{kind} {span} {:?}", &text[span.start..span.end]);
+    }
     out
 }
 

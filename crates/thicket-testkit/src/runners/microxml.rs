@@ -4,11 +4,17 @@
 //! Every case is parsed with `Options::upstream()` (the revision the suites were made with),
 //! compared as a tree (attributes unordered), checked for validity where the suite says, and fed
 //! again in chunks (one character at a time, and split in two at every position for inputs up to
-//! 256 bytes): the tokens and diagnostics must not change, and token spans must be in order.
+//! 256 bytes): the tokens, the diagnostics (in the order returned) and the tree with its spans
+//! must not change, the token spans must tile the input, and the diagnostics must be in source
+//! order.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use thicket_microxml::{Diagnostic, ElementRef, NodeRef, Options, Token, Tokenizer, parse_with};
+use thicket_input::Span;
+use thicket_microxml::{
+    Checker, Diagnostic, Document, ElementRef, NodeRef, Options, Parsed, Parser, Token, Tokenizer,
+    parse_with,
+};
 
 use crate::suites::microxml::{Expectation, MicroCase, Tree, TreeNode, read, to_json};
 use crate::{Case, Outcome, SuiteDef, chunks, spans};
@@ -124,7 +130,7 @@ pub fn to_tree(e: &ElementRef<'_, '_>) -> Tree {
     // Suite trees are shallow; the converted tree is only compared and printed.
     let mut attributes: Vec<(String, String)> = e
         .attributes()
-        .map(|(n, v)| (n.to_owned(), v.to_owned()))
+        .map(|a| (a.name().to_owned(), a.value().to_owned()))
         .collect();
     attributes.sort();
     Tree {
@@ -134,7 +140,7 @@ pub fn to_tree(e: &ElementRef<'_, '_>) -> Tree {
             .children()
             .map(|c| match c {
                 NodeRef::Element(e) => TreeNode::Element(to_tree(&e)),
-                NodeRef::Text(t) => TreeNode::Text(t.to_owned()),
+                NodeRef::Text(t) => TreeNode::Text(t.as_str().to_owned()),
             })
             .collect(),
     }
@@ -165,45 +171,200 @@ pub fn merge_text(expected: &Tree) -> Tree {
 
 type Run = (Vec<Token<'static>>, Vec<Diagnostic>);
 
-/// Tokens and sorted diagnostics for `chunks` fed in order.
+/// Tokens and diagnostics (in the order returned, taken after every token) for `chunks` fed in
+/// order.
 pub fn tokenize_chunks(chunks: &[&str], options: Options) -> Run {
     let mut t = Tokenizer::new(options);
     let mut out = Vec::new();
-    for c in chunks {
-        t.feed(c);
+    let mut ds = Vec::new();
+    let mut pull = |t: &mut Tokenizer, out: &mut Vec<Token<'static>>| {
         while let Some(tok) = t.next_token() {
             out.push(tok.into_owned());
+            ds.extend(t.take_diagnostics());
         }
+        ds.extend(t.take_diagnostics());
+    };
+    for c in chunks {
+        t.feed(c);
+        pull(&mut t, &mut out);
     }
     t.finish();
-    while let Some(tok) = t.next_token() {
-        out.push(tok.into_owned());
-    }
-    let mut ds = t.take_diagnostics();
-    ds.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+    pull(&mut t, &mut out);
     (out, ds)
 }
 
-/// Checks chunk invariance and token spans for `source`.
-pub fn check_chunks(source: &str) -> Result<(), String> {
-    let whole = tokenize_chunks(&[source], options());
-    let token_spans: Vec<_> = whole.0.iter().map(Token::span).collect();
-    spans::check_ordered(source, &token_spans).map_err(|e| format!("token spans: {e}"))?;
-    let diag_spans: Vec<_> = whole.1.iter().map(|d| d.span).collect();
-    spans::check_ordered(source, &diag_spans).map_err(|e| format!("diagnostic spans: {e}"))?;
-    for t in &whole.0 {
-        if let Token::StartTagOpen { span, .. } | Token::EndTag { span, .. } = t
-            && !source[span.start..].starts_with('<')
-        {
-            return Err(format!("tag span {span:?} does not start at `<`"));
+/// Tokens, diagnostics (taken after every token) and the omitted count of a [`Checker`] fed
+/// `chunks` in order.
+pub fn check_chunks_streaming(chunks: &[&str], options: Options) -> (Run, usize) {
+    let mut c = Checker::new(options);
+    let mut out = Vec::new();
+    let mut ds = Vec::new();
+    let mut pull = |c: &mut Checker, out: &mut Vec<Token<'static>>| {
+        while let Some(tok) = c.next_token() {
+            out.push(tok.into_owned());
+            ds.extend(c.take_diagnostics());
+        }
+        ds.extend(c.take_diagnostics());
+    };
+    for chunk in chunks {
+        c.feed(chunk);
+        pull(&mut c, &mut out);
+    }
+    c.finish();
+    pull(&mut c, &mut out);
+    let omitted = c.omitted_diagnostics();
+    ((out, ds), omitted)
+}
+
+/// Checks that the tokens of `source` tile it (the spans alone, in order: no gap, no overlap)
+/// and that the tags' spans hold what they say.
+pub fn check_lossless(source: &str, tokens: &[Token<'_>]) -> Result<(), String> {
+    let token_spans: Vec<Span> = tokens.iter().map(Token::span).collect();
+    spans::check_tiling(source, &token_spans).map_err(|e| format!("token spans: {e}"))?;
+    for t in tokens {
+        let text = &source[t.span().start..t.span().end];
+        let ok = match t {
+            // Names may be cut by `Limits::max_name_len`; spans never are.
+            Token::StartTagOpen { name, .. } => text
+                .strip_prefix('<')
+                .is_some_and(|rest| rest.starts_with(&**name)),
+            Token::EndTag { name, .. } => text
+                .strip_prefix("</")
+                .is_some_and(|rest| rest.starts_with(&**name) && rest.ends_with('>')),
+            Token::AttributeName { name, .. } => text.starts_with(&**name),
+            Token::StartTagClose { .. } => text == ">" || text.is_empty(),
+            Token::EmptyElementTagClose { .. } => text == "/>",
+            Token::Data { .. } | Token::CharRef { .. } | Token::Discarded { .. } => {
+                !text.is_empty()
+            }
+        };
+        if !ok {
+            return Err(format!("{t:?} does not match its input {text:?}"));
         }
     }
+    Ok(())
+}
+
+/// Every node and attribute span of `doc` in document order (an element, its attributes' name
+/// and value spans, then its children), for comparisons. Written without recursion.
+pub fn tree_spans(doc: &Document<'_>) -> Vec<(&'static str, Span)> {
+    fn open(e: &ElementRef<'_, '_>, out: &mut Vec<(&'static str, Span)>) {
+        out.push(("element", e.span()));
+        for a in e.attributes() {
+            out.push(("name", a.name_span()));
+            out.push(("value", a.value_span()));
+        }
+    }
+    let mut out = Vec::new();
+    open(&doc.root(), &mut out);
+    let mut stack = vec![doc.root().children()];
+    while let Some(children) = stack.last_mut() {
+        match children.next() {
+            None => {
+                stack.pop();
+            }
+            Some(NodeRef::Text(t)) => out.push(("text", t.span())),
+            Some(NodeRef::Element(e)) => {
+                open(&e, &mut out);
+                stack.push(e.children());
+            }
+        }
+    }
+    out
+}
+
+/// Checks what the tree's spans must be on any input: each element's span starts with `<` and
+/// its name (the `#doc` wrapper's is empty, at the end of the input), children lie within their
+/// parent, attribute name spans cover the name and value spans lie after it, within the
+/// element.
+pub fn check_tree_spans(source: &str, parsed: &Parsed<'_>) -> Result<(), String> {
+    let root = parsed.root();
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        let s = e.span();
+        if s.end > source.len() || s.start > s.end {
+            return Err(format!("element {} span {s:?} out of bounds", e.name()));
+        }
+        let markup = &source[s.start..s.end];
+        if e.name() == "#doc" && s.is_empty() {
+            if s.start != source.len() {
+                return Err(format!("#doc span {s:?} not at the end"));
+            }
+        } else if !markup
+            .strip_prefix('<')
+            .is_some_and(|m| m.starts_with(e.name()))
+        {
+            return Err(format!("element {} span {s:?} is {markup:?}", e.name()));
+        }
+        for a in e.attributes() {
+            let n = a.name_span();
+            // The name may be cut by `Limits::max_name_len`; its span is not.
+            if !source
+                .get(n.start..n.end)
+                .is_some_and(|s| s.starts_with(a.name()))
+            {
+                return Err(format!("attribute {} name span {n:?}", a.name()));
+            }
+            let v = a.value_span();
+            if v.end > s.end || v.start < n.end {
+                return Err(format!("attribute {} value span {v:?} outside", a.name()));
+            }
+        }
+        for c in e.children() {
+            let cs = c.span();
+            if !e.name().starts_with('#') && (cs.start < s.start || cs.end > s.end) {
+                return Err(format!("child span {cs:?} outside its parent {s:?}"));
+            }
+            if let NodeRef::Element(child) = c {
+                stack.push(child);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parses `chunks` fed in order with the streaming parser.
+pub fn parse_chunks(chunks: &[&str], options: Options) -> Parsed<'static> {
+    let mut p = Parser::new(options);
+    for c in chunks {
+        p.feed(c);
+    }
+    p.finish()
+}
+
+/// Checks chunk invariance, lossless token spans, tree spans and the order of diagnostics for
+/// `source`.
+pub fn check_chunks(source: &str) -> Result<(), String> {
+    let whole = tokenize_chunks(&[source], options());
+    check_lossless(source, &whole.0)?;
+    let diag_spans: Vec<_> = whole.1.iter().map(|d| d.span).collect();
+    spans::check_ordered(source, &diag_spans).map_err(|e| format!("diagnostic spans: {e}"))?;
+    let tree = parse_with(source, options());
+    check_tree_spans(source, &tree)?;
+    let tree_spans_whole = tree_spans(&tree.document);
     let compare = |label: &str, chunks: &[&str]| -> Result<(), String> {
         let got = tokenize_chunks(chunks, options());
         if got != whole {
             return Err(format!(
                 "chunked ({label}) differs: whole {:?} vs chunked {:?}",
                 whole, got
+            ));
+        }
+        let parsed = parse_chunks(chunks, options());
+        if parsed != tree || parsed.diagnostics != tree.diagnostics {
+            return Err(format!(
+                "tree chunked ({label}) differs: whole {:?} vs chunked {:?}",
+                tree, parsed
+            ));
+        }
+        if tree_spans(&parsed.document) != tree_spans_whole {
+            return Err(format!("tree spans chunked ({label}) differ"));
+        }
+        let ((tokens, diagnostics), _) = check_chunks_streaming(chunks, options());
+        if tokens != whole.0 || diagnostics != tree.diagnostics {
+            return Err(format!(
+                "Checker ({label}) differs: {diagnostics:?} vs {:?}",
+                tree.diagnostics
             ));
         }
         Ok(())
@@ -215,4 +376,14 @@ pub fn check_chunks(source: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The XML files of the benchmark corpus (`../shared/corpus/xml`), when it is there.
+pub fn corpus() -> Vec<PathBuf> {
+    let dir = crate::project_root().join("../shared/corpus/xml");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
 }
