@@ -1419,21 +1419,12 @@ impl<'a> Tokenizer<'a> {
                 self.emit_pi();
                 self.state = State::Data;
             }
-            Some('?') => {
-                if self.profile == Profile::Draft {
-                    self.pi_data
-                        .push('?', self.cur_at, true, &self.input, self.base);
-                }
-            }
-            None => self.reconsume_in(State::PiData),
-            Some(c) => match self.profile {
-                Profile::Draft => self.reconsume_in(State::PiData),
-                // xml5lib: the character is data and the state stays.
-                Profile::Compatibility => {
-                    self.pi_data
-                        .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base)
-                }
-            },
+            Some('?') => self
+                .pi_data
+                .push('?', self.cur_at, true, &self.input, self.base),
+            // Both profiles: the `?` before is dropped and the character is data again (the
+            // draft's rule; the one xml5lib case that reaches here, `?m?>`, expects the same).
+            _ => self.reconsume_in(State::PiData),
         }
         Ok(())
     }
