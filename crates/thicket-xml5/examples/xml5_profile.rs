@@ -36,7 +36,11 @@ fn main() {
 fn run(mode: &str, text: &str) -> usize {
     match mode {
         "tree" => {
-            let (doc, diagnostics) = thicket_xml5::parse(text, thicket_xml5::Options::default());
+            let thicket_xml5::Parsed {
+                document: doc,
+                diagnostics,
+                ..
+            } = thicket_xml5::parse(text, thicket_xml5::Options::default());
             diagnostics.len() + usize::from(doc.root_element().is_some())
         }
         "stream" => {
@@ -50,7 +54,11 @@ fn run(mode: &str, text: &str) -> usize {
                 parser.feed(&rest[..cut]);
                 rest = &rest[cut..];
             }
-            let (doc, diagnostics) = parser.finish();
+            let thicket_xml5::Parsed {
+                document: doc,
+                diagnostics,
+                ..
+            } = parser.finish();
             diagnostics.len() + usize::from(doc.root_element().is_some())
         }
         _ => {

@@ -15,6 +15,11 @@ pub struct Attribute<'a> {
     pub value: Cow<'a, str>,
     /// From the first character of the name to the end of the value (closing quote included).
     pub span: Span,
+    /// The name as written.
+    pub name_span: Span,
+    /// The value's source: inside the quotes, or the characters of an unquoted value (character
+    /// references as written). Empty, at the end of [`Attribute::span`], when there is no value.
+    pub value_span: Span,
 }
 
 /// What a token is.
@@ -71,6 +76,10 @@ pub enum TokenKind<'a> {
         /// Compatibility profile: the `SYSTEM` identifier.
         system_id: Option<Cow<'a, str>>,
     },
+    /// Input the draft reads but puts in no token (a byte order mark, the `<![CDATA[` and `]]>`
+    /// around a CDATA section's text, `]` or `]]` dropped at the end of the input in one), so
+    /// that the spans of the tokens, in order, tile the input.
+    Discarded,
     /// The end of the input.
     Eof,
 }
@@ -99,6 +108,8 @@ impl Token<'_> {
                     name: o(a.name),
                     value: o(a.value),
                     span: a.span,
+                    name_span: a.name_span,
+                    value_span: a.value_span,
                 })
                 .collect()
         }
@@ -137,6 +148,7 @@ impl Token<'_> {
                 public_id: oo(public_id),
                 system_id: oo(system_id),
             },
+            TokenKind::Discarded => TokenKind::Discarded,
             TokenKind::Eof => TokenKind::Eof,
         };
         Token {

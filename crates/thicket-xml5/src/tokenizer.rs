@@ -2,7 +2,7 @@
 //! profile's differences where the xml5lib suite encodes the 2016 draft.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use thicket_charref::numeric;
@@ -10,8 +10,13 @@ use thicket_input::Span;
 
 use crate::acc::Acc;
 use crate::error::{Diagnostic, ErrorCode};
-use crate::hash::{FxBuild, name_hash};
+use crate::hash::{NameSet, same_bytes};
 use crate::token::{Attribute, Event, Token, TokenKind};
+
+mod attribute;
+mod limits;
+
+pub(crate) use limits::ScanLimits;
 
 /// Which rules the tokenizer follows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -228,6 +233,13 @@ type Step = Result<(), Suspend>;
 pub struct Tokenizer<'a> {
     profile: Profile,
     entities: Option<Arc<EntityMap>>,
+    /// The limits of [`Options::limits`] the tokenizer applies (names, values, attributes),
+    /// with `usize::MAX` for none.
+    scan_limits: ScanLimits,
+    /// How many more diagnostics may be returned ([`thicket_input::Limits::max_diagnostics`]).
+    diagnostic_room: usize,
+    /// Diagnostics raised past [`thicket_input::Limits::max_diagnostics`]: counted, not returned.
+    omitted: usize,
     input: Cow<'a, str>,
     /// Absolute offset of `input[0]`.
     base: usize,
@@ -261,14 +273,27 @@ pub struct Tokenizer<'a> {
     tag_kind: TagKind,
     tag_name: Acc,
     attrs: Vec<Attribute<'a>>,
-    /// Hashes of the names in `attrs`, in the same order.
-    attr_hashes: Vec<u64>,
-    /// The same hashes as a set, for tags with many attributes.
-    attr_hash_set: HashSet<u64, FxBuild>,
+    /// The names in `attrs`, for tags with many attributes (see `finish_attribute`).
+    attr_names: NameSet,
     attr_name: Acc,
     attr_value: Acc,
     attr_start: usize,
     attr_end: usize,
+    attr_name_end: usize,
+    /// Where the value's source starts, once the attribute has a value.
+    attr_value_start: Option<usize>,
+    attr_value_end: usize,
+    attr_has_name: bool,
+    /// What the length limits cut of the attribute name and value in progress.
+    attr_name_cut: bool,
+    attr_value_cut: bool,
+    /// The tag, PI target or DOCTYPE name in progress: where it is, and whether the name
+    /// length limit cut it.
+    name_start: usize,
+    name_end: usize,
+    name_cut: bool,
+    /// The attribute limit was reported for this tag.
+    attr_limit_reported: bool,
 
     comment: Acc,
     pi_target: Acc,
@@ -299,6 +324,9 @@ impl<'a> Tokenizer<'a> {
         Tokenizer {
             profile: options.profile,
             entities: options.entities,
+            scan_limits: ScanLimits::new(&options.limits),
+            diagnostic_room: options.limits.max_diagnostics.unwrap_or(usize::MAX),
+            omitted: 0,
             input,
             base: 0,
             pos: 0,
@@ -323,12 +351,21 @@ impl<'a> Tokenizer<'a> {
             tag_kind: TagKind::Start,
             tag_name: Acc::Empty,
             attrs: Vec::new(),
-            attr_hashes: Vec::new(),
-            attr_hash_set: HashSet::default(),
+            attr_names: NameSet::new(),
             attr_name: Acc::Empty,
             attr_value: Acc::Empty,
             attr_start: 0,
             attr_end: 0,
+            attr_name_end: 0,
+            attr_value_start: None,
+            attr_value_end: 0,
+            attr_has_name: false,
+            attr_name_cut: false,
+            attr_value_cut: false,
+            name_start: 0,
+            name_end: 0,
+            name_cut: false,
+            attr_limit_reported: false,
             comment: Acc::Empty,
             pi_target: Acc::Empty,
             pi_data: Acc::Empty,
@@ -372,6 +409,12 @@ impl<'a> Tokenizer<'a> {
     /// Diagnostics collected by [`Tokenizer::next_token`] so far.
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
         std::mem::take(&mut self.diagnostics)
+    }
+
+    /// How many diagnostics were raised past [`thicket_input::Limits::max_diagnostics`] (counted, neither
+    /// returned as events nor collected).
+    pub fn omitted_diagnostics(&self) -> usize {
+        self.omitted
     }
 
     /// The next token; diagnostics met on the way are kept (see [`Tokenizer::take_diagnostics`]).
@@ -517,7 +560,9 @@ impl<'a> Tokenizer<'a> {
             }
             self.bom_checked = true;
             if self.input[self.pos - self.base..].starts_with('\u{FEFF}') {
+                let span = Span::new(self.pos, self.pos + 3);
                 self.pos += 3;
+                self.emit(TokenKind::Discarded, span);
             }
         }
         let rest = &self.input[self.pos - self.base..];
@@ -611,9 +656,16 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
+    /// Reports a diagnostic (ending the text run, so that events stay in input order), or
+    /// counts it past [`thicket_input::Limits::max_diagnostics`].
     #[cold]
     fn error(&mut self, code: ErrorCode, span: Span) {
         self.flush_text();
+        if self.diagnostic_room == 0 {
+            self.omitted += 1;
+            return;
+        }
+        self.diagnostic_room -= 1;
         self.out
             .push_back(Event::Diagnostic(Diagnostic::new(code, span)));
     }
@@ -685,6 +737,8 @@ impl<'a> Tokenizer<'a> {
                         name: slice_cow(&self.input, a.name.0, a.name.1),
                         value: slice_cow(&self.input, a.value.0, a.value.1),
                         span: Span::new(base + a.name.0, base + a.end),
+                        name_span: Span::new(base + a.name.0, base + a.name.1),
+                        value_span: Span::new(base + a.value.0, base + a.value.1),
                     });
                 }
                 if kind == TagKind::Empty {
@@ -754,7 +808,7 @@ impl<'a> Tokenizer<'a> {
         let rel = self.pos - self.base;
         let run = lt - rel;
         let raw = if self.input.as_bytes().get(lt) == Some(&b'<') {
-            scan_tag(&self.input, lt, &mut self.raw_attrs)
+            scan_tag(&self.input, lt, &mut self.raw_attrs, &self.scan_limits)
         } else {
             None
         };
@@ -816,6 +870,41 @@ impl<'a> Tokenizer<'a> {
             name: &input[raw.name.0..raw.name.1],
             span: Span::new(raw.lt, raw.end),
         })
+    }
+
+    /// No token or diagnostic this tokenizer produces from now on starts before this offset
+    /// (the parsers settle the order of their diagnostics with it): the start of the events
+    /// not yet returned, of the text and the markup in progress, of a reference being read, or
+    /// the input position. `usize::MAX` after the end-of-file token.
+    pub(crate) fn horizon(&self) -> usize {
+        if self.eof_emitted && self.out.is_empty() && self.pending.is_none() {
+            return usize::MAX;
+        }
+        let mut at = if self.reconsume {
+            self.cur_at.min(self.pos)
+        } else {
+            self.pos
+        };
+        if !self.text.is_empty() {
+            at = at.min(self.text_start);
+        }
+        match self.state {
+            State::Data => {}
+            State::CharacterReferenceInData => at = at.min(self.cref.start),
+            // Markup, a reference in an attribute value included.
+            _ => at = at.min(self.markup_start),
+        }
+        for e in &self.out {
+            let start = match e {
+                Event::Token(t) => t.span.start,
+                Event::Diagnostic(d) => d.span.start,
+            };
+            at = at.min(start);
+        }
+        if let Some(t) = &self.pending {
+            at = at.min(t.span.start);
+        }
+        at
     }
 
     /// The attributes of the last tag [`Tokenizer::next_direct`] returned.
@@ -991,6 +1080,8 @@ impl<'a> Tokenizer<'a> {
     fn end_tag_name_state(&mut self) -> Step {
         if let Some((start, end)) = self.plain_run(&TAG_NAME_STOPS) {
             self.tag_name.push_range(start, end, &self.input, self.base);
+            self.name_end = end;
+            self.limit_tag_name();
         }
         match self.consume()? {
             Some('\t' | '\n' | ' ') => self.state = State::EndTagNameAfter,
@@ -1018,6 +1109,8 @@ impl<'a> Tokenizer<'a> {
     fn tag_name_state(&mut self) -> Step {
         if let Some((start, end)) = self.plain_run(&TAG_NAME_STOPS) {
             self.tag_name.push_range(start, end, &self.input, self.base);
+            self.name_end = end;
+            self.limit_tag_name();
         }
         match self.consume()? {
             Some('\t' | '\n' | ' ') => self.state = State::TagAttributeNameBefore,
@@ -1071,6 +1164,8 @@ impl<'a> Tokenizer<'a> {
             self.attr_name
                 .push_range(start, end, &self.input, self.base);
             self.attr_end = end;
+            self.attr_name_end = end;
+            self.limit_attribute_name();
         }
         match self.consume()? {
             Some('=') => self.state = State::TagAttributeValueBefore,
@@ -1085,6 +1180,8 @@ impl<'a> Tokenizer<'a> {
                 self.attr_name
                     .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
                 self.attr_end = self.pos;
+                self.attr_name_end = self.pos;
+                self.limit_attribute_name();
             }
         }
         Ok(())
@@ -1111,12 +1208,22 @@ impl<'a> Tokenizer<'a> {
     fn tag_attribute_value_before_state(&mut self) -> Step {
         match self.consume()? {
             Some('\t' | '\n' | ' ') => {}
-            Some('"') => self.state = State::TagAttributeValueDoubleQuoted,
-            Some('\'') => self.state = State::TagAttributeValueSingleQuoted,
-            Some('&') => self.reconsume_in(State::TagAttributeValueUnquoted),
+            Some('"') => {
+                self.start_value(self.pos);
+                self.state = State::TagAttributeValueDoubleQuoted;
+            }
+            Some('\'') => {
+                self.start_value(self.pos);
+                self.state = State::TagAttributeValueSingleQuoted;
+            }
+            Some('&') => {
+                self.start_value(self.cur_at);
+                self.reconsume_in(State::TagAttributeValueUnquoted);
+            }
             Some('>') => self.emit_tag(None),
             None => self.eof_in_tag(None),
             Some(_) => {
+                self.start_value(self.cur_at);
                 self.push_cur_value();
                 self.state = State::TagAttributeValueUnquoted;
             }
@@ -1140,6 +1247,8 @@ impl<'a> Tokenizer<'a> {
                 self.attr_value
                     .push_range(start, end, &self.input, self.base);
                 self.attr_end = end;
+                self.attr_value_end = end;
+                self.limit_attribute_value();
             }
             match self.consume()? {
                 Some(c) if c == quote => {
@@ -1169,6 +1278,8 @@ impl<'a> Tokenizer<'a> {
             self.attr_value
                 .push_range(start, end, &self.input, self.base);
             self.attr_end = end;
+            self.attr_value_end = end;
+            self.limit_attribute_value();
         }
         match self.consume()? {
             Some('\t' | '\n' | ' ') => self.state = State::TagAttributeNameBefore,
@@ -1198,101 +1309,15 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    fn new_tag(&mut self, kind: TagKind) {
-        self.tag_kind = kind;
-        self.tag_name = Acc::Empty;
-        self.attrs.clear();
-        self.attr_hashes.clear();
-        self.attr_hash_set.clear();
-        self.attr_name = Acc::Empty;
-        self.attr_value = Acc::Empty;
-    }
-
-    fn push_cur_tag_name(&mut self) {
-        if let Some(c) = self.cur {
-            self.tag_name
-                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
-        }
-    }
-
-    fn push_cur_value(&mut self) {
-        if let Some(c) = self.cur {
-            self.attr_value
-                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
-            self.attr_end = self.pos;
-        }
-    }
-
-    /// Finishes the attribute in progress and starts one named by the current character.
-    fn new_attribute(&mut self) {
-        self.finish_attribute();
-        self.attr_start = self.cur_at;
-        self.attr_end = self.pos;
-        if let Some(c) = self.cur {
-            self.attr_name
-                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
-        }
-    }
-
-    /// Adds the attribute in progress to the tag unless its name is already there.
-    fn finish_attribute(&mut self) {
-        if self.attr_name.is_empty() {
-            self.attr_value = Acc::Empty;
-            return;
-        }
-        let span = Span::new(self.attr_start, self.attr_end);
-        // Names are compared by a 64-bit hash first (and by text on a hash match); past 32
-        // attributes the hashes also go into a set, so a tag's check stays linear.
-        // Up to SMALL attributes the names are compared directly, without hashing.
-        const SMALL: usize = 8;
-        let name = self.attr_name.as_str(&self.input, self.base);
-        let (duplicate, hash) = if self.attrs.len() < SMALL {
-            (self.attrs.iter().any(|a| a.name == name), None)
-        } else {
-            while self.attr_hashes.len() < self.attrs.len() {
-                let h = name_hash(&self.attrs[self.attr_hashes.len()].name);
-                self.attr_hashes.push(h);
-            }
-            let hash = name_hash(name);
-            let maybe = if self.attrs.len() < 32 {
-                self.attr_hashes.contains(&hash)
-            } else {
-                if self.attr_hash_set.is_empty() {
-                    self.attr_hash_set.extend(self.attr_hashes.iter().copied());
-                }
-                !self.attr_hash_set.insert(hash)
-            };
-            let duplicate = maybe
-                && self
-                    .attrs
-                    .iter()
-                    .zip(&self.attr_hashes)
-                    .any(|(a, &h)| h == hash && a.name == name);
-            (duplicate, Some(hash))
-        };
-        if duplicate {
-            self.attr_name = Acc::Empty;
-            self.attr_value = Acc::Empty;
-            self.error(ErrorCode::DuplicateAttribute, span);
-            return;
-        }
-        let name = self.attr_name.take(&self.input, self.base);
-        let value = self.attr_value.take(&self.input, self.base);
-        self.attrs.push(Attribute { name, value, span });
-        if let Some(hash) = hash {
-            self.attr_hashes.push(hash);
-        }
-    }
-
     /// Emits the tag in progress, as `kind` when given, and switches to the data state.
     fn emit_tag(&mut self, kind: Option<TagKind>) {
         self.finish_attribute();
+        self.report_name_cut();
         let name = self.tag_name.take(&self.input, self.base);
         // The next tag likely has as many attributes: allocate once for it.
         let capacity = self.attrs.len();
         let attributes = std::mem::replace(&mut self.attrs, Vec::with_capacity(capacity));
-        self.attr_hashes.clear();
-        self.attr_hash_set.clear();
+        self.attr_names.clear();
         let kind = match kind.unwrap_or(self.tag_kind) {
             TagKind::Start => TokenKind::StartTag { name, attributes },
             TagKind::Empty => TokenKind::EmptyTag { name, attributes },
@@ -1329,6 +1354,9 @@ impl<'a> Tokenizer<'a> {
                 self.pi_data = Acc::Empty;
                 self.pi_target
                     .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+                self.name_start = self.cur_at;
+                self.name_end = self.pos;
+                self.name_cut = false;
                 self.state = State::PiTarget;
             }
         }
@@ -1358,6 +1386,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn emit_pi(&mut self) {
+        self.report_name_cut();
         let target = self.pi_target.take(&self.input, self.base);
         let data = self.pi_data.take(&self.input, self.base);
         let span = self.markup_span();
@@ -1375,7 +1404,9 @@ impl<'a> Tokenizer<'a> {
             Some('?') => self.state = State::PiAfter,
             Some(c) => {
                 self.pi_target
-                    .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base)
+                    .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+                self.name_end = self.pos;
+                self.limit_pi_target();
             }
         }
         Ok(())
@@ -1612,11 +1643,11 @@ impl<'a> Tokenizer<'a> {
             self.comment = Acc::Empty;
             self.state = State::CommentStart;
         } else if compat && self.lookahead("[CDATA[", true)? {
-            self.state = State::Cdata;
+            self.start_cdata();
         } else if self.lookahead("DOCTYPE", compat)? {
             self.state = State::Doctype;
         } else if !compat && self.lookahead("[CDATA[", false)? {
-            self.state = State::Cdata;
+            self.start_cdata();
         } else {
             let span = self.markup_span();
             self.error(ErrorCode::IncorrectlyOpenedComment, span);
@@ -1816,6 +1847,24 @@ impl<'a> Tokenizer<'a> {
 
     // ------------------------------------------------------------ CDATA
 
+    /// `<![CDATA[` is read: its characters are in no token (a `Discarded` one accounts for them).
+    fn start_cdata(&mut self) {
+        let span = self.markup_span();
+        self.emit(TokenKind::Discarded, span);
+        self.state = State::Cdata;
+    }
+
+    /// The end of the input in a CDATA section, with the `]` or `]]` read before it dropped.
+    #[cold]
+    fn eof_in_cdata(&mut self, pending_brackets: usize) {
+        if pending_brackets > 0 {
+            let span = Span::new(self.pos - pending_brackets, self.pos);
+            self.emit(TokenKind::Discarded, span);
+        }
+        self.error_here(ErrorCode::EofInCdata);
+        self.reconsume_in(State::Data);
+    }
+
     fn cdata_state(&mut self) -> Step {
         loop {
             if let Some((start, end)) = self.plain_run(&CDATA_STOPS) {
@@ -1828,8 +1877,7 @@ impl<'a> Tokenizer<'a> {
                     return Ok(());
                 }
                 None => {
-                    self.error_here(ErrorCode::EofInCdata);
-                    self.reconsume_in(State::Data);
+                    self.eof_in_cdata(0);
                     return Ok(());
                 }
                 Some(_) => self.push_cur_text(),
@@ -1840,10 +1888,7 @@ impl<'a> Tokenizer<'a> {
     fn cdata_bracket_state(&mut self) -> Step {
         match self.consume()? {
             Some(']') => self.state = State::CdataEnd,
-            None => {
-                self.error_here(ErrorCode::EofInCdata);
-                self.reconsume_in(State::Data);
-            }
+            None => self.eof_in_cdata(1),
             Some(_) => {
                 self.push_text(']', self.cur_at - 1, 1, true);
                 self.push_cur_text();
@@ -1855,12 +1900,14 @@ impl<'a> Tokenizer<'a> {
 
     fn cdata_end_state(&mut self) -> Step {
         match self.consume()? {
-            Some('>') => self.state = State::Data,
-            Some(']') => self.push_text(']', self.cur_at - 2, 1, true),
-            None => {
-                self.error_here(ErrorCode::EofInCdata);
-                self.reconsume_in(State::Data);
+            Some('>') => {
+                // `]]>`: in no token.
+                let span = Span::new(self.cur_at - 2, self.pos);
+                self.emit(TokenKind::Discarded, span);
+                self.state = State::Data;
             }
+            Some(']') => self.push_text(']', self.cur_at - 2, 1, true),
+            None => self.eof_in_cdata(2),
             Some(_) => {
                 self.push_text(']', self.cur_at - 2, 1, true);
                 self.push_text(']', self.cur_at - 1, 1, true);
@@ -1878,6 +1925,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn new_doctype(&mut self) {
+        self.name_cut = false;
         self.doctype_name = None;
         self.doctype_public = None;
         self.doctype_system = None;
@@ -1886,16 +1934,18 @@ impl<'a> Tokenizer<'a> {
     fn push_doctype_name(&mut self, c: char) {
         let lower = c.to_ascii_lowercase();
         let verbatim = self.cur_verbatim && lower == c;
-        self.doctype_name.get_or_insert_with(Acc::default).push(
-            lower,
-            self.cur_at,
-            verbatim,
-            &self.input,
-            self.base,
-        );
+        let name = self.doctype_name.get_or_insert_with(Acc::default);
+        if name.is_empty() {
+            self.name_start = self.cur_at;
+            self.name_cut = false;
+        }
+        name.push(lower, self.cur_at, verbatim, &self.input, self.base);
+        self.name_end = self.pos;
+        self.limit_doctype_name();
     }
 
     fn emit_doctype(&mut self) {
+        self.report_name_cut();
         let input = &self.input;
         let base = self.base;
         let take = |a: Option<Acc>| a.map(|mut a| a.take(input, base));
@@ -2209,6 +2259,8 @@ impl<'a> Tokenizer<'a> {
         }
         if in_attr {
             self.attr_end = self.pos;
+            self.attr_value_end = self.pos;
+            self.limit_attribute_value();
         }
         self.state = self.cref.return_state;
     }
@@ -2763,12 +2815,18 @@ fn past_checked_char(text: &str, i: usize) -> Option<usize> {
 /// The direct tag path beside the tag states: reads a whole tag starting at the `<` at `lt` in
 /// one loop when it is plain: `<name a="v" b='w'>`, `<name/>`, `</name>`, names and values of
 /// characters the states take without work (no CR, U+0000, control or noncharacter), quoted
-/// values without `&`, at most [`FAST_ATTRS`] attributes and no duplicate names. The result is
+/// values without `&`, at most [`FAST_ATTRS`] attributes and no duplicate names, and nothing a
+/// limit would cut (names, values, the number of attributes). The result is
 /// what the states would emit for the same characters (their transitions are followed one by
 /// one below). Anything else, or a tag that the buffer does not hold to its `>`, gives `None`
 /// and the states read the tag from its `<`.
 #[inline(always)]
-fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
+fn scan_tag(
+    text: &str,
+    lt: usize,
+    attrs: &mut Vec<RawAttr>,
+    limits: &ScanLimits,
+) -> Option<RawTag> {
     let b = text.as_bytes();
     attrs.clear();
     let mut i = lt + 1;
@@ -2784,7 +2842,7 @@ fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
             }
             // End tag name state.
             i = scan_run(text, i, &TAG_NAME_STOPS)?;
-            if i == start {
+            if i == start || i - start > limits.name {
                 return None;
             }
             let name = (start, i);
@@ -2810,9 +2868,10 @@ fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
     // Tag name state.
     let start = i;
     i = scan_run(text, i, &TAG_NAME_STOPS)?;
-    if i == start {
+    if i == start || i - start > limits.name {
         return None;
     }
+    let most_attrs = limits.attributes.min(FAST_ATTRS);
     let name = (start, i);
     let tag = |kind, end| {
         Some(RawTag {
@@ -2846,15 +2905,19 @@ fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
         // Tag attribute name state (a name starting with `=` or a stop is not plain).
         let name_start = i;
         i = scan_run(text, i, &ATTR_NAME_STOPS)?;
-        if i == name_start || attrs.len() == FAST_ATTRS {
+        if i == name_start || attrs.len() >= most_attrs || i - name_start > limits.name {
             return None;
         }
         let attr_name = (name_start, i);
-        // Duplicates: a 64-bit filter of (length, last byte) first, the names compared only on a
-        // filter hit.
+        // Duplicates: each name against the (at most FAST_ATTRS - 1) before it, those compared
+        // skipped when a 64-bit filter of (length, last byte) says they differ.
         let new = &b[name_start..i];
         let bit = 1u64 << ((new.len() * 7 + usize::from(b[i - 1])) & 63);
-        if seen & bit != 0 && attrs.iter().any(|a| &b[a.name.0..a.name.1] == new) {
+        if seen & bit != 0
+            && attrs
+                .iter()
+                .any(|a| same_bytes(&b[a.name.0..a.name.1], new))
+        {
             return None;
         }
         seen |= bit;
@@ -2917,7 +2980,7 @@ fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
             &SQ_VALUE_STOPS
         };
         i = scan_run(text, i, stops)?;
-        if b[i] != quote {
+        if b[i] != quote || i - value_start > limits.value {
             return None;
         }
         attrs.push(RawAttr {
@@ -2929,9 +2992,10 @@ fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
     }
 }
 
-/// At most this many attributes on a tag read by [`scan_tag`] (its duplicate check compares
-/// names pairwise on a filter hit; past this the states' hashed check is safer).
-const FAST_ATTRS: usize = 64;
+/// At most this many attributes on a tag read by [`scan_tag`]: its duplicate check compares
+/// names pairwise (on a filter hit), at most `FAST_ATTRS - 1` comparisons an attribute; past
+/// this the states' keyed check takes the tag.
+const FAST_ATTRS: usize = 32;
 
 /// Controls and noncharacters in the input stream are reported (the character is kept).
 #[inline]

@@ -58,7 +58,10 @@ fn processing_instruction_state_graph() {
     let cases: &[(&str, &[&str])] = &[
         // Pi after state, anything else: reprocess in pi data (the `?` is not data); the
         // issue's examples.
-        ("<r><?pi a?b>c?>x</r>", &["<r>", "Pi(pi,ab>c)", "Text(x)", "</r>"]),
+        (
+            "<r><?pi a?b>c?>x</r>",
+            &["<r>", "Pi(pi,ab>c)", "Text(x)", "</r>"],
+        ),
         ("<?pi data??>", &["Pi(pi,data?)"]),
         // Pi after state, `?`: appended, stay.
         ("<?pi a??b?>", &["Pi(pi,a?b)"]),
@@ -89,7 +92,11 @@ fn processing_instruction_state_graph() {
     ];
     for profile in [Profile::Draft, Profile::Compatibility] {
         for &(input, expected) in cases {
-            assert_eq!(compact(input, profile), expected, "{input:?} in {profile:?}");
+            assert_eq!(
+                compact(input, profile),
+                expected,
+                "{input:?} in {profile:?}"
+            );
         }
     }
 }

@@ -1,0 +1,108 @@
+//! The length limits of names and attribute values ([`Limits::max_name_len`],
+//! [`Limits::max_value_len`]): a name or value keeps its first bytes (cut at a character
+//! boundary), the rest is read but not kept, and one diagnostic spans the whole name or value
+//! when it ends. Checked once a run of characters (or a character the states take one by one),
+//! never per character of a run.
+
+use thicket_input::{Limits, Span};
+
+use super::Tokenizer;
+use crate::acc::Acc;
+use crate::error::ErrorCode;
+
+/// The limits the tokenizer applies, `usize::MAX` for none (one comparison each).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ScanLimits {
+    /// [`Limits::max_name_len`].
+    pub(crate) name: usize,
+    /// [`Limits::max_value_len`].
+    pub(crate) value: usize,
+    /// [`Limits::max_attributes`].
+    pub(crate) attributes: usize,
+}
+
+impl ScanLimits {
+    pub(crate) fn new(limits: &Limits) -> ScanLimits {
+        ScanLimits {
+            name: limits.max_name_len.unwrap_or(usize::MAX),
+            value: limits.max_value_len.unwrap_or(usize::MAX),
+            attributes: limits.max_attributes.unwrap_or(usize::MAX),
+        }
+    }
+}
+
+/// Cuts `acc` to `max` bytes; true when it was longer.
+#[inline]
+fn cut(acc: &mut Acc, max: usize, input: &str, base: usize) -> bool {
+    if acc.len() <= max {
+        return false;
+    }
+    acc.truncate(max, input, base);
+    true
+}
+
+impl Tokenizer<'_> {
+    #[inline]
+    pub(super) fn limit_tag_name(&mut self) {
+        if cut(
+            &mut self.tag_name,
+            self.scan_limits.name,
+            &self.input,
+            self.base,
+        ) {
+            self.name_cut = true;
+        }
+    }
+
+    pub(super) fn limit_pi_target(&mut self) {
+        if cut(
+            &mut self.pi_target,
+            self.scan_limits.name,
+            &self.input,
+            self.base,
+        ) {
+            self.name_cut = true;
+        }
+    }
+
+    pub(super) fn limit_doctype_name(&mut self) {
+        if let Some(name) = &mut self.doctype_name
+            && cut(name, self.scan_limits.name, &self.input, self.base)
+        {
+            self.name_cut = true;
+        }
+    }
+
+    #[inline]
+    pub(super) fn limit_attribute_name(&mut self) {
+        if cut(
+            &mut self.attr_name,
+            self.scan_limits.name,
+            &self.input,
+            self.base,
+        ) {
+            self.attr_name_cut = true;
+        }
+    }
+
+    #[inline]
+    pub(super) fn limit_attribute_value(&mut self) {
+        if cut(
+            &mut self.attr_value,
+            self.scan_limits.value,
+            &self.input,
+            self.base,
+        ) {
+            self.attr_value_cut = true;
+        }
+    }
+
+    /// Reports `name-length-limit` for the tag, PI target or DOCTYPE name just read, if it was
+    /// cut.
+    pub(super) fn report_name_cut(&mut self) {
+        if std::mem::take(&mut self.name_cut) {
+            let span = Span::new(self.name_start, self.name_end);
+            self.error(ErrorCode::NameLengthLimit, span);
+        }
+    }
+}
