@@ -1,5 +1,5 @@
-//! Runs the tokenizer (`tokens`), the tree builder (`tree`) or the streaming tree builder fed
-//! 64 KiB chunks (`stream`) over one file, for profilers:
+//! Runs the tokenizer (`tokens`), the tree builder (`tree`), the streaming tree builder fed
+//! 64 KiB chunks (`stream`) or the same without a tree (`check`) over one file, for profilers:
 //! `cargo run --release --example xml5_profile -- tokens FILE [TIMES]`. Prints the fastest round in MB/s
 //! on stderr.
 
@@ -43,8 +43,13 @@ fn run(mode: &str, text: &str) -> usize {
             } = thicket_xml5::parse(text, thicket_xml5::Options::default());
             diagnostics.len() + usize::from(doc.root_element().is_some())
         }
-        "stream" => {
-            let mut parser = thicket_xml5::Parser::new(thicket_xml5::Options::default());
+        "stream" | "check" => {
+            let options = thicket_xml5::Options::default();
+            let mut parser = if mode == "check" {
+                thicket_xml5::Parser::without_tree(options)
+            } else {
+                thicket_xml5::Parser::new(options)
+            };
             let mut rest = text;
             while !rest.is_empty() {
                 let mut cut = rest.len().min(1 << 16);

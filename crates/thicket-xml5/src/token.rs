@@ -46,7 +46,8 @@ pub enum TokenKind<'a> {
     },
     /// `</>`: closes the current element.
     ShortEndTag,
-    /// Character data (coalesced; a diagnostic ends a run so events stay in input order).
+    /// Character data (coalesced; a diagnostic ends a run so events stay in input order). Its
+    /// span covers the run's source: character references and CDATA markup included.
     Text(Cow<'a, str>),
     /// `<!--data-->`, or a bogus comment.
     Comment(Cow<'a, str>),
@@ -76,9 +77,10 @@ pub enum TokenKind<'a> {
         /// Compatibility profile: the `SYSTEM` identifier.
         system_id: Option<Cow<'a, str>>,
     },
-    /// Input the draft reads but puts in no token (a byte order mark, the `<![CDATA[` and `]]>`
-    /// around a CDATA section's text, `]` or `]]` dropped at the end of the input in one), so
-    /// that the spans of the tokens, in order, tile the input.
+    /// Input the draft reads but puts in no token, so that the spans of the tokens, in order,
+    /// tile the input: a byte order mark, or CDATA markup with no text around it
+    /// (`<![CDATA[]]>` between tags). (A text token's span covers the CDATA markup inside its
+    /// run, as it covers character references.)
     Discarded,
     /// The end of the input.
     Eof,

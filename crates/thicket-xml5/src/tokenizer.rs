@@ -266,6 +266,9 @@ pub struct Tokenizer<'a> {
     diagnostics: Vec<Diagnostic>,
 
     text: Acc,
+    /// A text run is open: its span is `text_start..text_end`. It may hold no text when it
+    /// covers only CDATA markup (`<![CDATA[`, `]]>`), which text spans include.
+    text_open: bool,
     text_start: usize,
     text_end: usize,
 
@@ -345,6 +348,7 @@ impl<'a> Tokenizer<'a> {
             spare_attrs: Vec::new(),
             diagnostics: Vec::new(),
             text: Acc::Empty,
+            text_open: false,
             text_start: 0,
             text_end: 0,
             markup_start: 0,
@@ -645,14 +649,18 @@ impl<'a> Tokenizer<'a> {
 
     // ---------------------------------------------------------------- output
 
+    /// Emits the text run, if one is open: a `Text` token, or `Discarded` when the run covers
+    /// only CDATA markup (`<![CDATA[]]>` with no text around it).
     fn flush_text(&mut self) {
-        if !self.text.is_empty() {
-            let t = self.text.take(&self.input, self.base);
+        if self.text_open {
+            self.text_open = false;
             let span = Span::new(self.text_start, self.text_end);
-            self.out.push_back(Event::Token(Token {
-                kind: TokenKind::Text(t),
-                span,
-            }));
+            let kind = if self.text.is_empty() {
+                TokenKind::Discarded
+            } else {
+                TokenKind::Text(self.text.take(&self.input, self.base))
+            };
+            self.out.push_back(Event::Token(Token { kind, span }));
         }
     }
 
@@ -681,8 +689,10 @@ impl<'a> Tokenizer<'a> {
         self.out.push_back(Event::Token(Token { kind, span }));
     }
 
+    /// The text run covers `start..end` (the characters just appended, or CDATA markup).
     fn text_span(&mut self, start: usize, end: usize) {
-        if self.text.is_empty() {
+        if !self.text_open {
+            self.text_open = true;
             self.text_start = start;
         }
         self.text_end = end;
@@ -732,14 +742,29 @@ impl<'a> Tokenizer<'a> {
                     list.reserve(self.raw_attrs.len());
                     list
                 };
-                for a in &self.raw_attrs {
-                    attributes.push(Attribute {
-                        name: slice_cow(&self.input, a.name.0, a.name.1),
-                        value: slice_cow(&self.input, a.value.0, a.value.1),
-                        span: Span::new(base + a.name.0, base + a.end),
-                        name_span: Span::new(base + a.name.0, base + a.name.1),
-                        value_span: Span::new(base + a.value.0, base + a.value.1),
-                    });
+                let attribute = |a: &RawAttr, name, value| Attribute {
+                    name,
+                    value,
+                    span: Span::new(base + a.name.0, base + a.end),
+                    name_span: Span::new(base + a.name.0, base + a.name.1),
+                    value_span: Span::new(base + a.value.0, base + a.value.1),
+                };
+                match &self.input {
+                    // A whole `&str` (base 0): its slices, borrowed.
+                    Cow::Borrowed(text) => {
+                        for a in &self.raw_attrs {
+                            let name = Cow::Borrowed(&text[a.name.0..a.name.1]);
+                            let value = Cow::Borrowed(&text[a.value.0..a.value.1]);
+                            attributes.push(attribute(a, name, value));
+                        }
+                    }
+                    Cow::Owned(_) => {
+                        for a in &self.raw_attrs {
+                            let name = slice_cow(&self.input, a.name.0, a.name.1);
+                            let value = slice_cow(&self.input, a.value.0, a.value.1);
+                            attributes.push(attribute(a, name, value));
+                        }
+                    }
                 }
                 if kind == TagKind::Empty {
                     TokenKind::EmptyTag { name, attributes }
@@ -809,6 +834,7 @@ impl<'a> Tokenizer<'a> {
         let run = lt - rel;
         let raw = if self.input.as_bytes().get(lt) == Some(&b'<') {
             scan_tag(&self.input, lt, &mut self.raw_attrs, &self.scan_limits)
+                .filter(|raw| self.scan_limits.admits(raw, &self.raw_attrs))
         } else {
             None
         };
@@ -823,12 +849,16 @@ impl<'a> Tokenizer<'a> {
             return None;
         };
         let base = self.base;
-        let text = if !self.text.is_empty() {
+        let text = if self.text_open {
             // Text held from before (a reference, CDATA): the run joins it.
             if run > 0 {
                 self.text_span(self.pos, base + lt);
                 self.text.push_range(self.pos, base + lt, &self.input, base);
+            } else if self.text.is_empty() {
+                // Only CDATA markup: the states emit it (`Discarded`) before the tag.
+                return None;
             }
+            self.text_open = false;
             let span = Span::new(self.text_start, self.text_end);
             Some((self.text.take(&self.input, base), span))
         } else if run > 0 {
@@ -885,7 +915,7 @@ impl<'a> Tokenizer<'a> {
         } else {
             self.pos
         };
-        if !self.text.is_empty() {
+        if self.text_open {
             at = at.min(self.text_start);
         }
         match self.state {
@@ -1847,19 +1877,19 @@ impl<'a> Tokenizer<'a> {
 
     // ------------------------------------------------------------ CDATA
 
-    /// `<![CDATA[` is read: its characters are in no token (a `Discarded` one accounts for them).
+    /// `<![CDATA[` is read: the text run's span covers it (the section's text is character
+    /// data like the text around it).
     fn start_cdata(&mut self) {
-        let span = self.markup_span();
-        self.emit(TokenKind::Discarded, span);
+        self.text_span(self.markup_start, self.pos);
         self.state = State::Cdata;
     }
 
-    /// The end of the input in a CDATA section, with the `]` or `]]` read before it dropped.
+    /// The end of the input in a CDATA section: the `]` or `]]` read before it is dropped, and
+    /// the text run's span covers it.
     #[cold]
     fn eof_in_cdata(&mut self, pending_brackets: usize) {
         if pending_brackets > 0 {
-            let span = Span::new(self.pos - pending_brackets, self.pos);
-            self.emit(TokenKind::Discarded, span);
+            self.text_span(self.pos - pending_brackets, self.pos);
         }
         self.error_here(ErrorCode::EofInCdata);
         self.reconsume_in(State::Data);
@@ -1901,9 +1931,8 @@ impl<'a> Tokenizer<'a> {
     fn cdata_end_state(&mut self) -> Step {
         match self.consume()? {
             Some('>') => {
-                // `]]>`: in no token.
-                let span = Span::new(self.cur_at - 2, self.pos);
-                self.emit(TokenKind::Discarded, span);
+                // `]]>`: covered by the text run's span.
+                self.text_span(self.cur_at - 2, self.pos);
                 self.state = State::Data;
             }
             Some(']') => self.push_text(']', self.cur_at - 2, 1, true),
@@ -2759,13 +2788,13 @@ pub(crate) struct Direct<'a> {
 
 /// A tag found by [`scan_tag`].
 #[derive(Clone, Copy, Debug)]
-struct RawTag {
+pub(crate) struct RawTag {
     kind: TagKind,
     /// The `<`.
-    lt: usize,
-    name: (usize, usize),
+    pub(crate) lt: usize,
+    pub(crate) name: (usize, usize),
     /// Just after the closing `>`.
-    end: usize,
+    pub(crate) end: usize,
 }
 
 /// The length and replacement text of the XML predefined entity reference at the start of
@@ -2815,8 +2844,9 @@ fn past_checked_char(text: &str, i: usize) -> Option<usize> {
 /// The direct tag path beside the tag states: reads a whole tag starting at the `<` at `lt` in
 /// one loop when it is plain: `<name a="v" b='w'>`, `<name/>`, `</name>`, names and values of
 /// characters the states take without work (no CR, U+0000, control or noncharacter), quoted
-/// values without `&`, at most [`FAST_ATTRS`] attributes and no duplicate names, and nothing a
-/// limit would cut (names, values, the number of attributes). The result is
+/// values without `&`, at most [`FAST_ATTRS`] attributes (fewer with a lower attribute limit)
+/// and no duplicate names (the caller checks the length limits: [`ScanLimits::admits`]). The
+/// result is
 /// what the states would emit for the same characters (their transitions are followed one by
 /// one below). Anything else, or a tag that the buffer does not hold to its `>`, gives `None`
 /// and the states read the tag from its `<`.
@@ -2842,7 +2872,7 @@ fn scan_tag(
             }
             // End tag name state.
             i = scan_run(text, i, &TAG_NAME_STOPS)?;
-            if i == start || i - start > limits.name {
+            if i == start {
                 return None;
             }
             let name = (start, i);
@@ -2868,10 +2898,9 @@ fn scan_tag(
     // Tag name state.
     let start = i;
     i = scan_run(text, i, &TAG_NAME_STOPS)?;
-    if i == start || i - start > limits.name {
+    if i == start {
         return None;
     }
-    let most_attrs = limits.attributes.min(FAST_ATTRS);
     let name = (start, i);
     let tag = |kind, end| {
         Some(RawTag {
@@ -2905,7 +2934,7 @@ fn scan_tag(
         // Tag attribute name state (a name starting with `=` or a stop is not plain).
         let name_start = i;
         i = scan_run(text, i, &ATTR_NAME_STOPS)?;
-        if i == name_start || attrs.len() >= most_attrs || i - name_start > limits.name {
+        if i == name_start || attrs.len() == limits.fast_attributes {
             return None;
         }
         let attr_name = (name_start, i);
@@ -2980,7 +3009,7 @@ fn scan_tag(
             &SQ_VALUE_STOPS
         };
         i = scan_run(text, i, stops)?;
-        if b[i] != quote || i - value_start > limits.value {
+        if b[i] != quote {
             return None;
         }
         attrs.push(RawAttr {
@@ -2995,7 +3024,7 @@ fn scan_tag(
 /// At most this many attributes on a tag read by [`scan_tag`]: its duplicate check compares
 /// names pairwise (on a filter hit), at most `FAST_ATTRS - 1` comparisons an attribute; past
 /// this the states' keyed check takes the tag.
-const FAST_ATTRS: usize = 32;
+pub(crate) const FAST_ATTRS: usize = 64;
 
 /// Controls and noncharacters in the input stream are reported (the character is kept).
 #[inline]

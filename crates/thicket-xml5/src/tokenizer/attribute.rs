@@ -15,6 +15,7 @@ use crate::token::Attribute;
 const SMALL_TAG: usize = 8;
 
 impl Tokenizer<'_> {
+    #[inline]
     pub(super) fn new_tag(&mut self, kind: TagKind) {
         self.tag_kind = kind;
         self.tag_name = Acc::Empty;
@@ -31,6 +32,7 @@ impl Tokenizer<'_> {
         self.attr_limit_reported = false;
     }
 
+    #[inline]
     pub(super) fn push_cur_tag_name(&mut self) {
         if let Some(c) = self.cur {
             self.tag_name
@@ -42,6 +44,7 @@ impl Tokenizer<'_> {
 
     /// The attribute (or, with none, a value on its own) gets a value whose source starts at
     /// `at` (after an opening quote, or at the value's first character).
+    #[inline]
     pub(super) fn start_value(&mut self, at: usize) {
         if self.attr_value_start.is_none() {
             if !self.attr_has_name {
@@ -54,6 +57,7 @@ impl Tokenizer<'_> {
         self.attr_end = self.pos;
     }
 
+    #[inline]
     pub(super) fn push_cur_value(&mut self) {
         if let Some(c) = self.cur {
             self.attr_value
@@ -65,6 +69,7 @@ impl Tokenizer<'_> {
     }
 
     /// Finishes the attribute in progress and starts one named by the current character.
+    #[inline]
     pub(super) fn new_attribute(&mut self) {
         self.finish_attribute();
         self.attr_has_name = true;
@@ -82,6 +87,7 @@ impl Tokenizer<'_> {
     /// (`duplicate-attribute`) or the tag has [`thicket_input::Limits::max_attributes`]
     /// (`attribute-limit`, once a tag). A value with no attribute is dropped
     /// (`attribute-value-without-name`).
+    #[inline]
     pub(super) fn finish_attribute(&mut self) {
         let value_start = self.attr_value_start.take();
         if !std::mem::take(&mut self.attr_has_name) {

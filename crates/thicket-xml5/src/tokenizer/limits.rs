@@ -6,7 +6,7 @@
 
 use thicket_input::{Limits, Span};
 
-use super::Tokenizer;
+use super::{FAST_ATTRS, RawAttr, RawTag, Tokenizer};
 use crate::acc::Acc;
 use crate::error::ErrorCode;
 
@@ -19,15 +19,41 @@ pub(crate) struct ScanLimits {
     pub(crate) value: usize,
     /// [`Limits::max_attributes`].
     pub(crate) attributes: usize,
+    /// The most attributes the direct path reads on a tag: [`FAST_ATTRS`], or fewer with a
+    /// lower attribute limit (the states report it).
+    pub(crate) fast_attributes: usize,
+    /// The shorter of the name and value limits: a tag no longer than this has no name or
+    /// value a limit cuts.
+    shortest: usize,
 }
 
 impl ScanLimits {
     pub(crate) fn new(limits: &Limits) -> ScanLimits {
+        let name = limits.max_name_len.unwrap_or(usize::MAX);
+        let value = limits.max_value_len.unwrap_or(usize::MAX);
+        let attributes = limits.max_attributes.unwrap_or(usize::MAX);
         ScanLimits {
-            name: limits.max_name_len.unwrap_or(usize::MAX),
-            value: limits.max_value_len.unwrap_or(usize::MAX),
-            attributes: limits.max_attributes.unwrap_or(usize::MAX),
+            name,
+            value,
+            attributes,
+            fast_attributes: attributes.min(FAST_ATTRS),
+            shortest: name.min(value),
         }
+    }
+
+    /// True when no length limit cuts a name or value of the tag the direct path read (one
+    /// comparison for a tag shorter than both limits); else the states read it and report.
+    #[inline]
+    pub(crate) fn admits(&self, tag: &RawTag, attributes: &[RawAttr]) -> bool {
+        tag.end - tag.lt <= self.shortest || self.admits_each(tag, attributes)
+    }
+
+    #[cold]
+    fn admits_each(&self, tag: &RawTag, attributes: &[RawAttr]) -> bool {
+        tag.name.1 - tag.name.0 <= self.name
+            && attributes
+                .iter()
+                .all(|a| a.name.1 - a.name.0 <= self.name && a.value.1 - a.value.0 <= self.value)
     }
 }
 

@@ -174,11 +174,16 @@ impl<'a> TreeBuilder<'a> {
     /// Moves the diagnostics raised so far to `order` (keeping the list's room).
     #[inline]
     pub(crate) fn drain_diagnostics(&mut self, order: &mut crate::order::Ordered) {
-        let list = self.diagnostics.as_mut_vec();
-        if !list.is_empty() {
-            for d in list.drain(..) {
-                order.push(d);
-            }
+        if !self.diagnostics.as_slice().is_empty() {
+            self.move_diagnostics(order);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn move_diagnostics(&mut self, order: &mut crate::order::Ordered) {
+        for d in self.diagnostics.as_mut_vec().drain(..) {
+            order.push(d);
         }
     }
 
@@ -223,6 +228,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// Moves the children of `node` (in `pending` from `mark` on) to the document.
+    #[inline]
     fn close_children(&mut self, node: NodeId, mark: usize) {
         let start = self.doc.child_ids.len();
         let kids = self.pending.get(mark..).unwrap_or(&[]);
@@ -235,6 +241,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// The current element (or the document node) and where its children start in `pending`.
+    #[inline]
     fn current(&self) -> (NodeId, usize) {
         match self.stack.last() {
             Some(e) => (NodeId(e.node), e.children as usize),
@@ -244,6 +251,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// Appends a node made from the token at `span` to the current element (or the document
     /// node). Returns the node that holds the data.
+    #[inline]
     fn add(&mut self, data: NodeData<'a>, span: Span) -> NodeId {
         if !self.keep_tree {
             return self.doc.root();
@@ -254,6 +262,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// Appends text to the current element (merged into text just before it, not added when
     /// empty).
+    #[inline]
     fn add_text(&mut self, t: &str, span: Span) -> NodeId {
         let (parent, mark) = self.current();
         if !self.keep_tree {
@@ -278,6 +287,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// Appends a node to the current element.
+    #[inline]
     fn add_payload(&mut self, payload: Payload, span: Span32) -> NodeId {
         let (parent, _) = self.current();
         let id = NodeId::from_index(self.doc.nodes.len());
@@ -294,6 +304,7 @@ impl<'a> TreeBuilder<'a> {
     /// Puts the diagnostics raised for one token (kept from `from` on) in source order: an
     /// element's own come after its attributes' (its namespace is resolved once they are
     /// declared) but start before them.
+    #[inline]
     fn sort_new(&mut self, from: usize) {
         let list = self.diagnostics.as_mut_vec();
         if list.len() > from + 1 {
@@ -302,12 +313,19 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// Processes one token.
+    #[inline]
     pub fn process(&mut self, token: Token<'a>) {
+        if self.tokenizer_tokens {
+            // A parser's: it orders the merged diagnostics itself.
+            self.process_token(token);
+            return;
+        }
         let from = self.diagnostics.as_slice().len();
         self.process_token(token);
         self.sort_new(from);
     }
 
+    #[inline]
     fn process_token(&mut self, token: Token<'a>) {
         let span = token.span;
         self.end = self.end.max(span.end);
@@ -397,6 +415,7 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
+    #[inline]
     fn main_phase(&mut self, token: Token<'a>) {
         let span = token.span;
         match token.kind {
@@ -452,6 +471,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// The main phase ends with the root element.
+    #[inline]
     fn end_of_root(&mut self) {
         if self.stack.is_empty() && self.unopened == 0 {
             self.phase = Phase::End;
@@ -460,6 +480,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// True when an element here would be deeper than [`Limits::max_depth`]: reported, and
     /// the element is not created.
+    #[inline]
     fn too_deep(&mut self, span: Span) -> bool {
         if self.stack.len() < self.max_depth {
             return false;
@@ -468,6 +489,7 @@ impl<'a> TreeBuilder<'a> {
         true
     }
 
+    #[inline]
     fn start_tag(&mut self, name: &str, attributes: Vec<TokenAttribute<'a>>, span: Span) {
         if self.too_deep(span) {
             self.unopened += 1;
@@ -478,6 +500,7 @@ impl<'a> TreeBuilder<'a> {
         self.push(node, name);
     }
 
+    #[inline]
     fn empty_tag(&mut self, name: &str, attributes: Vec<TokenAttribute<'a>>, span: Span) {
         if self.too_deep(span) {
             self.recycle(attributes);
@@ -489,6 +512,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// Keeps an emptied attribute list for the tokenizer.
+    #[inline]
     fn recycle(&mut self, mut attributes: Vec<TokenAttribute<'a>>) {
         attributes.clear();
         if attributes.capacity() > self.spare_attributes.capacity() {
@@ -497,6 +521,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// Main phase, an end tag.
+    #[inline]
     fn end_tag(&mut self, name: &str, span: Span) {
         if self.unopened > 0 {
             // It ends a start tag that was not opened (past the depth limit).
@@ -531,12 +556,13 @@ impl<'a> TreeBuilder<'a> {
     /// Processes what [`crate::Tokenizer::next_direct`] found (the text before a plain tag,
     /// then the tag), as [`TreeBuilder::process`] would process their tokens: in the main
     /// phase without building tokens, in the others through `process`.
+    /// (The parser orders the diagnostics; the end-of-file token, which always comes through
+    /// [`TreeBuilder::process`], sets the end of the input.)
+    #[inline]
     pub(crate) fn process_direct(&mut self, d: Direct<'a>, attributes: &[RawAttr]) {
-        let from = self.diagnostics.as_slice().len();
         if let Some((text, span)) = d.text {
             if self.phase == Phase::Main {
                 self.seen_content = true;
-                self.end = span.end;
                 self.add_text(&text, span);
             } else {
                 self.process_token(Token {
@@ -565,12 +591,10 @@ impl<'a> TreeBuilder<'a> {
                 TagKind::End => TokenKind::EndTag { name },
             };
             self.process_token(Token { kind, span: d.span });
-            self.sort_new(from);
             return;
         }
+        // (In the main phase text outside the root cannot follow: no flag to reset.)
         self.seen_content = true;
-        self.outside_text_reported = false;
-        self.end = d.span.end;
         match d.kind {
             TagKind::Start => {
                 if self.too_deep(d.span) {
@@ -590,9 +614,9 @@ impl<'a> TreeBuilder<'a> {
             }
             TagKind::End => self.end_tag(d.name, d.span),
         }
-        self.sort_new(from);
     }
 
+    #[inline]
     fn push(&mut self, node: NodeId, name: Span32) {
         let bindings = self.pending_bindings;
         self.pending_bindings = 0;
@@ -609,6 +633,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// Pops the current element, which ends at `close_at`.
+    #[inline]
     fn pop(&mut self, close_at: usize) {
         let Some(e) = self.stack.pop() else {
             return;
@@ -653,6 +678,7 @@ impl<'a> TreeBuilder<'a> {
         self.bindings.push(prefix, ns);
     }
 
+    #[inline]
     fn unbind_to(&mut self, len: usize) {
         if self.bindings.len() > len {
             self.bindings_generation = self.bindings_generation.wrapping_add(1);
@@ -672,6 +698,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// The number of the namespace of the binding at `i`: the document's (asked once per
     /// binding), or without a tree `i + 1`.
+    #[inline]
     fn binding_number(&mut self, i: u32) -> u32 {
         if !self.keep_tree {
             return i + 1;
@@ -701,6 +728,7 @@ impl<'a> TreeBuilder<'a> {
     /// The number (see [`Document::namespace_number`]) of the namespace `prefix` is bound to,
     /// 0 for none (no prefix and no default namespace); `None` when a prefix is unbound. (A
     /// prefix is never empty, so `""` stands for no prefix in [`TreeBuilder::resolved`].)
+    #[inline]
     fn resolve(&mut self, prefix: Option<&str>) -> Option<u32> {
         if prefix.is_none() && self.bindings.is_empty() {
             // No namespaces declared (and no default namespace).
@@ -738,6 +766,7 @@ impl<'a> TreeBuilder<'a> {
     /// Creates an element for a tag token (declaring its namespaces) and appends it to the
     /// current element; its attributes go straight to the document's attribute list. Returns
     /// the node and the name's span (kept, without a tree, only when the element `opens`).
+    #[inline]
     fn create_element(
         &mut self,
         name: &str,
@@ -784,6 +813,7 @@ impl<'a> TreeBuilder<'a> {
     /// [`TreeBuilder::create_element`] for a tag of the direct path: names and values are
     /// ranges of `input`, and so (when `input` is the document's source, as in `parse`) of
     /// the document's address space.
+    #[inline]
     fn create_element_direct(
         &mut self,
         input: &'a str,
@@ -841,6 +871,7 @@ impl<'a> TreeBuilder<'a> {
     /// document's from `start` on. Without a tree, drops the attributes (and the strings kept
     /// for them from `text_mark` on) and keeps only the name of an element that `opens`.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn add_element(
         &mut self,
         namespace: u32,
@@ -878,6 +909,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// The namespace number of an element with this prefix (`unbound-prefix` when none is in
     /// scope).
+    #[inline]
     fn element_namespace(&mut self, prefix: Option<&str>, span: Span) -> u32 {
         self.resolve(prefix).unwrap_or_else(|| {
             self.error(ErrorCode::UnboundPrefix, span);
@@ -891,6 +923,7 @@ impl<'a> TreeBuilder<'a> {
     /// Attributes in no namespace are compared only when `check_unqualified` (their qualified
     /// names may repeat only in tokens that did not come from the tokenizer, which drops
     /// duplicates).
+    #[inline]
     fn attribute_namespace(
         &mut self,
         start: usize,
@@ -930,6 +963,7 @@ impl<'a> TreeBuilder<'a> {
     /// this key (its local name, or its qualified name in no namespace); else the key is
     /// remembered as the next attribute's. Up to [`PAIRWISE_ATTRIBUTES`] the keys are compared
     /// one by one; past that through a set keyed by a keyed hash of the namespace and the key.
+    #[inline]
     fn has_attribute(&mut self, start: usize, ns: u32, this: &str) -> bool {
         let attrs = &self.doc.attributes[start..];
         let len = attrs.len();

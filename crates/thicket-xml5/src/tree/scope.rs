@@ -170,10 +170,12 @@ impl Bindings {
         self.text.reserve(n * 32);
     }
 
+    #[inline]
     pub(super) fn len(&self) -> usize {
         self.list.len()
     }
 
+    #[inline]
     pub(super) fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
@@ -184,6 +186,7 @@ impl Bindings {
         h.finish()
     }
 
+    #[inline]
     fn prefix(&self, b: &Binding) -> &str {
         let start = b.prefix_start as usize;
         self.text
@@ -192,6 +195,7 @@ impl Bindings {
     }
 
     /// The namespace of the binding at `i`, `None` when it undeclares its prefix.
+    #[inline]
     pub(super) fn uri(&self, i: u32) -> Option<&str> {
         let b = self.list.get(i as usize)?;
         if b.uri_len == UNDECLARED {
@@ -202,6 +206,7 @@ impl Bindings {
     }
 
     /// The document's number for the namespace of the binding at `i`, if known.
+    #[inline]
     pub(super) fn number(&self, i: u32) -> Option<u32> {
         let n = self.list.get(i as usize)?.number;
         (n != UNKNOWN).then_some(n)
@@ -276,6 +281,7 @@ impl Bindings {
     }
 
     /// The innermost binding of `prefix` (`""`: the default namespace), if any.
+    #[inline]
     pub(super) fn lookup(&self, prefix: &str) -> Option<u32> {
         match &self.index {
             Some(index) if self.list.len() > SCAN_BINDINGS => {
