@@ -68,15 +68,19 @@ impl Ordered {
         self.waiting.truncate(room);
     }
 
-    /// True when diagnostics wait to be settled.
-    #[inline]
-    pub(crate) fn has_waiting(&self) -> bool {
-        !self.waiting.is_empty()
-    }
-
     /// Nothing raised from now on starts before `horizon`: the waiting diagnostics that start
     /// before it take their place.
     pub(crate) fn settle(&mut self, horizon: usize) {
+        if self.waiting.len() == 1 {
+            // The usual case (a diagnostic since the last token): no sort, no drain.
+            if self.waiting[0].span.start < horizon
+                && let Some(d) = self.waiting.pop()
+            {
+                self.settled_count += 1;
+                self.settled.push(d);
+            }
+            return;
+        }
         if self.waiting.is_empty() {
             return;
         }
@@ -108,6 +112,16 @@ impl Ordered {
 
     /// The settled diagnostics not yet taken, and the omitted count.
     pub(crate) fn into_parts(mut self) -> (Vec<Diagnostic>, usize) {
+        if self.settled_count == 0 && self.settled.is_empty() {
+            // Nothing handed out yet (`parse`): the waiting list, in order, is the result.
+            if !self.waiting.is_sorted_by_key(key) {
+                self.waiting.sort_by_key(key);
+            }
+            let keep = self.waiting.len().min(self.cap);
+            let omitted = self.dropped + (self.waiting.len() - keep);
+            self.waiting.truncate(keep);
+            return (self.waiting, omitted);
+        }
         self.finish();
         let omitted = self.omitted();
         (self.settled.into_parts().0, omitted)

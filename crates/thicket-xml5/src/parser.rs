@@ -48,6 +48,8 @@ pub fn parse(input: &str, options: Options) -> Parsed<'_> {
     parse_with(input, options, None)
 }
 
+/// (Nothing is handed out before the end, so the diagnostics are put in order once, at the end:
+/// a sort that is linear on the runs already in order, most of them.)
 fn parse_with(input: &str, options: Options, first: Option<Diagnostic>) -> Parsed<'_> {
     let mut order = Ordered::new(options.limits.max_diagnostics);
     order.extend(first);
@@ -58,9 +60,6 @@ fn parse_with(input: &str, options: Options, first: Option<Diagnostic>) -> Parse
         if let Some(d) = tokenizer.next_direct() {
             builder.process_direct(d, tokenizer.direct_attributes());
             builder.drain_diagnostics(&mut order);
-            if order.has_waiting() {
-                order.settle(tokenizer.horizon());
-            }
             continue;
         }
         let Some(e) = tokenizer.next_event() else {
@@ -70,9 +69,6 @@ fn parse_with(input: &str, options: Options, first: Option<Diagnostic>) -> Parse
             Event::Token(t) => {
                 builder.process(t);
                 builder.drain_diagnostics(&mut order);
-                if order.has_waiting() {
-                    order.settle(tokenizer.horizon());
-                }
                 if builder.spare_attributes.capacity() > 0 {
                     // The tokenizer builds the next tag's attributes in this list: no
                     // allocation per tag.
