@@ -287,14 +287,15 @@ pub struct Tokenizer<'a> {
     attr_value_start: Option<usize>,
     attr_value_end: usize,
     attr_has_name: bool,
-    /// What the length limits cut of the attribute name and value in progress.
-    attr_name_cut: bool,
-    attr_value_cut: bool,
-    /// The tag, PI target or DOCTYPE name in progress: where it is, and whether the name
-    /// length limit cut it.
+    /// The length the limits cut the attribute name and value in progress to, once cut (what
+    /// is read after is not kept).
+    attr_name_cut: Option<usize>,
+    attr_value_cut: Option<usize>,
+    /// The tag, PI target or DOCTYPE name in progress: where it is, and the length the name
+    /// length limit cut it to.
     name_start: usize,
     name_end: usize,
-    name_cut: bool,
+    name_cut: Option<usize>,
     /// The attribute limit was reported for this tag.
     attr_limit_reported: bool,
 
@@ -364,11 +365,11 @@ impl<'a> Tokenizer<'a> {
             attr_value_start: None,
             attr_value_end: 0,
             attr_has_name: false,
-            attr_name_cut: false,
-            attr_value_cut: false,
+            attr_name_cut: None,
+            attr_value_cut: None,
             name_start: 0,
             name_end: 0,
-            name_cut: false,
+            name_cut: None,
             attr_limit_reported: false,
             comment: Acc::Empty,
             pi_target: Acc::Empty,
@@ -1386,7 +1387,7 @@ impl<'a> Tokenizer<'a> {
                     .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
                 self.name_start = self.cur_at;
                 self.name_end = self.pos;
-                self.name_cut = false;
+                self.name_cut = None;
                 self.state = State::PiTarget;
             }
         }
@@ -1954,7 +1955,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn new_doctype(&mut self) {
-        self.name_cut = false;
+        self.name_cut = None;
         self.doctype_name = None;
         self.doctype_public = None;
         self.doctype_system = None;
@@ -1966,7 +1967,7 @@ impl<'a> Tokenizer<'a> {
         let name = self.doctype_name.get_or_insert_with(Acc::default);
         if name.is_empty() {
             self.name_start = self.cur_at;
-            self.name_cut = false;
+            self.name_cut = None;
         }
         name.push(lower, self.cur_at, verbatim, &self.input, self.base);
         self.name_end = self.pos;

@@ -58,7 +58,7 @@ impl Attribute<'_> {
 }
 
 /// A string of a document: `len` bytes from `start` in the document's address space, where
-/// offsets below the source's length are in [`Document::source`] (the input of [`parse`]) and
+/// offsets below the source's length are in [`Document::source`] (the input of [`crate::parse`]) and
 /// the rest in [`Document::text`] (strings not borrowed from the source). Offsets past `u32`
 /// saturate: strings of a document past 4 GiB read as empty (or, past 8 GiB, wrong).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -421,12 +421,12 @@ pub struct XmlDeclaration {
 
 /// A document: an arena of nodes. Node 0 is the document node. Attributes and child lists
 /// are kept in two lists shared by all nodes, and strings are ranges of the source (the input
-/// of [`parse`]) or of one text buffer, so building a node allocates nothing of its own.
+/// of [`crate::parse`]) or of one text buffer, so building a node allocates nothing of its own.
 #[derive(Clone)]
 pub struct Document<'a> {
     nodes: Vec<Node>,
     attributes: Vec<AttributeData>,
-    /// The input of [`parse`] (empty for other documents): [`Span32`]s below its length are
+    /// The input of [`crate::parse`] (empty for other documents): [`Span32`]s below its length are
     /// ranges of it.
     source: &'a str,
     /// The strings not borrowed from `source`: [`Span32`]s from `source.len()` on.
@@ -667,7 +667,7 @@ impl<'a> Document<'a> {
         name.get(prefix_len as usize..).unwrap_or(name)
     }
 
-    /// The input `id` came from, as byte offsets into the parsed text (the input of [`parse`]
+    /// The input `id` came from, as byte offsets into the parsed text (the input of [`crate::parse`]
     /// or [`crate::Parser`], [`crate::ParsedBytes::text`]): for an element, from the `<` of its
     /// start tag to the end of its end tag (or, closed otherwise, to where it was closed: the
     /// start of the end tag that closed an outer element, the end of the input); for text,

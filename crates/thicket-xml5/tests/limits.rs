@@ -119,9 +119,18 @@ fn name_and_value_length_limits_cut_and_report_the_whole_span() {
             ("name-length-limit", "elementé"),
         ]
     );
-    // A cut never splits a character: `é` is two bytes, the limit four.
+    // A cut never splits a character: `é` is two bytes, the limit four. Once cut, nothing
+    // more is kept, however the input is split (`d` would fit after `abc`).
     let p = parse_everywhere("<abcé/>", &options);
     assert_eq!(p.document.dump(), "<abc>\n");
+    let p = parse_everywhere("<abcéd x='1'/><r abcéd='1234é5'/>", &options);
+    assert!(p.document.dump().starts_with("<abc>\n"));
+    assert_eq!(
+        parse_everywhere("<r abcéd='12é5'/>", &options)
+            .document
+            .dump(),
+        "<r>\n  abc=\"12\"\n"
+    );
     // A reference's replacement counts, its source is what the span shows.
     let p = parse_everywhere("<a b='&lt;&lt;&lt;&lt;'/>", &options);
     assert_eq!(p.document.dump(), "<a>\n  b=\"<<<\"\n");
@@ -292,5 +301,31 @@ fn byte_parsers_report_encoding_problems_at_the_label() {
             assert_eq!(streamed.diagnostics, whole.diagnostics);
             assert_eq!(streamed.encoding, whole.encoding);
         }
+    }
+}
+
+/// Diagnostics taken while the input streams in, then the rest at the end, are the whole
+/// parse's, in order, however the input is split; each is handed out once the input has moved
+/// past it.
+#[test]
+fn streamed_diagnostics_are_handed_out_in_order() {
+    let input = "<r>\n<p:b c='&#0;' d:e='1'>x\u{1}</p:b><q:c/>< \n</s></r>trailing";
+    let whole = parse(input, Options::default());
+    assert!(whole.diagnostics.len() >= 6);
+    for size in [1, 2, 3, 7, 64] {
+        let mut p = Parser::without_tree(Options::default());
+        let mut taken = Vec::new();
+        let mut fed = 0;
+        for piece in input.as_bytes().chunks(size) {
+            let piece = std::str::from_utf8(piece).unwrap_or("");
+            p.feed(piece);
+            fed += piece.len();
+            for d in p.take_diagnostics() {
+                assert!(d.span.start < fed, "{d:?} handed out before {fed}");
+                taken.push(d);
+            }
+        }
+        taken.extend(p.finish().diagnostics);
+        assert_eq!(taken, whole.diagnostics, "in pieces of {size}");
     }
 }

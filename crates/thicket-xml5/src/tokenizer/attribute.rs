@@ -20,15 +20,15 @@ impl Tokenizer<'_> {
         self.tag_kind = kind;
         self.tag_name = Acc::Empty;
         self.name_start = self.cur_at;
-        self.name_cut = false;
+        self.name_cut = None;
         self.attrs.clear();
         self.attr_names.clear();
         self.attr_name = Acc::Empty;
         self.attr_value = Acc::Empty;
         self.attr_has_name = false;
         self.attr_value_start = None;
-        self.attr_name_cut = false;
-        self.attr_value_cut = false;
+        self.attr_name_cut = None;
+        self.attr_value_cut = None;
         self.attr_limit_reported = false;
     }
 
@@ -93,7 +93,7 @@ impl Tokenizer<'_> {
         if !std::mem::take(&mut self.attr_has_name) {
             if value_start.is_some() {
                 self.attr_value = Acc::Empty;
-                self.attr_value_cut = false;
+                self.attr_value_cut = None;
                 let span = Span::new(self.attr_start, self.attr_end);
                 self.error(ErrorCode::AttributeValueWithoutName, span);
             }
@@ -105,10 +105,10 @@ impl Tokenizer<'_> {
             Some(start) => Span::new(start, self.attr_value_end),
             None => Span::empty(self.attr_end),
         };
-        if std::mem::take(&mut self.attr_name_cut) {
+        if self.attr_name_cut.take().is_some() {
             self.error(ErrorCode::NameLengthLimit, name_span);
         }
-        if std::mem::take(&mut self.attr_value_cut) {
+        if self.attr_value_cut.take().is_some() {
             self.error(ErrorCode::ValueLengthLimit, value_span);
         }
         if self.attrs.len() >= self.scan_limits.attributes {

@@ -57,76 +57,84 @@ impl ScanLimits {
     }
 }
 
-/// Cuts `acc` to `max` bytes; true when it was longer.
+/// Cuts `acc` to `max` bytes (back to a character boundary) the first time it is longer,
+/// recording the length kept in `kept`; once cut, cuts anything appended after.
 #[inline]
-fn cut(acc: &mut Acc, max: usize, input: &str, base: usize) -> bool {
-    if acc.len() <= max {
-        return false;
+fn cut(acc: &mut Acc, max: usize, kept: &mut Option<usize>, input: &str, base: usize) {
+    match *kept {
+        Some(k) => {
+            if acc.len() > k {
+                acc.truncate(k, input, base);
+            }
+        }
+        None => {
+            if acc.len() > max {
+                acc.truncate(max, input, base);
+                *kept = Some(acc.len());
+            }
+        }
     }
-    acc.truncate(max, input, base);
-    true
 }
 
 impl Tokenizer<'_> {
     #[inline]
     pub(super) fn limit_tag_name(&mut self) {
-        if cut(
+        let max = self.scan_limits.name;
+        cut(
             &mut self.tag_name,
-            self.scan_limits.name,
+            max,
+            &mut self.name_cut,
             &self.input,
             self.base,
-        ) {
-            self.name_cut = true;
-        }
+        );
     }
 
     pub(super) fn limit_pi_target(&mut self) {
-        if cut(
+        let max = self.scan_limits.name;
+        cut(
             &mut self.pi_target,
-            self.scan_limits.name,
+            max,
+            &mut self.name_cut,
             &self.input,
             self.base,
-        ) {
-            self.name_cut = true;
-        }
+        );
     }
 
     pub(super) fn limit_doctype_name(&mut self) {
-        if let Some(name) = &mut self.doctype_name
-            && cut(name, self.scan_limits.name, &self.input, self.base)
-        {
-            self.name_cut = true;
+        let max = self.scan_limits.name;
+        if let Some(name) = &mut self.doctype_name {
+            cut(name, max, &mut self.name_cut, &self.input, self.base);
         }
     }
 
     #[inline]
     pub(super) fn limit_attribute_name(&mut self) {
-        if cut(
+        let max = self.scan_limits.name;
+        cut(
             &mut self.attr_name,
-            self.scan_limits.name,
+            max,
+            &mut self.attr_name_cut,
             &self.input,
             self.base,
-        ) {
-            self.attr_name_cut = true;
-        }
+        );
     }
 
     #[inline]
     pub(super) fn limit_attribute_value(&mut self) {
-        if cut(
+        let max = self.scan_limits.value;
+        cut(
             &mut self.attr_value,
-            self.scan_limits.value,
+            max,
+            &mut self.attr_value_cut,
             &self.input,
             self.base,
-        ) {
-            self.attr_value_cut = true;
-        }
+        );
     }
 
     /// Reports `name-length-limit` for the tag, PI target or DOCTYPE name just read, if it was
     /// cut.
     pub(super) fn report_name_cut(&mut self) {
-        if std::mem::take(&mut self.name_cut) {
+        if self.name_cut.take().is_some() {
             let span = Span::new(self.name_start, self.name_end);
             self.error(ErrorCode::NameLengthLimit, span);
         }
