@@ -456,7 +456,8 @@ impl Default for Document<'_> {
 }
 
 /// Two documents are equal when they have the same nodes with the same ids, data, attributes,
-/// parents and children (however their lists and strings are laid out).
+/// parents and children (however their lists and strings are laid out; node spans are not
+/// compared: a document built with [`Document::append`] equals the parsed one).
 impl PartialEq for Document<'_> {
     fn eq(&self, other: &Document<'_>) -> bool {
         self.xml_declaration == other.xml_declaration
