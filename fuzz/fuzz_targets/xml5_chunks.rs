@@ -1,34 +1,57 @@
 #![no_main]
-//! thicket-xml5: whole vs chunked equality, spans in bounds; `parse` (direct path, document
-//! borrowing the input) gives the same tree and diagnostics as the streaming `Parser` fed in
-//! chunks, and as its own `into_owned`.
+//! thicket-xml5: whole vs chunked equality; token spans (`Discarded` included) tile the input,
+//! attribute name and value spans lie inside their attribute; `parse` (direct path, document
+//! borrowing the input) gives the same tree, node spans and diagnostics (in source order) as
+//! the streaming `Parser` fed in chunks, as `Parser::without_tree`, and as its own
+//! `into_owned`; with small limits (chosen by the input) the same holds and the cap is
+//! respected.
 
 use libfuzzer_sys::fuzz_target;
-use thicket_xml5::{Event, Options, TokenKind, Tokenizer};
+use thicket_input::{Limits, Span};
+use thicket_xml5::{Event, NodeId, Options, Parser, TokenKind, Tokenizer};
 
 #[path = "split.rs"]
 mod split;
 
-fn run(chunks: &[&str], len: usize) -> Vec<String> {
-    let mut t = Tokenizer::streaming(Options::default());
+/// The events of a streaming tokenizer fed `chunks`, rendered (text pieces merged), with the
+/// token spans checked to tile the input.
+fn run(chunks: &[&str], text: &str, options: &Options) -> Vec<String> {
+    let mut t = Tokenizer::streaming(options.clone());
     let mut out = Vec::new();
-    let mut text: Option<String> = None;
-    let pull = |t: &mut Tokenizer<'static>, out: &mut Vec<String>, text: &mut Option<String>| {
+    let mut merged: Option<String> = None;
+    let mut at = 0;
+    let mut pull = |t: &mut Tokenizer<'static>, out: &mut Vec<String>| {
         while let Some(e) = t.next_event() {
             match e {
                 Event::Token(tok) => {
-                    assert!(tok.span.start <= tok.span.end && tok.span.end <= len);
+                    let s = tok.span;
+                    assert_eq!(s.start, at, "token spans leave a gap or overlap: {tok:?}");
+                    assert!(s.end >= s.start && s.end <= text.len());
+                    assert!(text.is_char_boundary(s.start) && text.is_char_boundary(s.end));
+                    at = s.end;
+                    if let TokenKind::StartTag { attributes, .. }
+                    | TokenKind::EmptyTag { attributes, .. } = &tok.kind
+                    {
+                        let mut last = s.start;
+                        for a in attributes {
+                            let inside = |x: Span, o: Span| o.start <= x.start && x.end <= o.end;
+                            assert!(inside(a.span, s) && a.span.start >= last, "{a:?}");
+                            assert!(inside(a.name_span, a.span) && inside(a.value_span, a.span));
+                            assert_eq!(a.name_span.start, a.span.start);
+                            last = a.span.end;
+                        }
+                    }
                     if let TokenKind::Text(s) = &tok.kind {
-                        text.get_or_insert_with(String::new).push_str(s);
+                        merged.get_or_insert_with(String::new).push_str(s);
                         continue;
                     }
-                    if let Some(s) = text.take() {
+                    if let Some(s) = merged.take() {
                         out.push(format!("Text({s:?})"));
                     }
                     out.push(format!("{:?}", tok.kind));
                 }
                 Event::Diagnostic(d) => {
-                    assert!(d.span.start <= d.span.end && d.span.end <= len);
+                    assert!(d.span.start <= d.span.end && d.span.end <= text.len());
                     out.push(format!("{}@{:?}", d.code.as_str(), d.span));
                 }
             }
@@ -36,31 +59,69 @@ fn run(chunks: &[&str], len: usize) -> Vec<String> {
     };
     for c in chunks {
         t.feed(c);
-        pull(&mut t, &mut out, &mut text);
+        pull(&mut t, &mut out);
     }
     t.finish();
-    pull(&mut t, &mut out, &mut text);
-    if let Some(s) = text.take() {
+    pull(&mut t, &mut out);
+    assert_eq!(at, text.len(), "token spans end before the input does");
+    if let Some(s) = merged.take() {
         out.push(format!("Text({s:?})"));
     }
     out
 }
 
+fn check(text: &str, cuts: &[usize], options: &Options) {
+    let whole = run(&[text], text, options);
+    let chunked = run(&split::chunks(text, cuts), text, options);
+    assert_eq!(whole, chunked, "events differ when split at {cuts:?}");
+    let parsed = thicket_xml5::parse(text, options.clone());
+    let doc = &parsed.document;
+    let starts: Vec<(usize, bool)> = parsed
+        .diagnostics
+        .iter()
+        .map(|d| (d.span.start, d.code.is_eof()))
+        .collect();
+    assert!(starts.is_sorted(), "diagnostics out of source order");
+    if let Some(cap) = options.limits.max_diagnostics {
+        assert!(parsed.diagnostics.len() <= cap);
+    }
+    let mut parser = Parser::new(options.clone());
+    let mut checker = Parser::without_tree(options.clone());
+    for c in split::chunks(text, cuts) {
+        parser.feed(c);
+        checker.feed(c);
+    }
+    let streamed = parser.finish();
+    let checked = checker.finish();
+    assert_eq!(doc, &streamed.document, "parse and Parser build different trees");
+    assert_eq!(parsed.diagnostics, streamed.diagnostics);
+    assert_eq!(parsed.omitted_diagnostics, streamed.omitted_diagnostics);
+    assert_eq!(parsed.diagnostics, checked.diagnostics, "without_tree differs");
+    assert_eq!(parsed.omitted_diagnostics, checked.omitted_diagnostics);
+    for i in 0..doc.len() {
+        let id = NodeId::from_index(i);
+        assert_eq!(doc.span(id), streamed.document.span(id), "node spans differ");
+        let s = doc.span(id).expect("every parsed node has a span");
+        assert!(s.start <= s.end && s.end <= text.len());
+    }
+    assert_eq!(doc.dump(), streamed.document.dump());
+    let owned = doc.clone().into_owned();
+    assert_eq!(&owned, doc);
+    assert_eq!(owned.dump(), doc.dump());
+}
+
 fuzz_target!(|data: &[u8]| {
     let (text, cuts) = split::text_and_chunks(data);
-    let whole = run(&[&text], text.len());
-    let chunked = run(&split::chunks(&text, &cuts), text.len());
-    assert_eq!(whole, chunked, "events differ when split at {cuts:?}");
-    let (doc, diagnostics) = thicket_xml5::parse(&text, Options::default());
-    let mut parser = thicket_xml5::Parser::new(Options::default());
-    for c in split::chunks(&text, &cuts) {
-        parser.feed(c);
-    }
-    let (streamed, streamed_diagnostics) = parser.finish();
-    assert_eq!(doc, streamed, "parse and Parser build different trees");
-    assert_eq!(diagnostics, streamed_diagnostics);
-    assert_eq!(doc.dump(), streamed.dump());
-    let owned = doc.clone().into_owned();
-    assert_eq!(owned, doc);
-    assert_eq!(owned.dump(), doc.dump());
+    check(&text, &cuts, &Options::default());
+    // Small limits, from the text's length, so that they are reached.
+    let n = text.len() % 7;
+    let mut options = Options::default();
+    options.limits = Limits::none()
+        .with_max_depth(1 + n)
+        .with_max_attributes(n)
+        .with_max_name_len(1 + n)
+        .with_max_value_len(n)
+        .with_max_namespace_declarations(n)
+        .with_max_diagnostics(2 * n);
+    check(&text, &cuts, &options);
 });

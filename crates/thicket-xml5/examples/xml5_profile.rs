@@ -1,5 +1,5 @@
-//! Runs the tokenizer (`tokens`), the tree builder (`tree`) or the streaming tree builder fed
-//! 64 KiB chunks (`stream`) over one file, for profilers:
+//! Runs the tokenizer (`tokens`), the tree builder (`tree`), the streaming tree builder fed
+//! 64 KiB chunks (`stream`) or the same without a tree (`check`) over one file, for profilers:
 //! `cargo run --release --example xml5_profile -- tokens FILE [TIMES]`. Prints the fastest round in MB/s
 //! on stderr.
 
@@ -36,11 +36,20 @@ fn main() {
 fn run(mode: &str, text: &str) -> usize {
     match mode {
         "tree" => {
-            let (doc, diagnostics) = thicket_xml5::parse(text, thicket_xml5::Options::default());
+            let thicket_xml5::Parsed {
+                document: doc,
+                diagnostics,
+                ..
+            } = thicket_xml5::parse(text, thicket_xml5::Options::default());
             diagnostics.len() + usize::from(doc.root_element().is_some())
         }
-        "stream" => {
-            let mut parser = thicket_xml5::Parser::new(thicket_xml5::Options::default());
+        "stream" | "check" => {
+            let options = thicket_xml5::Options::default();
+            let mut parser = if mode == "check" {
+                thicket_xml5::Parser::without_tree(options)
+            } else {
+                thicket_xml5::Parser::new(options)
+            };
             let mut rest = text;
             while !rest.is_empty() {
                 let mut cut = rest.len().min(1 << 16);
@@ -50,7 +59,11 @@ fn run(mode: &str, text: &str) -> usize {
                 parser.feed(&rest[..cut]);
                 rest = &rest[cut..];
             }
-            let (doc, diagnostics) = parser.finish();
+            let thicket_xml5::Parsed {
+                document: doc,
+                diagnostics,
+                ..
+            } = parser.finish();
             diagnostics.len() + usize::from(doc.root_element().is_some())
         }
         _ => {

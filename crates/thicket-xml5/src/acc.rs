@@ -22,6 +22,33 @@ impl Acc {
         }
     }
 
+    /// The length in bytes.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Acc::Empty => 0,
+            Acc::Range(s, e) => e - s,
+            Acc::Owned(s) => s.len(),
+        }
+    }
+
+    /// Keeps the first `max` bytes, cut back to a character boundary (a length limit).
+    pub(crate) fn truncate(&mut self, max: usize, input: &str, base: usize) {
+        let text = self.as_str(input, base);
+        if text.len() <= max {
+            return;
+        }
+        let mut cut = max;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        match self {
+            Acc::Empty => {}
+            Acc::Range(s, e) => *e = *s + cut,
+            Acc::Owned(s) => s.truncate(cut),
+        }
+    }
+
     /// Appends `c`, found at absolute offset `at`; `verbatim` says the input holds exactly `c` there.
     #[inline]
     pub(crate) fn push(&mut self, c: char, at: usize, verbatim: bool, input: &str, base: usize) {

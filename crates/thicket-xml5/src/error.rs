@@ -49,6 +49,9 @@ thicket_input::error_codes! {
         IncorrectlyClosedComment = "incorrectly-closed-comment", "comment closed by `--!>`";
         /// `<!--` inside a comment.
         NestedComment = "nested-comment", "`<!--` inside a comment";
+        /// A value where no attribute is in progress (`<a/x>`: the draft's empty tag state
+        /// reconsumes `x` as a value); dropped.
+        AttributeValueWithoutName = "attribute-value-without-name", "attribute value without an attribute name (dropped)";
         /// Compatibility profile: anything but `PUBLIC`, `SYSTEM` or `>` after a DOCTYPE name.
         InvalidCharacterSequenceAfterDoctypeName = "invalid-character-sequence-after-doctype-name", "unexpected text after the DOCTYPE name";
         /// Compatibility profile: no whitespace after `PUBLIC` / `SYSTEM`.
@@ -111,6 +114,51 @@ thicket_input::error_codes! {
         InvalidNamespaceDeclaration = "invalid-namespace-declaration", "invalid namespace declaration";
         /// Two attributes with the same namespace and local name (the second is dropped).
         DuplicateExpandedAttribute = "duplicate-expanded-attribute", "two attributes with the same expanded name (dropped)";
+
+        // Limits (`Options::limits`; see docs/xml5.md for each recovery).
+        /// A start tag past `max_depth` open elements (not opened; its content goes to the
+        /// element at the limit).
+        DepthLimit = "depth-limit", "element nested deeper than the depth limit (not opened)";
+        /// Attributes past `max_attributes` on a tag (dropped).
+        AttributeLimit = "attribute-limit", "more attributes than the limit (the rest dropped)";
+        /// A tag, attribute, PI target or DOCTYPE name longer than `max_name_len` (cut).
+        NameLengthLimit = "name-length-limit", "name longer than the limit (cut)";
+        /// An attribute value longer than `max_value_len` (cut).
+        ValueLengthLimit = "value-length-limit", "attribute value longer than the limit (cut)";
+        /// A namespace declaration past `max_namespace_declarations` in scope (does not bind).
+        NamespaceLimit = "namespace-limit", "more namespace declarations in scope than the limit (ignored)";
+
+        // Encoding (`parse_bytes`, `BytesParser`).
+        /// The XML declaration's `encoding` label is not one of the Encoding Standard's.
+        UnknownEncoding = "unknown-encoding", "unknown encoding label (ignored)";
+        /// The `encoding` label contradicts the byte order mark or the UTF-16 byte pattern.
+        EncodingMismatch = "encoding-mismatch", "encoding label contradicts the byte order mark";
+    }
+}
+
+impl ErrorCode {
+    /// True for the errors the end of the input raises (they sort after any other diagnostic at
+    /// the same position).
+    pub const fn is_eof(self) -> bool {
+        matches!(
+            self,
+            ErrorCode::EofInCdata
+                | ErrorCode::EofInComment
+                | ErrorCode::EofInDoctype
+                | ErrorCode::EofInTag
+                | ErrorCode::EofInXmlDeclaration
+                | ErrorCode::EofInPi
+                | ErrorCode::EofBeforeRoot
+                | ErrorCode::EofInElement
+        )
+    }
+
+    /// The code for an encoding problem of `thicket_input::xml::sniff`.
+    pub const fn for_encoding_problem(problem: thicket_input::xml::EncodingProblem) -> ErrorCode {
+        match problem {
+            thicket_input::xml::EncodingProblem::UnknownLabel => ErrorCode::UnknownEncoding,
+            thicket_input::xml::EncodingProblem::Mismatch => ErrorCode::EncodingMismatch,
+        }
     }
 }
 

@@ -3,6 +3,8 @@
 mod acc;
 pub mod error;
 mod hash;
+mod order;
+mod parser;
 pub mod token;
 pub mod tokenizer;
 
@@ -11,10 +13,8 @@ pub use token::{Attribute, Event, Token, TokenKind};
 pub use tokenizer::{EntityMap, Options, Profile, State, Tokenizer, events, tokenize};
 pub mod tree;
 
-pub use tree::{
-    BytesParser, Document, Element, NodeData, NodeId, ParsedBytes, ParsedStream, Parser,
-    TreeBuilder, parse, parse_bytes,
-};
+pub use parser::{BytesParser, Parsed, ParsedBytes, ParsedStream, Parser, parse, parse_bytes};
+pub use tree::{Document, Element, NodeData, NodeId, TreeBuilder};
 pub mod serialize;
 
 pub use serialize::serialize;

@@ -15,6 +15,11 @@ pub struct Attribute<'a> {
     pub value: Cow<'a, str>,
     /// From the first character of the name to the end of the value (closing quote included).
     pub span: Span,
+    /// The name as written.
+    pub name_span: Span,
+    /// The value's source: inside the quotes, or the characters of an unquoted value (character
+    /// references as written). Empty, at the end of [`Attribute::span`], when there is no value.
+    pub value_span: Span,
 }
 
 /// What a token is.
@@ -41,7 +46,8 @@ pub enum TokenKind<'a> {
     },
     /// `</>`: closes the current element.
     ShortEndTag,
-    /// Character data (coalesced; a diagnostic ends a run so events stay in input order).
+    /// Character data (coalesced; a diagnostic ends a run so events stay in input order). Its
+    /// span covers the run's source: character references and CDATA markup included.
     Text(Cow<'a, str>),
     /// `<!--data-->`, or a bogus comment.
     Comment(Cow<'a, str>),
@@ -71,6 +77,11 @@ pub enum TokenKind<'a> {
         /// Compatibility profile: the `SYSTEM` identifier.
         system_id: Option<Cow<'a, str>>,
     },
+    /// Input the draft reads but puts in no token, so that the spans of the tokens, in order,
+    /// tile the input: a byte order mark, or CDATA markup with no text around it
+    /// (`<![CDATA[]]>` between tags). (A text token's span covers the CDATA markup inside its
+    /// run, as it covers character references.)
+    Discarded,
     /// The end of the input.
     Eof,
 }
@@ -99,6 +110,8 @@ impl Token<'_> {
                     name: o(a.name),
                     value: o(a.value),
                     span: a.span,
+                    name_span: a.name_span,
+                    value_span: a.value_span,
                 })
                 .collect()
         }
@@ -137,6 +150,7 @@ impl Token<'_> {
                 public_id: oo(public_id),
                 system_id: oo(system_id),
             },
+            TokenKind::Discarded => TokenKind::Discarded,
             TokenKind::Eof => TokenKind::Eof,
         };
         Token {

@@ -2,7 +2,7 @@
 //! profile's differences where the xml5lib suite encodes the 2016 draft.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use thicket_charref::numeric;
@@ -10,8 +10,14 @@ use thicket_input::Span;
 
 use crate::acc::Acc;
 use crate::error::{Diagnostic, ErrorCode};
-use crate::hash::{FxBuild, name_hash};
+use crate::hash::{NameSet, same_bytes};
 use crate::token::{Attribute, Event, Token, TokenKind};
+
+mod attribute;
+mod charref;
+mod limits;
+
+pub(crate) use limits::ScanLimits;
 
 /// Which rules the tokenizer follows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -228,6 +234,13 @@ type Step = Result<(), Suspend>;
 pub struct Tokenizer<'a> {
     profile: Profile,
     entities: Option<Arc<EntityMap>>,
+    /// The limits of [`Options::limits`] the tokenizer applies (names, values, attributes),
+    /// with `usize::MAX` for none.
+    scan_limits: ScanLimits,
+    /// How many more diagnostics may be returned ([`thicket_input::Limits::max_diagnostics`]).
+    diagnostic_room: usize,
+    /// Diagnostics raised past [`thicket_input::Limits::max_diagnostics`]: counted, not returned.
+    omitted: usize,
     input: Cow<'a, str>,
     /// Absolute offset of `input[0]`.
     base: usize,
@@ -254,6 +267,9 @@ pub struct Tokenizer<'a> {
     diagnostics: Vec<Diagnostic>,
 
     text: Acc,
+    /// A text run is open: its span is `text_start..text_end`. It may hold no text when it
+    /// covers only CDATA markup (`<![CDATA[`, `]]>`), which text spans include.
+    text_open: bool,
     text_start: usize,
     text_end: usize,
 
@@ -261,14 +277,28 @@ pub struct Tokenizer<'a> {
     tag_kind: TagKind,
     tag_name: Acc,
     attrs: Vec<Attribute<'a>>,
-    /// Hashes of the names in `attrs`, in the same order.
-    attr_hashes: Vec<u64>,
-    /// The same hashes as a set, for tags with many attributes.
-    attr_hash_set: HashSet<u64, FxBuild>,
+    /// The names in `attrs`, for tags with many attributes (see `finish_attribute`).
+    attr_names: NameSet,
     attr_name: Acc,
     attr_value: Acc,
     attr_start: usize,
     attr_end: usize,
+    attr_name_end: usize,
+    /// Where the value's source starts, once the attribute has a value.
+    attr_value_start: Option<usize>,
+    attr_value_end: usize,
+    attr_has_name: bool,
+    /// The length the limits cut the attribute name and value in progress to, once cut (what
+    /// is read after is not kept).
+    attr_name_cut: Option<usize>,
+    attr_value_cut: Option<usize>,
+    /// The tag, PI target or DOCTYPE name in progress: where it is, and the length the name
+    /// length limit cut it to.
+    name_start: usize,
+    name_end: usize,
+    name_cut: Option<usize>,
+    /// The attribute limit was reported for this tag.
+    attr_limit_reported: bool,
 
     comment: Acc,
     pi_target: Acc,
@@ -299,6 +329,9 @@ impl<'a> Tokenizer<'a> {
         Tokenizer {
             profile: options.profile,
             entities: options.entities,
+            scan_limits: ScanLimits::new(&options.limits),
+            diagnostic_room: options.limits.max_diagnostics.unwrap_or(usize::MAX),
+            omitted: 0,
             input,
             base: 0,
             pos: 0,
@@ -317,18 +350,28 @@ impl<'a> Tokenizer<'a> {
             spare_attrs: Vec::new(),
             diagnostics: Vec::new(),
             text: Acc::Empty,
+            text_open: false,
             text_start: 0,
             text_end: 0,
             markup_start: 0,
             tag_kind: TagKind::Start,
             tag_name: Acc::Empty,
             attrs: Vec::new(),
-            attr_hashes: Vec::new(),
-            attr_hash_set: HashSet::default(),
+            attr_names: NameSet::new(),
             attr_name: Acc::Empty,
             attr_value: Acc::Empty,
             attr_start: 0,
             attr_end: 0,
+            attr_name_end: 0,
+            attr_value_start: None,
+            attr_value_end: 0,
+            attr_has_name: false,
+            attr_name_cut: None,
+            attr_value_cut: None,
+            name_start: 0,
+            name_end: 0,
+            name_cut: None,
+            attr_limit_reported: false,
             comment: Acc::Empty,
             pi_target: Acc::Empty,
             pi_data: Acc::Empty,
@@ -372,6 +415,12 @@ impl<'a> Tokenizer<'a> {
     /// Diagnostics collected by [`Tokenizer::next_token`] so far.
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
         std::mem::take(&mut self.diagnostics)
+    }
+
+    /// How many diagnostics were raised past [`thicket_input::Limits::max_diagnostics`] (counted, neither
+    /// returned as events nor collected).
+    pub fn omitted_diagnostics(&self) -> usize {
+        self.omitted
     }
 
     /// The next token; diagnostics met on the way are kept (see [`Tokenizer::take_diagnostics`]).
@@ -517,7 +566,9 @@ impl<'a> Tokenizer<'a> {
             }
             self.bom_checked = true;
             if self.input[self.pos - self.base..].starts_with('\u{FEFF}') {
+                let span = Span::new(self.pos, self.pos + 3);
                 self.pos += 3;
+                self.emit(TokenKind::Discarded, span);
             }
         }
         let rest = &self.input[self.pos - self.base..];
@@ -600,20 +651,31 @@ impl<'a> Tokenizer<'a> {
 
     // ---------------------------------------------------------------- output
 
+    /// Emits the text run, if one is open: a `Text` token, or `Discarded` when the run covers
+    /// only CDATA markup (`<![CDATA[]]>` with no text around it).
     fn flush_text(&mut self) {
-        if !self.text.is_empty() {
-            let t = self.text.take(&self.input, self.base);
+        if self.text_open {
+            self.text_open = false;
             let span = Span::new(self.text_start, self.text_end);
-            self.out.push_back(Event::Token(Token {
-                kind: TokenKind::Text(t),
-                span,
-            }));
+            let kind = if self.text.is_empty() {
+                TokenKind::Discarded
+            } else {
+                TokenKind::Text(self.text.take(&self.input, self.base))
+            };
+            self.out.push_back(Event::Token(Token { kind, span }));
         }
     }
 
+    /// Reports a diagnostic (ending the text run, so that events stay in input order), or
+    /// counts it past [`thicket_input::Limits::max_diagnostics`].
     #[cold]
     fn error(&mut self, code: ErrorCode, span: Span) {
         self.flush_text();
+        if self.diagnostic_room == 0 {
+            self.omitted += 1;
+            return;
+        }
+        self.diagnostic_room -= 1;
         self.out
             .push_back(Event::Diagnostic(Diagnostic::new(code, span)));
     }
@@ -629,8 +691,10 @@ impl<'a> Tokenizer<'a> {
         self.out.push_back(Event::Token(Token { kind, span }));
     }
 
+    /// The text run covers `start..end` (the characters just appended, or CDATA markup).
     fn text_span(&mut self, start: usize, end: usize) {
-        if self.text.is_empty() {
+        if !self.text_open {
+            self.text_open = true;
             self.text_start = start;
         }
         self.text_end = end;
@@ -680,12 +744,29 @@ impl<'a> Tokenizer<'a> {
                     list.reserve(self.raw_attrs.len());
                     list
                 };
-                for a in &self.raw_attrs {
-                    attributes.push(Attribute {
-                        name: slice_cow(&self.input, a.name.0, a.name.1),
-                        value: slice_cow(&self.input, a.value.0, a.value.1),
-                        span: Span::new(base + a.name.0, base + a.end),
-                    });
+                let attribute = |a: &RawAttr, name, value| Attribute {
+                    name,
+                    value,
+                    span: Span::new(base + a.name.0, base + a.end),
+                    name_span: Span::new(base + a.name.0, base + a.name.1),
+                    value_span: Span::new(base + a.value.0, base + a.value.1),
+                };
+                match &self.input {
+                    // A whole `&str` (base 0): its slices, borrowed.
+                    Cow::Borrowed(text) => {
+                        for a in &self.raw_attrs {
+                            let name = Cow::Borrowed(&text[a.name.0..a.name.1]);
+                            let value = Cow::Borrowed(&text[a.value.0..a.value.1]);
+                            attributes.push(attribute(a, name, value));
+                        }
+                    }
+                    Cow::Owned(_) => {
+                        for a in &self.raw_attrs {
+                            let name = slice_cow(&self.input, a.name.0, a.name.1);
+                            let value = slice_cow(&self.input, a.value.0, a.value.1);
+                            attributes.push(attribute(a, name, value));
+                        }
+                    }
                 }
                 if kind == TagKind::Empty {
                     TokenKind::EmptyTag { name, attributes }
@@ -754,7 +835,8 @@ impl<'a> Tokenizer<'a> {
         let rel = self.pos - self.base;
         let run = lt - rel;
         let raw = if self.input.as_bytes().get(lt) == Some(&b'<') {
-            scan_tag(&self.input, lt, &mut self.raw_attrs)
+            scan_tag(&self.input, lt, &mut self.raw_attrs, &self.scan_limits)
+                .filter(|raw| self.scan_limits.admits(raw, &self.raw_attrs))
         } else {
             None
         };
@@ -769,12 +851,16 @@ impl<'a> Tokenizer<'a> {
             return None;
         };
         let base = self.base;
-        let text = if !self.text.is_empty() {
+        let text = if self.text_open {
             // Text held from before (a reference, CDATA): the run joins it.
             if run > 0 {
                 self.text_span(self.pos, base + lt);
                 self.text.push_range(self.pos, base + lt, &self.input, base);
+            } else if self.text.is_empty() {
+                // Only CDATA markup: the states emit it (`Discarded`) before the tag.
+                return None;
             }
+            self.text_open = false;
             let span = Span::new(self.text_start, self.text_end);
             Some((self.text.take(&self.input, base), span))
         } else if run > 0 {
@@ -816,6 +902,41 @@ impl<'a> Tokenizer<'a> {
             name: &input[raw.name.0..raw.name.1],
             span: Span::new(raw.lt, raw.end),
         })
+    }
+
+    /// No token or diagnostic this tokenizer produces from now on starts before this offset
+    /// (the parsers settle the order of their diagnostics with it): the start of the events
+    /// not yet returned, of the text and the markup in progress, of a reference being read, or
+    /// the input position. `usize::MAX` after the end-of-file token.
+    pub(crate) fn horizon(&self) -> usize {
+        if self.eof_emitted && self.out.is_empty() && self.pending.is_none() {
+            return usize::MAX;
+        }
+        let mut at = if self.reconsume {
+            self.cur_at.min(self.pos)
+        } else {
+            self.pos
+        };
+        if self.text_open {
+            at = at.min(self.text_start);
+        }
+        match self.state {
+            State::Data => {}
+            State::CharacterReferenceInData => at = at.min(self.cref.start),
+            // Markup, a reference in an attribute value included.
+            _ => at = at.min(self.markup_start),
+        }
+        for e in &self.out {
+            let start = match e {
+                Event::Token(t) => t.span.start,
+                Event::Diagnostic(d) => d.span.start,
+            };
+            at = at.min(start);
+        }
+        if let Some(t) = &self.pending {
+            at = at.min(t.span.start);
+        }
+        at
     }
 
     /// The attributes of the last tag [`Tokenizer::next_direct`] returned.
@@ -991,6 +1112,8 @@ impl<'a> Tokenizer<'a> {
     fn end_tag_name_state(&mut self) -> Step {
         if let Some((start, end)) = self.plain_run(&TAG_NAME_STOPS) {
             self.tag_name.push_range(start, end, &self.input, self.base);
+            self.name_end = end;
+            self.limit_tag_name();
         }
         match self.consume()? {
             Some('\t' | '\n' | ' ') => self.state = State::EndTagNameAfter,
@@ -1018,6 +1141,8 @@ impl<'a> Tokenizer<'a> {
     fn tag_name_state(&mut self) -> Step {
         if let Some((start, end)) = self.plain_run(&TAG_NAME_STOPS) {
             self.tag_name.push_range(start, end, &self.input, self.base);
+            self.name_end = end;
+            self.limit_tag_name();
         }
         match self.consume()? {
             Some('\t' | '\n' | ' ') => self.state = State::TagAttributeNameBefore,
@@ -1071,6 +1196,8 @@ impl<'a> Tokenizer<'a> {
             self.attr_name
                 .push_range(start, end, &self.input, self.base);
             self.attr_end = end;
+            self.attr_name_end = end;
+            self.limit_attribute_name();
         }
         match self.consume()? {
             Some('=') => self.state = State::TagAttributeValueBefore,
@@ -1085,6 +1212,8 @@ impl<'a> Tokenizer<'a> {
                 self.attr_name
                     .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
                 self.attr_end = self.pos;
+                self.attr_name_end = self.pos;
+                self.limit_attribute_name();
             }
         }
         Ok(())
@@ -1111,12 +1240,22 @@ impl<'a> Tokenizer<'a> {
     fn tag_attribute_value_before_state(&mut self) -> Step {
         match self.consume()? {
             Some('\t' | '\n' | ' ') => {}
-            Some('"') => self.state = State::TagAttributeValueDoubleQuoted,
-            Some('\'') => self.state = State::TagAttributeValueSingleQuoted,
-            Some('&') => self.reconsume_in(State::TagAttributeValueUnquoted),
+            Some('"') => {
+                self.start_value(self.pos);
+                self.state = State::TagAttributeValueDoubleQuoted;
+            }
+            Some('\'') => {
+                self.start_value(self.pos);
+                self.state = State::TagAttributeValueSingleQuoted;
+            }
+            Some('&') => {
+                self.start_value(self.cur_at);
+                self.reconsume_in(State::TagAttributeValueUnquoted);
+            }
             Some('>') => self.emit_tag(None),
             None => self.eof_in_tag(None),
             Some(_) => {
+                self.start_value(self.cur_at);
                 self.push_cur_value();
                 self.state = State::TagAttributeValueUnquoted;
             }
@@ -1140,6 +1279,8 @@ impl<'a> Tokenizer<'a> {
                 self.attr_value
                     .push_range(start, end, &self.input, self.base);
                 self.attr_end = end;
+                self.attr_value_end = end;
+                self.limit_attribute_value();
             }
             match self.consume()? {
                 Some(c) if c == quote => {
@@ -1169,6 +1310,8 @@ impl<'a> Tokenizer<'a> {
             self.attr_value
                 .push_range(start, end, &self.input, self.base);
             self.attr_end = end;
+            self.attr_value_end = end;
+            self.limit_attribute_value();
         }
         match self.consume()? {
             Some('\t' | '\n' | ' ') => self.state = State::TagAttributeNameBefore,
@@ -1198,101 +1341,15 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    fn new_tag(&mut self, kind: TagKind) {
-        self.tag_kind = kind;
-        self.tag_name = Acc::Empty;
-        self.attrs.clear();
-        self.attr_hashes.clear();
-        self.attr_hash_set.clear();
-        self.attr_name = Acc::Empty;
-        self.attr_value = Acc::Empty;
-    }
-
-    fn push_cur_tag_name(&mut self) {
-        if let Some(c) = self.cur {
-            self.tag_name
-                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
-        }
-    }
-
-    fn push_cur_value(&mut self) {
-        if let Some(c) = self.cur {
-            self.attr_value
-                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
-            self.attr_end = self.pos;
-        }
-    }
-
-    /// Finishes the attribute in progress and starts one named by the current character.
-    fn new_attribute(&mut self) {
-        self.finish_attribute();
-        self.attr_start = self.cur_at;
-        self.attr_end = self.pos;
-        if let Some(c) = self.cur {
-            self.attr_name
-                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
-        }
-    }
-
-    /// Adds the attribute in progress to the tag unless its name is already there.
-    fn finish_attribute(&mut self) {
-        if self.attr_name.is_empty() {
-            self.attr_value = Acc::Empty;
-            return;
-        }
-        let span = Span::new(self.attr_start, self.attr_end);
-        // Names are compared by a 64-bit hash first (and by text on a hash match); past 32
-        // attributes the hashes also go into a set, so a tag's check stays linear.
-        // Up to SMALL attributes the names are compared directly, without hashing.
-        const SMALL: usize = 8;
-        let name = self.attr_name.as_str(&self.input, self.base);
-        let (duplicate, hash) = if self.attrs.len() < SMALL {
-            (self.attrs.iter().any(|a| a.name == name), None)
-        } else {
-            while self.attr_hashes.len() < self.attrs.len() {
-                let h = name_hash(&self.attrs[self.attr_hashes.len()].name);
-                self.attr_hashes.push(h);
-            }
-            let hash = name_hash(name);
-            let maybe = if self.attrs.len() < 32 {
-                self.attr_hashes.contains(&hash)
-            } else {
-                if self.attr_hash_set.is_empty() {
-                    self.attr_hash_set.extend(self.attr_hashes.iter().copied());
-                }
-                !self.attr_hash_set.insert(hash)
-            };
-            let duplicate = maybe
-                && self
-                    .attrs
-                    .iter()
-                    .zip(&self.attr_hashes)
-                    .any(|(a, &h)| h == hash && a.name == name);
-            (duplicate, Some(hash))
-        };
-        if duplicate {
-            self.attr_name = Acc::Empty;
-            self.attr_value = Acc::Empty;
-            self.error(ErrorCode::DuplicateAttribute, span);
-            return;
-        }
-        let name = self.attr_name.take(&self.input, self.base);
-        let value = self.attr_value.take(&self.input, self.base);
-        self.attrs.push(Attribute { name, value, span });
-        if let Some(hash) = hash {
-            self.attr_hashes.push(hash);
-        }
-    }
-
     /// Emits the tag in progress, as `kind` when given, and switches to the data state.
     fn emit_tag(&mut self, kind: Option<TagKind>) {
         self.finish_attribute();
+        self.report_name_cut();
         let name = self.tag_name.take(&self.input, self.base);
         // The next tag likely has as many attributes: allocate once for it.
         let capacity = self.attrs.len();
         let attributes = std::mem::replace(&mut self.attrs, Vec::with_capacity(capacity));
-        self.attr_hashes.clear();
-        self.attr_hash_set.clear();
+        self.attr_names.clear();
         let kind = match kind.unwrap_or(self.tag_kind) {
             TagKind::Start => TokenKind::StartTag { name, attributes },
             TagKind::Empty => TokenKind::EmptyTag { name, attributes },
@@ -1329,6 +1386,9 @@ impl<'a> Tokenizer<'a> {
                 self.pi_data = Acc::Empty;
                 self.pi_target
                     .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+                self.name_start = self.cur_at;
+                self.name_end = self.pos;
+                self.name_cut = None;
                 self.state = State::PiTarget;
             }
         }
@@ -1358,6 +1418,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn emit_pi(&mut self) {
+        self.report_name_cut();
         let target = self.pi_target.take(&self.input, self.base);
         let data = self.pi_data.take(&self.input, self.base);
         let span = self.markup_span();
@@ -1375,7 +1436,9 @@ impl<'a> Tokenizer<'a> {
             Some('?') => self.state = State::PiAfter,
             Some(c) => {
                 self.pi_target
-                    .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base)
+                    .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+                self.name_end = self.pos;
+                self.limit_pi_target();
             }
         }
         Ok(())
@@ -1419,21 +1482,12 @@ impl<'a> Tokenizer<'a> {
                 self.emit_pi();
                 self.state = State::Data;
             }
-            Some('?') => {
-                if self.profile == Profile::Draft {
-                    self.pi_data
-                        .push('?', self.cur_at, true, &self.input, self.base);
-                }
-            }
-            None => self.reconsume_in(State::PiData),
-            Some(c) => match self.profile {
-                Profile::Draft => self.reconsume_in(State::PiData),
-                // xml5lib: the character is data and the state stays.
-                Profile::Compatibility => {
-                    self.pi_data
-                        .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base)
-                }
-            },
+            Some('?') => self
+                .pi_data
+                .push('?', self.cur_at, true, &self.input, self.base),
+            // Both profiles: the `?` before is dropped and the character is data again (the
+            // draft's rule; the one xml5lib case that reaches here, `?m?>`, expects the same).
+            _ => self.reconsume_in(State::PiData),
         }
         Ok(())
     }
@@ -1621,11 +1675,11 @@ impl<'a> Tokenizer<'a> {
             self.comment = Acc::Empty;
             self.state = State::CommentStart;
         } else if compat && self.lookahead("[CDATA[", true)? {
-            self.state = State::Cdata;
+            self.start_cdata();
         } else if self.lookahead("DOCTYPE", compat)? {
             self.state = State::Doctype;
         } else if !compat && self.lookahead("[CDATA[", false)? {
-            self.state = State::Cdata;
+            self.start_cdata();
         } else {
             let span = self.markup_span();
             self.error(ErrorCode::IncorrectlyOpenedComment, span);
@@ -1825,6 +1879,24 @@ impl<'a> Tokenizer<'a> {
 
     // ------------------------------------------------------------ CDATA
 
+    /// `<![CDATA[` is read: the text run's span covers it (the section's text is character
+    /// data like the text around it).
+    fn start_cdata(&mut self) {
+        self.text_span(self.markup_start, self.pos);
+        self.state = State::Cdata;
+    }
+
+    /// The end of the input in a CDATA section: the `]` or `]]` read before it is dropped, and
+    /// the text run's span covers it.
+    #[cold]
+    fn eof_in_cdata(&mut self, pending_brackets: usize) {
+        if pending_brackets > 0 {
+            self.text_span(self.pos - pending_brackets, self.pos);
+        }
+        self.error_here(ErrorCode::EofInCdata);
+        self.reconsume_in(State::Data);
+    }
+
     fn cdata_state(&mut self) -> Step {
         loop {
             if let Some((start, end)) = self.plain_run(&CDATA_STOPS) {
@@ -1837,8 +1909,7 @@ impl<'a> Tokenizer<'a> {
                     return Ok(());
                 }
                 None => {
-                    self.error_here(ErrorCode::EofInCdata);
-                    self.reconsume_in(State::Data);
+                    self.eof_in_cdata(0);
                     return Ok(());
                 }
                 Some(_) => self.push_cur_text(),
@@ -1849,10 +1920,7 @@ impl<'a> Tokenizer<'a> {
     fn cdata_bracket_state(&mut self) -> Step {
         match self.consume()? {
             Some(']') => self.state = State::CdataEnd,
-            None => {
-                self.error_here(ErrorCode::EofInCdata);
-                self.reconsume_in(State::Data);
-            }
+            None => self.eof_in_cdata(1),
             Some(_) => {
                 self.push_text(']', self.cur_at - 1, 1, true);
                 self.push_cur_text();
@@ -1864,12 +1932,13 @@ impl<'a> Tokenizer<'a> {
 
     fn cdata_end_state(&mut self) -> Step {
         match self.consume()? {
-            Some('>') => self.state = State::Data,
-            Some(']') => self.push_text(']', self.cur_at - 2, 1, true),
-            None => {
-                self.error_here(ErrorCode::EofInCdata);
-                self.reconsume_in(State::Data);
+            Some('>') => {
+                // `]]>`: covered by the text run's span.
+                self.text_span(self.cur_at - 2, self.pos);
+                self.state = State::Data;
             }
+            Some(']') => self.push_text(']', self.cur_at - 2, 1, true),
+            None => self.eof_in_cdata(2),
             Some(_) => {
                 self.push_text(']', self.cur_at - 2, 1, true);
                 self.push_text(']', self.cur_at - 1, 1, true);
@@ -1887,6 +1956,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn new_doctype(&mut self) {
+        self.name_cut = None;
         self.doctype_name = None;
         self.doctype_public = None;
         self.doctype_system = None;
@@ -1895,16 +1965,18 @@ impl<'a> Tokenizer<'a> {
     fn push_doctype_name(&mut self, c: char) {
         let lower = c.to_ascii_lowercase();
         let verbatim = self.cur_verbatim && lower == c;
-        self.doctype_name.get_or_insert_with(Acc::default).push(
-            lower,
-            self.cur_at,
-            verbatim,
-            &self.input,
-            self.base,
-        );
+        let name = self.doctype_name.get_or_insert_with(Acc::default);
+        if name.is_empty() {
+            self.name_start = self.cur_at;
+            self.name_cut = None;
+        }
+        name.push(lower, self.cur_at, verbatim, &self.input, self.base);
+        self.name_end = self.pos;
+        self.limit_doctype_name();
     }
 
     fn emit_doctype(&mut self) {
+        self.report_name_cut();
         let input = &self.input;
         let base = self.base;
         let take = |a: Option<Acc>| a.map(|mut a| a.take(input, base));
@@ -2168,297 +2240,6 @@ impl<'a> Tokenizer<'a> {
             }
         }
     }
-
-    // ------------------------------------------------------------ character references
-
-    fn start_char_ref(&mut self, state: State, return_state: State, additional: Option<char>) {
-        self.cref = CharRef {
-            phase: RefPhase::Begin,
-            start: self.cur_at,
-            additional,
-            return_state,
-            num: 0,
-            seen_digit: false,
-            matched: None,
-        };
-        self.state = state;
-    }
-
-    fn ref_span(&self) -> Span {
-        Span::new(self.cref.start, self.pos)
-    }
-
-    #[cold]
-    fn ref_error(&mut self, code: ErrorCode) {
-        let span = self.ref_span();
-        self.error(code, span);
-    }
-
-    /// Ends the reference: nothing (a literal `&`, the input after it read again) or `text`.
-    fn finish_ref(&mut self, text: Option<&str>) {
-        let in_attr = self.state == State::CharacterReferenceInAttributeValue;
-        match text {
-            None => {
-                self.pos = self.cref.start + 1;
-                if in_attr {
-                    self.attr_value
-                        .push('&', self.cref.start, true, &self.input, self.base);
-                } else {
-                    self.push_text('&', self.cref.start, 1, true);
-                }
-            }
-            Some(t) => {
-                if in_attr {
-                    self.attr_value.push_str(t, &self.input, self.base);
-                } else {
-                    self.text_span(self.cref.start, self.pos);
-                    self.text.push_str(t, &self.input, self.base);
-                }
-            }
-        }
-        if in_attr {
-            self.attr_end = self.pos;
-        }
-        self.state = self.cref.return_state;
-    }
-
-    fn character_reference_state(&mut self) -> Step {
-        loop {
-            match self.cref.phase {
-                RefPhase::Begin => {
-                    let c = self.peek()?;
-                    let none = match (self.profile, c) {
-                        (_, None) => true,
-                        (_, Some(c)) if Some(c) == self.cref.additional => true,
-                        (Profile::Draft, Some('\t' | '\n' | '\r' | ' ' | '<' | '%' | '&')) => true,
-                        (Profile::Compatibility, Some('\t' | '\n' | '\x0C' | ' ' | '<' | '&')) => {
-                            true
-                        }
-                        _ => false,
-                    };
-                    if none {
-                        self.finish_ref(None);
-                        return Ok(());
-                    }
-                    if c == Some('#') {
-                        self.pos += 1;
-                        self.cref.phase = RefPhase::Octothorpe;
-                    } else if self.profile == Profile::Compatibility {
-                        self.cref.phase = RefPhase::Named;
-                    } else {
-                        self.cref.phase = RefPhase::DraftName;
-                    }
-                }
-                RefPhase::Octothorpe => match self.peek()? {
-                    Some('x' | 'X') => {
-                        self.pos += 1;
-                        self.cref.phase = RefPhase::Numeric { hex: true };
-                    }
-                    _ => self.cref.phase = RefPhase::Numeric { hex: false },
-                },
-                RefPhase::Numeric { hex } => {
-                    let radix = if hex { 16 } else { 10 };
-                    match self.peek()?.and_then(|c| c.to_digit(radix)) {
-                        Some(d) => {
-                            self.pos += 1;
-                            self.cref.num = numeric::accumulate(self.cref.num, radix, d);
-                            self.cref.seen_digit = true;
-                        }
-                        None if !self.cref.seen_digit => {
-                            self.ref_error(ErrorCode::AbsenceOfDigitsInNumericCharacterReference);
-                            self.finish_ref(None);
-                            return Ok(());
-                        }
-                        None => self.cref.phase = RefPhase::NumericSemicolon,
-                    }
-                }
-                RefPhase::NumericSemicolon => {
-                    if self.peek()? == Some(';') {
-                        self.pos += 1;
-                    } else {
-                        self.ref_error(ErrorCode::MissingSemicolonAfterCharacterReference);
-                    }
-                    let c = self.numeric_value();
-                    let mut buf = [0; 4];
-                    let s: &str = c.encode_utf8(&mut buf);
-                    self.finish_ref(Some(s));
-                    return Ok(());
-                }
-                RefPhase::Named => return self.named_reference_2016(),
-                RefPhase::BogusName => match self.peek()? {
-                    Some(c) if c.is_ascii_alphanumeric() => self.pos += 1,
-                    Some(';') => {
-                        self.pos += 1;
-                        self.unknown_name_2016();
-                        return Ok(());
-                    }
-                    _ => {
-                        self.finish_ref(None);
-                        return Ok(());
-                    }
-                },
-                RefPhase::DraftName => return self.named_reference_draft(),
-            }
-        }
-    }
-
-    /// The value of a numeric reference, reporting the profile's errors.
-    fn numeric_value(&mut self) -> char {
-        let n = self.cref.num;
-        let (c, code) = match self.profile {
-            Profile::Compatibility => {
-                use numeric::WhatwgIssue as W;
-                let (c, issue) = numeric::whatwg(n);
-                let code = issue.map(|i| match i {
-                    W::NullCharacterReference => ErrorCode::NullCharacterReference,
-                    W::CharacterReferenceOutsideUnicodeRange => {
-                        ErrorCode::CharacterReferenceOutsideUnicodeRange
-                    }
-                    W::SurrogateCharacterReference => ErrorCode::SurrogateCharacterReference,
-                    W::NoncharacterCharacterReference => ErrorCode::NoncharacterCharacterReference,
-                    W::ControlCharacterReference => ErrorCode::ControlCharacterReference,
-                });
-                (c, code)
-            }
-            Profile::Draft => {
-                use numeric::Xml5Issue as X;
-                let (c, issue) = numeric::xml5(n);
-                let code = issue.map(|i| match i {
-                    X::Null => ErrorCode::NullCharacterReference,
-                    X::OutOfRange if numeric::is_surrogate(n) => {
-                        ErrorCode::SurrogateCharacterReference
-                    }
-                    X::OutOfRange => ErrorCode::CharacterReferenceOutsideUnicodeRange,
-                    X::Disallowed if numeric::is_noncharacter(n) => {
-                        ErrorCode::NoncharacterCharacterReference
-                    }
-                    X::Disallowed => ErrorCode::ControlCharacterReference,
-                });
-                (c, code)
-            }
-        };
-        if let Some(code) = code {
-            self.ref_error(code);
-        }
-        c
-    }
-
-    /// Compatibility profile: `&name;` (the `;` consumed) that the HTML names do not know is
-    /// looked up in the user's entities, else it is text with an error.
-    fn unknown_name_2016(&mut self) {
-        let name = &self.input[self.cref.start + 1 - self.base..self.pos - 1 - self.base];
-        let value = self.entities.as_ref().and_then(|m| m.get(name).cloned());
-        match value {
-            Some(v) => self.finish_ref(Some(&v)),
-            None => {
-                self.ref_error(ErrorCode::UnknownNamedCharacterReference);
-                self.finish_ref(None);
-            }
-        }
-    }
-
-    /// Compatibility profile: the WHATWG longest-match algorithm over the HTML names.
-    fn named_reference_2016(&mut self) -> Step {
-        let name_start = self.cref.start + 1;
-        loop {
-            let next = self.peek()?;
-            if let Some(c) = next {
-                let end = self.pos + c.len_utf8();
-                let key = &self.input[name_start - self.base..end - self.base];
-                if let Some(entry) = thicket_charref::named(key) {
-                    self.pos = end;
-                    if let Some(v) = entry.value {
-                        self.cref.matched = Some((end - name_start, v));
-                    }
-                    continue;
-                }
-            }
-            // The name cannot continue with `next`.
-            let consumed = self.pos - name_start;
-            match self.cref.matched {
-                None => {
-                    match next {
-                        Some(c) if c.is_ascii_alphanumeric() => {
-                            self.cref.phase = RefPhase::BogusName;
-                            return Ok(());
-                        }
-                        Some(';') if consumed > 0 => {
-                            self.pos += 1;
-                            self.unknown_name_2016();
-                            return Ok(());
-                        }
-                        _ => {}
-                    }
-                    self.finish_ref(None);
-                }
-                Some((len, value)) => {
-                    let matched_end = name_start + len;
-                    let last = self.input.as_bytes()[matched_end - 1 - self.base];
-                    let after = if matched_end < self.pos {
-                        self.input[matched_end - self.base..].chars().next()
-                    } else {
-                        next
-                    };
-                    let in_attr = self.cref.additional.is_some();
-                    if last == b';' {
-                        self.pos = matched_end;
-                        self.finish_ref(Some(value));
-                    } else if in_attr && after == Some('=') {
-                        self.ref_error(ErrorCode::EqualsSignAfterCharacterReferenceInAttribute);
-                        self.finish_ref(None);
-                    } else if in_attr && after.is_some_and(|c| c.is_ascii_alphanumeric()) {
-                        self.finish_ref(None);
-                    } else {
-                        self.pos = matched_end;
-                        self.ref_error(ErrorCode::MissingSemicolonAfterCharacterReference);
-                        self.finish_ref(Some(value));
-                    }
-                }
-            }
-            return Ok(());
-        }
-    }
-
-    /// Draft profile: a name of XML name characters and `;`, resolved through the user's
-    /// entities, the five XML entities and the HTML names.
-    fn named_reference_draft(&mut self) -> Step {
-        let name_start = self.cref.start + 1;
-        loop {
-            match self.peek()? {
-                Some(c) if thicket_names::xml10::is_name_char(c) => self.pos += c.len_utf8(),
-                Some(';') => {
-                    let name = &self.input[name_start - self.base..self.pos - self.base];
-                    self.pos += 1;
-                    let value: Option<String> = self
-                        .entities
-                        .as_ref()
-                        .and_then(|m| m.get(name).cloned())
-                        .or_else(|| thicket_charref::xml_predefined(name).map(String::from))
-                        .or_else(|| {
-                            let mut key = String::with_capacity(name.len() + 1);
-                            key.push_str(name);
-                            key.push(';');
-                            thicket_charref::named(&key)
-                                .and_then(|e| e.value)
-                                .map(String::from)
-                        });
-                    match value {
-                        Some(v) => self.finish_ref(Some(&v)),
-                        None => {
-                            self.ref_error(ErrorCode::UnknownNamedCharacterReference);
-                            self.finish_ref(None);
-                        }
-                    }
-                    return Ok(());
-                }
-                _ => {
-                    self.ref_error(ErrorCode::MissingSemicolonAfterCharacterReference);
-                    self.finish_ref(None);
-                    return Ok(());
-                }
-            }
-        }
-    }
 }
 
 /// The characters a [`Tokenizer::plain_run`] stops at: the given bytes, CR, the ASCII characters
@@ -2716,13 +2497,13 @@ pub(crate) struct Direct<'a> {
 
 /// A tag found by [`scan_tag`].
 #[derive(Clone, Copy, Debug)]
-struct RawTag {
+pub(crate) struct RawTag {
     kind: TagKind,
     /// The `<`.
-    lt: usize,
-    name: (usize, usize),
+    pub(crate) lt: usize,
+    pub(crate) name: (usize, usize),
     /// Just after the closing `>`.
-    end: usize,
+    pub(crate) end: usize,
 }
 
 /// The length and replacement text of the XML predefined entity reference at the start of
@@ -2772,12 +2553,19 @@ fn past_checked_char(text: &str, i: usize) -> Option<usize> {
 /// The direct tag path beside the tag states: reads a whole tag starting at the `<` at `lt` in
 /// one loop when it is plain: `<name a="v" b='w'>`, `<name/>`, `</name>`, names and values of
 /// characters the states take without work (no CR, U+0000, control or noncharacter), quoted
-/// values without `&`, at most [`FAST_ATTRS`] attributes and no duplicate names. The result is
+/// values without `&`, at most [`FAST_ATTRS`] attributes (fewer with a lower attribute limit)
+/// and no duplicate names (the caller checks the length limits: [`ScanLimits::admits`]). The
+/// result is
 /// what the states would emit for the same characters (their transitions are followed one by
 /// one below). Anything else, or a tag that the buffer does not hold to its `>`, gives `None`
 /// and the states read the tag from its `<`.
 #[inline(always)]
-fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
+fn scan_tag(
+    text: &str,
+    lt: usize,
+    attrs: &mut Vec<RawAttr>,
+    limits: &ScanLimits,
+) -> Option<RawTag> {
     let b = text.as_bytes();
     attrs.clear();
     let mut i = lt + 1;
@@ -2855,15 +2643,19 @@ fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
         // Tag attribute name state (a name starting with `=` or a stop is not plain).
         let name_start = i;
         i = scan_run(text, i, &ATTR_NAME_STOPS)?;
-        if i == name_start || attrs.len() == FAST_ATTRS {
+        if i == name_start || attrs.len() == limits.fast_attributes {
             return None;
         }
         let attr_name = (name_start, i);
-        // Duplicates: a 64-bit filter of (length, last byte) first, the names compared only on a
-        // filter hit.
+        // Duplicates: each name against the (at most FAST_ATTRS - 1) before it, those compared
+        // skipped when a 64-bit filter of (length, last byte) says they differ.
         let new = &b[name_start..i];
         let bit = 1u64 << ((new.len() * 7 + usize::from(b[i - 1])) & 63);
-        if seen & bit != 0 && attrs.iter().any(|a| &b[a.name.0..a.name.1] == new) {
+        if seen & bit != 0
+            && attrs
+                .iter()
+                .any(|a| same_bytes(&b[a.name.0..a.name.1], new))
+        {
             return None;
         }
         seen |= bit;
@@ -2938,9 +2730,10 @@ fn scan_tag(text: &str, lt: usize, attrs: &mut Vec<RawAttr>) -> Option<RawTag> {
     }
 }
 
-/// At most this many attributes on a tag read by [`scan_tag`] (its duplicate check compares
-/// names pairwise on a filter hit; past this the states' hashed check is safer).
-const FAST_ATTRS: usize = 64;
+/// At most this many attributes on a tag read by [`scan_tag`]: its duplicate check compares
+/// names pairwise (on a filter hit), at most `FAST_ATTRS - 1` comparisons an attribute; past
+/// this the states' keyed check takes the tag.
+pub(crate) const FAST_ATTRS: usize = 64;
 
 /// Controls and noncharacters in the input stream are reported (the character is kept).
 #[inline]

@@ -3,15 +3,15 @@
 //! namespaces resolved after Namespaces in XML 1.0, with recovery.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use thicket_input::Span;
 
-use crate::error::{Diagnostic, ErrorCode};
-use crate::hash::FxBuild;
-use crate::token::{Attribute as TokenAttribute, Token, TokenKind};
-use crate::tokenizer::{Direct, Options, RawAttr, TagKind, Tokenizer};
+mod builder;
+mod scope;
+
+pub use builder::TreeBuilder;
 
 /// The XML namespace, bound to the `xml` prefix.
 pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
@@ -58,7 +58,7 @@ impl Attribute<'_> {
 }
 
 /// A string of a document: `len` bytes from `start` in the document's address space, where
-/// offsets below the source's length are in [`Document::source`] (the input of [`parse`]) and
+/// offsets below the source's length are in [`Document::source`] (the input of [`crate::parse`]) and
 /// the rest in [`Document::text`] (strings not borrowed from the source). Offsets past `u32`
 /// saturate: strings of a document past 4 GiB read as empty (or, past 8 GiB, wrong).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,11 +68,22 @@ struct Span32 {
 }
 
 impl Span32 {
+    /// A node's [`Node::span`] when the node did not come from the input.
+    const NONE: Span32 = Span32 {
+        start: u32::MAX,
+        len: 0,
+    };
+
     fn new(start: usize, len: usize) -> Span32 {
         Span32 {
             start: n32(start),
             len: n32(len),
         }
+    }
+
+    /// The span of input offsets `span` (saturating past 4 GiB).
+    fn of(span: Span) -> Span32 {
+        Span32::new(span.start, span.end.saturating_sub(span.start))
     }
 
     /// Just past the end.
@@ -256,28 +267,21 @@ impl PartialEq for Element<'_> {
 
 impl Eq for Element<'_> {}
 
-/// A range of one of the document's shared lists (attributes, child ids): `len` items from
-/// `start`, `cap` slots reserved there.
+/// A range of the document's shared child list: `len` ids from `start` (the room a list has
+/// past its length, when [`Document::append`] gave it some, is in [`Document::child_room`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Range32 {
     start: u32,
     len: u32,
-    cap: u32,
 }
 
 impl Range32 {
-    const EMPTY: Range32 = Range32 {
-        start: 0,
-        len: 0,
-        cap: 0,
-    };
+    const EMPTY: Range32 = Range32 { start: 0, len: 0 };
 
     fn new(start: usize, len: usize) -> Range32 {
-        let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
         Range32 {
-            start: n(start),
-            len: n(len),
-            cap: n(len),
+            start: n32(start),
+            len: n32(len),
         }
     }
 
@@ -383,19 +387,23 @@ struct Node {
     /// element's children there when the element closes (they are contiguous from then on);
     /// [`Document::append`] grows a list in place or moves it to the end with room to spare.
     children: Range32,
+    /// The input it came from (offsets into the parsed text, not the document's address
+    /// space); [`Span32::NONE`] for a node appended through the API.
+    span: Span32,
 }
 
-const _: () = assert!(std::mem::size_of::<Node>() <= 44);
+const _: () = assert!(std::mem::size_of::<Node>() <= 48);
 
 /// [`Node::parent`] of the document node.
 const NO_PARENT: u32 = u32::MAX;
 
 impl Node {
-    fn new(payload: Payload, parent: NodeId) -> Node {
+    fn new(payload: Payload, parent: NodeId, span: Span32) -> Node {
         Node {
             payload,
             parent: parent.0,
             children: Range32::EMPTY,
+            span,
         }
     }
 }
@@ -413,12 +421,12 @@ pub struct XmlDeclaration {
 
 /// A document: an arena of nodes. Node 0 is the document node. Attributes and child lists
 /// are kept in two lists shared by all nodes, and strings are ranges of the source (the input
-/// of [`parse`]) or of one text buffer, so building a node allocates nothing of its own.
+/// of [`crate::parse`]) or of one text buffer, so building a node allocates nothing of its own.
 #[derive(Clone)]
 pub struct Document<'a> {
     nodes: Vec<Node>,
     attributes: Vec<AttributeData>,
-    /// The input of [`parse`] (empty for other documents): [`Span32`]s below its length are
+    /// The input of [`crate::parse`] (empty for other documents): [`Span32`]s below its length are
     /// ranges of it.
     source: &'a str,
     /// The strings not borrowed from `source`: [`Span32`]s from `source.len()` on.
@@ -426,14 +434,17 @@ pub struct Document<'a> {
     /// The namespaces of elements and attributes, each once.
     namespaces: Vec<Cow<'a, str>>,
     /// 1 + the index of each namespace in `namespaces`, once there are more than
-    /// [`SCAN_NAMESPACES`] (fewer are compared one by one).
-    namespace_index: HashMap<Cow<'a, str>, u32, FxBuild>,
+    /// [`SCAN_NAMESPACES`] (fewer are compared one by one); keyed (`RandomState`).
+    namespace_index: HashMap<Cow<'a, str>, u32>,
     /// The address and length of the borrowed namespace string last numbered, and its number:
     /// the elements of a document in a default namespace ask for the same string over and
     /// over. Only borrowed strings are remembered (they live, unchanged, as long as the
     /// document; an owned string's address may be reused for another string).
     last_namespace: (usize, usize, u32),
     child_ids: Vec<NodeId>,
+    /// The slots reserved for each node's child list past its length, by node index (only for
+    /// lists [`Document::append`] moved with room to spare; missing entries are 0).
+    child_room: Vec<u32>,
     /// The XML declaration, when the input started with one (draft profile).
     pub xml_declaration: Option<XmlDeclaration>,
 }
@@ -445,7 +456,8 @@ impl Default for Document<'_> {
 }
 
 /// Two documents are equal when they have the same nodes with the same ids, data, attributes,
-/// parents and children (however their lists and strings are laid out).
+/// parents and children (however their lists and strings are laid out; node spans are not
+/// compared: a document built with [`Document::append`] equals the parsed one).
 impl PartialEq for Document<'_> {
     fn eq(&self, other: &Document<'_>) -> bool {
         self.xml_declaration == other.xml_declaration
@@ -505,6 +517,7 @@ impl<'a> Document<'a> {
                 payload: Payload::Document,
                 parent: NO_PARENT,
                 children: Range32::EMPTY,
+                span: Span32::NONE,
             }],
             attributes: Vec::new(),
             source,
@@ -513,6 +526,7 @@ impl<'a> Document<'a> {
             namespace_index: HashMap::default(),
             last_namespace: (0, 0, 0),
             child_ids: Vec::new(),
+            child_room: Vec::new(),
             xml_declaration: None,
         }
     }
@@ -549,6 +563,7 @@ impl<'a> Document<'a> {
                 .collect(),
             last_namespace: (0, 0, 0),
             child_ids: self.child_ids,
+            child_room: self.child_room,
             xml_declaration: self.xml_declaration,
         }
     }
@@ -651,6 +666,23 @@ impl<'a> Document<'a> {
     fn local(&self, name: Span32, prefix_len: u32) -> &str {
         let name = self.str(name);
         name.get(prefix_len as usize..).unwrap_or(name)
+    }
+
+    /// The input `id` came from, as byte offsets into the parsed text (the input of [`crate::parse`]
+    /// or [`crate::Parser`], [`crate::ParsedBytes::text`]): for an element, from the `<` of its
+    /// start tag to the end of its end tag (or, closed otherwise, to where it was closed: the
+    /// start of the end tag that closed an outer element, the end of the input); for text,
+    /// from its first character to its last (references and CDATA markup included); for the
+    /// document node, the whole input. `None` for nodes added with [`Document::append`] and
+    /// for ids that are not nodes. Like roxmltree's `Node::range`.
+    pub fn span(&self, id: NodeId) -> Option<Span> {
+        let s = self.nodes.get(id.index())?.span;
+        (s.start != u32::MAX).then(|| Span::new(s.start as usize, s.end()))
+    }
+
+    /// [`Document::span`] as a `Range`.
+    pub fn range(&self, id: NodeId) -> Option<std::ops::Range<usize>> {
+        self.span(id).map(|s| s.start..s.end)
     }
 
     /// The children of `id`, in order.
@@ -859,6 +891,20 @@ impl<'a> Document<'a> {
         n
     }
 
+    /// [`Document::namespace_number`] of a namespace the tree builder resolved (copied into the
+    /// table when new).
+    fn namespace_number_str(&mut self, ns: &str) -> u32 {
+        let found = if self.namespaces.len() <= SCAN_NAMESPACES {
+            (self.namespaces.iter().rposition(|n| **n == *ns)).map(|i| n32(i + 1))
+        } else {
+            self.namespace_index.get(ns).copied()
+        };
+        match found {
+            Some(n) => n,
+            None => self.find_namespace(Cow::Owned(ns.to_owned())),
+        }
+    }
+
     /// [`Document::namespace_number`] of a namespace.
     fn find_namespace(&mut self, ns: Cow<'a, str>) -> u32 {
         // A namespace from a binding is mostly the very string it was first seen as (borrowed
@@ -929,7 +975,7 @@ impl<'a> Document<'a> {
         }
         let payload = self.payload(data);
         let id = NodeId::from_index(self.nodes.len());
-        self.nodes.push(Node::new(payload, parent));
+        self.nodes.push(Node::new(payload, parent, Span32::NONE));
         self.add_child(parent, id);
         id
     }
@@ -965,14 +1011,17 @@ impl<'a> Document<'a> {
     /// Adds `id` to the child list of `parent`: in place when there is room or the list ends
     /// the shared list, else moved to the end with twice the room (amortized O(1)).
     fn add_child(&mut self, parent: NodeId, id: NodeId) {
-        let Some(node) = self.nodes.get_mut(parent.index()) else {
+        let p = parent.index();
+        let Some(node) = self.nodes.get_mut(p) else {
             return;
         };
         let c = node.children;
         let (start, len) = (c.start as usize, c.len as usize);
-        if c.len < c.cap {
+        let room = self.child_room.get(p).copied().unwrap_or(0);
+        if room > 0 {
             self.child_ids[start + len] = id;
             node.children.len += 1;
+            self.child_room[p] -= 1;
         } else if start + len == self.child_ids.len() {
             self.child_ids.push(id);
             node.children = Range32::new(start, len + 1);
@@ -982,10 +1031,11 @@ impl<'a> Document<'a> {
             self.child_ids.extend_from_within(start..start + len);
             self.child_ids.push(id);
             self.child_ids.resize(new_start + cap, NodeId(0));
-            node.children = Range32 {
-                cap: u32::try_from(cap).unwrap_or(u32::MAX),
-                ..Range32::new(new_start, len + 1)
-            };
+            node.children = Range32::new(new_start, len + 1);
+            if self.child_room.len() <= p {
+                self.child_room.resize(self.nodes.len(), 0);
+            }
+            self.child_room[p] = n32(cap - len - 1);
         }
     }
 
@@ -1091,1072 +1141,15 @@ pub fn split_qname(name: &str) -> (Option<&str>, &str) {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    Start,
-    Main,
-    End,
-    Stopped,
-}
-
-struct OpenElement<'a> {
-    node: NodeId,
-    /// The tag name as written.
-    name: Cow<'a, str>,
-    /// How many namespace bindings this element pushed.
-    bindings: usize,
-    /// Where its children start in [`TreeBuilder::pending`].
-    children: usize,
-}
-
-/// Builds a [`Document`] from tokens.
-pub struct TreeBuilder<'a> {
-    doc: Document<'a>,
-    phase: Phase,
-    stack: Vec<OpenElement<'a>>,
-    /// How many open elements have each name (so "in scope" is a lookup, not a stack walk).
-    /// Built from the stack at the first end tag that does not close the current element, and
-    /// kept up to date from then on: a document whose end tags match never needs it.
-    open_names: Option<HashMap<Cow<'a, str>, usize, FxBuild>>,
-    /// The namespace bindings, innermost last (prefix `""` is the default namespace), so that
-    /// leaving an element undoes its bindings. While there are few, lookups scan them.
-    bindings: Vec<(Cow<'a, str>, Option<Cow<'a, str>>)>,
-    /// For each prefix, its bindings innermost last (`None` = undeclared), so that lookups stay
-    /// O(1) however many bindings are in scope: built when more than [`SCAN_BINDINGS`] are, and
-    /// kept up to date from then on.
-    scopes: Option<Scopes<'a>>,
-    /// Recently resolved prefixes and their namespace numbers, valid while the bindings are
-    /// those of `bindings_generation`: a namespace-heavy document resolves the same few
-    /// prefixes on most tags.
-    resolved: [Resolved; RESOLVED_SLOTS],
-    /// Changes whenever a binding is added or removed (64 bits: it never wraps around to an
-    /// old value).
-    bindings_generation: u64,
-    /// An emptied attribute list of a tag token, for the tokenizer to reuse (see [`parse`]).
-    spare_attributes: Vec<TokenAttribute<'a>>,
-    /// The children of the document node and of the open elements so far, outermost first
-    /// (each open element knows where its own start): when an element closes, its children
-    /// move to the document's child list in one piece.
-    pending: Vec<NodeId>,
-    seen_content: bool,
-    pending_bindings: usize,
-    diagnostics: Vec<Diagnostic>,
-}
-
-impl Default for TreeBuilder<'_> {
-    fn default() -> Self {
-        TreeBuilder::new()
-    }
-}
-
-impl<'a> TreeBuilder<'a> {
-    /// A builder in the start phase.
-    pub fn new() -> TreeBuilder<'a> {
-        TreeBuilder {
-            doc: Document::new(),
-            phase: Phase::Start,
-            stack: Vec::new(),
-            open_names: None,
-            bindings: Vec::new(),
-            scopes: None,
-            resolved: [Resolved::default(); RESOLVED_SLOTS],
-            bindings_generation: 1,
-            spare_attributes: Vec::new(),
-            pending: Vec::new(),
-            seen_content: false,
-            pending_bindings: 0,
-            diagnostics: Vec::new(),
-        }
-    }
-
-    /// The diagnostics of tree construction so far.
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
-    }
-
-    /// The document and the tree-construction diagnostics.
-    pub fn finish(mut self) -> (Document<'a>, Vec<Diagnostic>) {
-        while let Some(e) = self.stack.pop() {
-            self.close_children(e.node, e.children);
-        }
-        self.close_children(self.doc.root(), 0);
-        (self.doc, self.diagnostics)
-    }
-
-    /// Moves the children of `node` (in `pending` from `mark` on) to the document.
-    fn close_children(&mut self, node: NodeId, mark: usize) {
-        let start = self.doc.child_ids.len();
-        let kids = self.pending.get(mark..).unwrap_or(&[]);
-        self.doc.child_ids.extend_from_slice(kids);
-        let len = kids.len();
-        self.pending.truncate(mark);
-        if let Some(n) = self.doc.nodes.get_mut(node.index()) {
-            n.children = Range32::new(start, len);
-        }
-    }
-
-    /// The current element (or the document node) and where its children start in `pending`.
-    fn current(&self) -> (NodeId, usize) {
-        match self.stack.last() {
-            Some(e) => (e.node, e.children),
-            None => (self.doc.root(), 0),
-        }
-    }
-
-    /// Appends a node to the current element (or the document node): text after text is
-    /// merged, empty text is not added. Returns the node that holds the data.
-    fn add(&mut self, data: NodeData<'a>) -> NodeId {
-        if let NodeData::Text(t) = &data {
-            return self.add_text(t);
-        }
-        let payload = self.doc.payload(data);
-        self.add_payload(payload)
-    }
-
-    /// Appends text to the current element (merged into text just before it, not added when
-    /// empty).
-    fn add_text(&mut self, t: &str) -> NodeId {
-        let (parent, mark) = self.current();
-        if self.pending.len() > mark
-            && let Some(&last) = self.pending.last()
-            && let Some(Payload::Text { .. }) = self.doc.nodes.get(last.index()).map(|n| n.payload)
-        {
-            self.doc.merge_text(last.index(), t);
-            return last;
-        }
-        if t.is_empty() {
-            return parent;
-        }
-        let text = self.doc.keep(t);
-        self.add_payload(Payload::Text { text, room: 0 })
-    }
-
-    /// Appends a node to the current element.
-    fn add_payload(&mut self, payload: Payload) -> NodeId {
-        let (parent, _) = self.current();
-        let id = NodeId::from_index(self.doc.nodes.len());
-        self.doc.nodes.push(Node::new(payload, parent));
-        self.pending.push(id);
-        id
-    }
-
-    #[cold]
-    fn error(&mut self, code: ErrorCode, span: Span) {
-        self.diagnostics.push(Diagnostic::new(code, span));
-    }
-
-    /// Processes one token.
-    pub fn process(&mut self, token: Token<'a>) {
-        let span = token.span;
-        let first = !self.seen_content;
-        self.seen_content = true;
-        match self.phase {
-            Phase::Start => self.start_phase(token, first),
-            Phase::Main => self.main_phase(token),
-            Phase::End => self.end_phase(token),
-            Phase::Stopped => {}
-        }
-        let _ = span;
-    }
-
-    fn outside_root_text(&mut self, text: &str, span: Span) {
-        if !text.chars().all(|c| matches!(c, ' ' | '\t' | '\n' | '\r')) {
-            self.error(ErrorCode::TextOutsideRoot, span);
-        }
-    }
-
-    fn start_phase(&mut self, token: Token<'a>, first: bool) {
-        let span = token.span;
-        match token.kind {
-            TokenKind::StartTag { name, attributes } => {
-                let node = self.create_element(&name, attributes, span);
-                self.push(node, name);
-                self.phase = Phase::Main;
-            }
-            TokenKind::EmptyTag { name, attributes } => {
-                let marker = self.bindings.len();
-                self.create_element(&name, attributes, span);
-                self.unbind_to(marker);
-                self.phase = Phase::End;
-            }
-            TokenKind::Comment(c) => {
-                self.add(NodeData::Comment(c));
-            }
-            TokenKind::Pi { target, data } => {
-                self.add(NodeData::Pi { target, data });
-            }
-            TokenKind::Doctype {
-                name,
-                public_id,
-                system_id,
-            } => {
-                // In the start phase the document node's children are all of `pending`.
-                let has_doctype = self
-                    .pending
-                    .iter()
-                    .any(|&c| matches!(self.doc.nodes[c.index()].payload, Payload::Doctype { .. }));
-                if has_doctype {
-                    self.error(ErrorCode::MisplacedDoctype, span);
-                } else {
-                    self.add(NodeData::Doctype {
-                        name,
-                        public_id,
-                        system_id,
-                    });
-                }
-            }
-            TokenKind::XmlDeclaration {
-                version,
-                encoding,
-                standalone,
-            } => {
-                if first {
-                    self.doc.xml_declaration = Some(XmlDeclaration {
-                        version: version.map(|s| s.into_owned()),
-                        encoding: encoding.map(|s| s.into_owned()),
-                        standalone: standalone.map(|s| s.into_owned()),
-                    });
-                } else {
-                    self.error(ErrorCode::MisplacedXmlDeclaration, span);
-                }
-            }
-            TokenKind::Text(t) => self.outside_root_text(&t, span),
-            TokenKind::Eof => {
-                self.error(ErrorCode::EofBeforeRoot, span);
-                self.phase = Phase::Stopped;
-            }
-            _ => self.error(ErrorCode::UnexpectedToken, span),
-        }
-    }
-
-    fn main_phase(&mut self, token: Token<'a>) {
-        let span = token.span;
-        match token.kind {
-            TokenKind::Text(t) => {
-                self.add(NodeData::Text(t));
-            }
-            TokenKind::StartTag { name, attributes } => {
-                let node = self.create_element(&name, attributes, span);
-                self.push(node, name);
-            }
-            TokenKind::EmptyTag { name, attributes } => {
-                let marker = self.bindings.len();
-                self.create_element(&name, attributes, span);
-                self.unbind_to(marker);
-            }
-            TokenKind::EndTag { name } => self.end_tag(name, span),
-            TokenKind::ShortEndTag => {
-                self.pop();
-                if self.stack.is_empty() {
-                    self.phase = Phase::End;
-                }
-            }
-            TokenKind::Comment(c) => {
-                self.add(NodeData::Comment(c));
-            }
-            TokenKind::Pi { target, data } => {
-                self.add(NodeData::Pi { target, data });
-            }
-            TokenKind::Doctype { .. } => self.error(ErrorCode::MisplacedDoctype, span),
-            TokenKind::XmlDeclaration { .. } => {
-                self.error(ErrorCode::MisplacedXmlDeclaration, span)
-            }
-            TokenKind::Eof => {
-                self.error(ErrorCode::EofInElement, span);
-                self.phase = Phase::Stopped;
-            }
-        }
-    }
-
-    /// Main phase, an end tag.
-    fn end_tag(&mut self, name: Cow<'a, str>, span: Span) {
-        if self.stack.last().is_some_and(|e| same(&e.name, &name)) {
-            // The usual case: the end tag closes the current element, so there is no need to
-            // ask whether an element of that name is open.
-            self.pop();
-        } else {
-            if !self.stack.is_empty() {
-                self.error(ErrorCode::MismatchedEndTag, span);
-            }
-            if self.open_count(&name) > 0 {
-                while let Some(e) = self.pop() {
-                    if e == name {
-                        break;
-                    }
-                }
-            }
-        }
-        if self.stack.is_empty() {
-            self.phase = Phase::End;
-        }
-    }
-
-    /// Processes what [`Tokenizer::next_direct`] found (the text before a plain tag, then the
-    /// tag), as [`TreeBuilder::process`] would process their tokens: in the main phase without
-    /// building tokens, in the others through `process`.
-    fn process_direct(&mut self, d: Direct<'a>, attributes: &[RawAttr]) {
-        if let Some((text, span)) = d.text {
-            if self.phase == Phase::Main {
-                self.seen_content = true;
-                self.add_text(&text);
-            } else {
-                self.process(Token {
-                    kind: TokenKind::Text(text),
-                    span,
-                });
-            }
-        }
-        if self.phase != Phase::Main {
-            let name = Cow::Borrowed(d.name);
-            let attributes = || {
-                attributes
-                    .iter()
-                    .map(|a| raw_attribute(d.input, a))
-                    .collect()
-            };
-            let kind = match d.kind {
-                TagKind::Start => TokenKind::StartTag {
-                    name,
-                    attributes: attributes(),
-                },
-                TagKind::Empty => TokenKind::EmptyTag {
-                    name,
-                    attributes: attributes(),
-                },
-                TagKind::End => TokenKind::EndTag { name },
-            };
-            self.process(Token { kind, span: d.span });
-            return;
-        }
-        self.seen_content = true;
-        match d.kind {
-            TagKind::Start => {
-                let node = self.create_element_direct(d.input, d.name, attributes, d.span);
-                self.push(node, Cow::Borrowed(d.name));
-            }
-            TagKind::Empty => {
-                let marker = self.bindings.len();
-                self.create_element_direct(d.input, d.name, attributes, d.span);
-                self.unbind_to(marker);
-            }
-            TagKind::End => self.end_tag(Cow::Borrowed(d.name), d.span),
-        }
-    }
-
-    fn end_phase(&mut self, token: Token<'a>) {
-        let span = token.span;
-        match token.kind {
-            TokenKind::Comment(c) => {
-                self.add(NodeData::Comment(c));
-            }
-            TokenKind::Pi { target, data } => {
-                self.add(NodeData::Pi { target, data });
-            }
-            TokenKind::Eof => self.phase = Phase::Stopped,
-            TokenKind::Text(t) => self.outside_root_text(&t, span),
-            TokenKind::Doctype { .. } => self.error(ErrorCode::MisplacedDoctype, span),
-            TokenKind::XmlDeclaration { .. } => {
-                self.error(ErrorCode::MisplacedXmlDeclaration, span)
-            }
-            _ => self.error(ErrorCode::UnexpectedToken, span),
-        }
-    }
-
-    fn push(&mut self, node: NodeId, name: Cow<'a, str>) {
-        let bindings = self.pending_bindings;
-        self.pending_bindings = 0;
-        if let Some(open) = &mut self.open_names {
-            *open.entry(name.clone()).or_insert(0) += 1;
-        }
-        self.stack.push(OpenElement {
-            node,
-            name,
-            bindings,
-            children: self.pending.len(),
-        });
-    }
-
-    /// Pops the current element, returning its name.
-    fn pop(&mut self) -> Option<Cow<'a, str>> {
-        let e = self.stack.pop()?;
-        if let Some(n) = self
-            .open_names
-            .as_mut()
-            .and_then(|open| open.get_mut(e.name.as_ref()))
-        {
-            *n -= 1;
-        }
-        if e.bindings > 0 {
-            let keep = self.bindings.len() - e.bindings;
-            self.unbind_to(keep);
-        }
-        self.close_children(e.node, e.children);
-        Some(e.name)
-    }
-
-    /// How many open elements are named `name`.
-    #[cold]
-    fn open_count(&mut self, name: &str) -> usize {
-        let stack = &self.stack;
-        let open = self.open_names.get_or_insert_with(|| {
-            let mut open: HashMap<Cow<'a, str>, usize, FxBuild> = HashMap::default();
-            for e in stack {
-                *open.entry(e.name.clone()).or_insert(0) += 1;
-            }
-            open
-        });
-        open.get(name).copied().unwrap_or(0)
-    }
-
-    fn bind(&mut self, prefix: Cow<'a, str>, ns: Option<Cow<'a, str>>) {
-        self.bindings_generation = self.bindings_generation.wrapping_add(1);
-        if let Some(scopes) = &mut self.scopes {
-            scopes.entry(prefix.clone()).or_default().push(ns.clone());
-        }
-        self.bindings.push((prefix, ns));
-        if self.scopes.is_none() && self.bindings.len() > SCAN_BINDINGS {
-            let mut scopes: Scopes<'a> = HashMap::default();
-            for (p, ns) in &self.bindings {
-                scopes.entry(p.clone()).or_default().push(ns.clone());
-            }
-            self.scopes = Some(scopes);
-        }
-    }
-
-    fn unbind_to(&mut self, len: usize) {
-        if self.bindings.len() > len {
-            self.bindings_generation = self.bindings_generation.wrapping_add(1);
-        }
-        while self.bindings.len() > len {
-            if let Some((p, _)) = self.bindings.pop()
-                && let Some(v) = self.scopes.as_mut().and_then(|s| s.get_mut(&p))
-            {
-                v.pop();
-            }
-        }
-    }
-
-    /// The number (see [`Document::namespace_number`]) of the namespace `prefix` is bound to,
-    /// 0 for none (no prefix and no default namespace); `None` when a prefix is unbound. (A
-    /// prefix is never empty, so `""` stands for no prefix in [`TreeBuilder::resolved`].)
-    fn resolve(&mut self, prefix: Option<&str>) -> Option<u32> {
-        if prefix.is_none() && self.bindings.is_empty() {
-            // No namespaces declared (and no default namespace).
-            return Some(0);
-        }
-        let key = prefix.unwrap_or("").as_bytes();
-        let slot = Resolved::slot(key);
-        let generation = self.bindings_generation;
-        if let Some(r) = self.resolved.get(slot)
-            && r.generation == generation
-            && r.prefix.get(..usize::from(r.len)) == Some(key)
-        {
-            return Some(r.number);
-        }
-        let ns = self.lookup(prefix);
-        if ns.is_none() && prefix.is_some() {
-            return None;
-        }
-        let number = self.doc.namespace_number(ns);
-        if key.len() <= RESOLVED_PREFIX
-            && let Some(r) = self.resolved.get_mut(slot)
-        {
-            r.generation = generation;
-            r.len = key.len() as u8;
-            r.prefix[..key.len()].copy_from_slice(key);
-            r.number = number;
-        }
-        Some(number)
-    }
-
-    fn lookup(&self, prefix: Option<&str>) -> Option<Cow<'a, str>> {
-        match prefix {
-            Some("xml") => return Some(Cow::Borrowed(XML_NAMESPACE)),
-            Some("xmlns") => return Some(Cow::Borrowed(XMLNS_NAMESPACE)),
-            _ => {}
-        }
-        let prefix = prefix.unwrap_or("");
-        // Most documents have a handful of bindings: compare them, innermost first.
-        match &self.scopes {
-            Some(scopes) if self.bindings.len() > SCAN_BINDINGS => scopes
-                .get(prefix)
-                .and_then(|v| v.last())
-                .and_then(|ns| ns.clone()),
-            _ => self
-                .bindings
-                .iter()
-                .rev()
-                .find(|(p, _)| same(p, prefix))
-                .and_then(|(_, ns)| ns.clone()),
-        }
-    }
-
-    /// Creates an element for a tag token (declaring its namespaces) and appends it to the
-    /// current element; its attributes go straight to the document's attribute list.
-    fn create_element(
-        &mut self,
-        name: &str,
-        mut attributes: Vec<TokenAttribute<'a>>,
-        span: Span,
-    ) -> NodeId {
-        // Declarations first: they are in scope for the element and its attributes. Most tags
-        // have none, which one look at the names' first bytes tells.
-        let before = self.bindings.len();
-        let mut declarations = Declarations::default();
-        if attributes.iter().any(|a| a.name.starts_with("xmlns")) {
-            for (i, a) in attributes.iter().enumerate() {
-                let ok = self.declare(&a.name, &a.value, a.span) == Some(true);
-                declarations.set(i, ok);
-            }
-        }
-        self.pending_bindings = self.bindings.len() - before;
-        let (prefix, _) = split_qname(name);
-        let namespace = self.element_namespace(prefix, span);
-        let start = self.doc.attributes.len();
-        let mut seen = None;
-        for (i, a) in attributes.drain(..).enumerate() {
-            let declaration = declarations.get(i);
-            let kept =
-                self.attribute_namespace(start, &mut seen, &a.name, a.span, declaration, true);
-            if let Some((namespace, prefix_len)) = kept {
-                let name = self.doc.keep(&a.name);
-                let value = self.doc.keep(&a.value);
-                self.doc
-                    .push_attribute_data(namespace, name, prefix_len, value);
-            }
-        }
-        if attributes.capacity() > self.spare_attributes.capacity() {
-            self.spare_attributes = attributes;
-        }
-        let name = self.doc.keep(name);
-        self.add_element(namespace, name, prefix_len(prefix), start)
-    }
-
-    /// [`TreeBuilder::create_element`] for a tag of the direct path: names and values are
-    /// ranges of `input`, and so (when `input` is the document's source, as in [`parse`]) of
-    /// the document's address space.
-    fn create_element_direct(
-        &mut self,
-        input: &'a str,
-        name: &'a str,
-        attributes: &[RawAttr],
-        span: Span,
-    ) -> NodeId {
-        let before = self.bindings.len();
-        let mut declarations = Declarations::default();
-        let bytes = input.as_bytes();
-        if attributes
-            .iter()
-            .any(|a| bytes[a.name.0..a.name.1].starts_with(b"xmlns"))
-        {
-            for (i, a) in attributes.iter().enumerate() {
-                let a = raw_attribute(input, a);
-                let ok = self.declare(&a.name, &a.value, a.span) == Some(true);
-                declarations.set(i, ok);
-            }
-        }
-        self.pending_bindings = self.bindings.len() - before;
-        let (prefix, _) = split_qname(name);
-        let namespace = self.element_namespace(prefix, span);
-        let start = self.doc.attributes.len();
-        let base = self.doc.offset_in_source(input);
-        let mut seen = None;
-        for (i, a) in attributes.iter().enumerate() {
-            let name = &input[a.name.0..a.name.1];
-            let span = Span::new(a.name.0, a.end);
-            let declaration = declarations.get(i);
-            // The direct path never has two attributes of the same name.
-            let kept = self.attribute_namespace(start, &mut seen, name, span, declaration, false);
-            if let Some((namespace, prefix_len)) = kept {
-                let (name, value) = match base {
-                    Some(base) => (
-                        Span32::new(base + a.name.0, a.name.1 - a.name.0),
-                        Span32::new(base + a.value.0, a.value.1 - a.value.0),
-                    ),
-                    None => (
-                        self.doc.keep(name),
-                        self.doc.keep(&input[a.value.0..a.value.1]),
-                    ),
-                };
-                self.doc
-                    .push_attribute_data(namespace, name, prefix_len, value);
-            }
-        }
-        let name = self.doc.keep(name);
-        self.add_element(namespace, name, prefix_len(prefix), start)
-    }
-
-    /// The namespace number of an element with this prefix (`unbound-prefix` when none is in
-    /// scope).
-    fn element_namespace(&mut self, prefix: Option<&str>, span: Span) -> u32 {
-        self.resolve(prefix).unwrap_or_else(|| {
-            self.error(ErrorCode::UnboundPrefix, span);
-            0
-        })
-    }
-
-    /// The namespace number and `prefix_len` (see [`AttributeData`]) of an attribute named
-    /// `name` of the element whose attributes start at `start` in the document's list; `None`
-    /// when one with the same expanded name is there (`duplicate-expanded-attribute`).
-    /// Attributes in no namespace are compared only when `check_unqualified` (their qualified
-    /// names may repeat only in tokens that did not come from the tokenizer, which drops
-    /// duplicates).
-    fn attribute_namespace(
-        &mut self,
-        start: usize,
-        seen: &mut Option<AttributeKeys>,
-        name: &str,
-        span: Span,
-        declaration: bool,
-        check_unqualified: bool,
-    ) -> Option<(u32, u32)> {
-        let (aprefix, alocal) = split_qname(name);
-        let prefix_len = prefix_len(aprefix);
-        let ns = if declaration {
-            self.doc
-                .namespace_number(Some(Cow::Borrowed(XMLNS_NAMESPACE)))
-        } else if let Some(p) = aprefix {
-            if p == "xmlns" {
-                0
-            } else {
-                self.resolve(Some(p)).unwrap_or_else(|| {
-                    self.error(ErrorCode::UnboundPrefix, span);
-                    0
-                })
-            }
-        } else {
-            0
-        };
-        if ns == 0 && !check_unqualified {
-            return Some((0, prefix_len));
-        }
-        let key = attribute_key;
-        let this = if ns == 0 { name } else { alocal };
-        let attrs = &self.doc.attributes[start..];
-        let duplicate = if attrs.len() < 32 {
-            attrs
-                .iter()
-                .any(|b| b.namespace == ns && same(key(&self.doc, b), this))
-        } else {
-            let doc = &self.doc;
-            let seen = seen.get_or_insert_with(|| {
-                attrs
-                    .iter()
-                    .map(|b| (b.namespace, key(doc, b).to_owned()))
-                    .collect()
-            });
-            !seen.insert((ns, this.to_owned()))
-        };
-        if duplicate {
-            self.error(ErrorCode::DuplicateExpandedAttribute, span);
-            return None;
-        }
-        Some((ns, prefix_len))
-    }
-
-    /// Appends the element named `name` (namespace number `namespace`) whose attributes are the
-    /// document's from `start` on.
-    fn add_element(
-        &mut self,
-        namespace: u32,
-        name: Span32,
-        prefix_len: u32,
-        start: usize,
-    ) -> NodeId {
-        let len = self.doc.attributes.len() - start;
-        self.add_payload(Payload::Element {
-            name,
-            namespace,
-            prefix_len,
-            attributes_start: n32(start),
-            attributes_len: n32(len),
-        })
-    }
-
-    /// If `a` is a namespace declaration, applies it: `Some(true)` when it declares (or is the
-    /// XML namespace's own), `Some(false)` when it is invalid (reported), `None` when it is no
-    /// declaration.
-    // `&Cow`, not `&str`: a borrowed name's parts stay borrowed from the input.
-    #[allow(clippy::ptr_arg)]
-    fn declare(&mut self, name: &Cow<'a, str>, value: &Cow<'a, str>, span: Span) -> Option<bool> {
-        let (prefix, local) = split_cow(name);
-        let declared: Option<Cow<'a, str>> = match (prefix.as_deref(), local.as_ref()) {
-            (None, "xmlns") => None,
-            (Some("xmlns"), _) => Some(local),
-            _ => return None,
-        };
-        let ns_value = value;
-        let value: &str = value;
-        let ok = match declared.as_deref() {
-            Some("xml") => value == XML_NAMESPACE,
-            Some("xmlns") => false,
-            _ => value != XMLNS_NAMESPACE && value != XML_NAMESPACE,
-        };
-        if !ok {
-            self.error(ErrorCode::InvalidNamespaceDeclaration, span);
-            return Some(false);
-        }
-        if declared.as_deref() == Some("xml") {
-            return Some(true);
-        }
-        if value.is_empty() && declared.is_some() {
-            // Namespaces in XML 1.0 forbids undeclaring a prefix; we undeclare it (as 1.1
-            // allows) and report it.
-            self.error(ErrorCode::InvalidNamespaceDeclaration, span);
-        }
-        let ns = (!value.is_empty()).then(|| ns_value.clone());
-        self.bind(declared.unwrap_or(Cow::Borrowed("")), ns);
-        Some(true)
-    }
-}
-
-/// Which attributes of a tag are valid namespace declarations: a bit each for the first 64,
-/// a list past that.
-#[derive(Default)]
-struct Declarations {
-    first: u64,
-    more: Vec<bool>,
-}
-
-impl Declarations {
-    fn set(&mut self, i: usize, ok: bool) {
-        if i < 64 {
-            self.first |= u64::from(ok) << i;
-        } else {
-            self.more.push(ok);
-        }
-    }
-
-    fn get(&self, i: usize) -> bool {
-        match i.checked_sub(64) {
-            None => self.first & (1 << i) != 0,
-            Some(k) => self.more.get(k).copied().unwrap_or(false),
-        }
-    }
-}
-
-/// An attribute of the direct path as a token attribute (borrowed from `input`).
-fn raw_attribute<'a>(input: &'a str, a: &RawAttr) -> TokenAttribute<'a> {
-    TokenAttribute {
-        name: Cow::Borrowed(&input[a.name.0..a.name.1]),
-        value: Cow::Borrowed(&input[a.value.0..a.value.1]),
-        span: Span::new(a.name.0, a.end),
-    }
-}
-
-/// The identities of a tag's attributes so far (tags with many attributes).
-type AttributeKeys = HashSet<(u32, String), FxBuild>;
-
-/// `a == b`, comparing short names byte by byte rather than through a `memcmp` call.
-#[inline]
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
-}
-
-/// For each prefix, its namespaces innermost last (`None`: undeclared).
-type Scopes<'a> = HashMap<Cow<'a, str>, Vec<Option<Cow<'a, str>>>, FxBuild>;
-
 /// Up to this many namespaces in a document, finding an attribute's namespace number compares
 /// them one by one.
 const SCAN_NAMESPACES: usize = 16;
 
-/// Up to this many namespace bindings in scope, lookups compare them one by one.
-const SCAN_BINDINGS: usize = 16;
-
-/// How many resolved prefixes [`TreeBuilder`] remembers.
-const RESOLVED_SLOTS: usize = 8;
-
-/// The longest prefix [`TreeBuilder`] remembers the resolution of.
-const RESOLVED_PREFIX: usize = 22;
-
-/// A prefix (empty for none) and the number of the namespace it resolved to while the
-/// bindings were those of `generation` (0: an empty slot).
-#[derive(Clone, Copy, Default)]
-struct Resolved {
-    generation: u64,
-    number: u32,
-    len: u8,
-    prefix: [u8; RESOLVED_PREFIX],
-}
-
-impl Resolved {
-    /// The slot for `prefix`.
-    fn slot(prefix: &[u8]) -> usize {
-        let (first, last) = (prefix.first(), prefix.last());
-        let mix = prefix.len()
-            ^ usize::from(*first.unwrap_or(&0))
-            ^ usize::from(*last.unwrap_or(&0)) << 1;
-        mix % RESOLVED_SLOTS
-    }
-}
-
-/// Splits a qualified name held as a `Cow`, borrowing the parts when the name is borrowed.
-fn split_cow<'a>(name: &Cow<'a, str>) -> (Option<Cow<'a, str>>, Cow<'a, str>) {
-    match name {
-        Cow::Borrowed(s) => {
-            let (p, l) = split_qname(s);
-            (p.map(Cow::Borrowed), Cow::Borrowed(l))
-        }
-        Cow::Owned(s) => {
-            let (p, l) = split_qname(s);
-            (
-                p.map(|p| Cow::Owned(p.to_owned())),
-                Cow::Owned(l.to_owned()),
-            )
-        }
-    }
-}
-
-/// What identifies an attribute besides its namespace number (same number, same namespace):
-/// its local name, or its qualified name when it is in no namespace.
-fn attribute_key<'d>(doc: &'d Document<'_>, data: &AttributeData) -> &'d str {
-    if data.namespace == 0 {
-        doc.str(data.name)
-    } else {
-        doc.local(data.name, data.prefix_len)
-    }
-}
-
-/// The `prefix_len` of a name with this prefix (see [`AttributeData`]).
-fn prefix_len(prefix: Option<&str>) -> u32 {
-    prefix.map_or(0, |p| n32(p.len() + 1))
-}
-
-/// Reserves room for `n` more items as a guess from the input, at most sixteen bytes of room per
-/// input byte, and not at all when the allocator refuses: the guess counts every `<` or `=`,
-/// so input made of them must not turn it into a huge allocation or an allocation failure.
-fn reserve_guess<T>(v: &mut Vec<T>, n: usize, input_len: usize) {
-    let cap = input_len.saturating_mul(16) / size_of::<T>().max(1);
-    let _ = v.try_reserve(n.min(cap));
-}
-
-/// Parses the whole of `input` into a document; tokenizer and tree diagnostics together, in
-/// input order.
-pub fn parse(input: &str, options: Options) -> (Document<'_>, Vec<Diagnostic>) {
-    let mut tokenizer = Tokenizer::new(input, options);
-    let mut builder = TreeBuilder::new();
-    // Strings of the input are kept as ranges of it.
-    builder.doc.source = input;
-    // Room for the nodes and attributes at once (at most an element or other markup and a
-    // text node per `<`, at most an attribute per `=`): the lists are not copied as they
-    // grow, and a parse makes a few large allocations instead of a series of doublings (each
-    // of which, past the allocator's mmap threshold, costs fresh pages; reserved room that is
-    // never written costs none).
-    let tags = memchr::memchr_iter(b'<', input.as_bytes()).count();
-    let equals = memchr::memchr_iter(b'=', input.as_bytes()).count();
-    reserve_guess(&mut builder.doc.nodes, 2 * tags + 1, input.len());
-    reserve_guess(&mut builder.doc.child_ids, 2 * tags + 1, input.len());
-    reserve_guess(&mut builder.doc.attributes, equals, input.len());
-    // And a start for the builder's stacks and the namespace table, so a small document does
-    // not grow them from four items a doubling at a time.
-    builder.stack.reserve(32);
-    builder.pending.reserve(64);
-    builder.bindings.reserve(8);
-    builder.doc.namespaces.reserve(8);
-    let mut diagnostics = Vec::new();
-    loop {
-        // Text and plain tags without tokens; anything else as events.
-        if let Some(d) = tokenizer.next_direct() {
-            builder.process_direct(d, tokenizer.direct_attributes());
-            if !builder.diagnostics.is_empty() {
-                diagnostics.append(&mut builder.diagnostics);
-            }
-            continue;
-        }
-        let Some(e) = tokenizer.next_event() else {
-            break;
-        };
-        match e {
-            crate::Event::Token(t) => {
-                builder.process(t);
-                if !builder.diagnostics.is_empty() {
-                    diagnostics.append(&mut builder.diagnostics);
-                }
-                if builder.spare_attributes.capacity() > 0 {
-                    // The tokenizer builds the next tag's attributes in this list: no
-                    // allocation per tag.
-                    tokenizer.reuse_attributes(std::mem::take(&mut builder.spare_attributes));
-                }
-            }
-            crate::Event::Diagnostic(d) => diagnostics.push(d),
-        }
-    }
-    let (doc, _) = builder.finish();
-    (doc, diagnostics)
-}
-
-/// A streaming parser: tokenizer and tree builder together.
-pub struct Parser {
-    tokenizer: Tokenizer<'static>,
-    builder: TreeBuilder<'static>,
-    diagnostics: Vec<Diagnostic>,
-}
-
-impl Parser {
-    /// A parser with `options`.
-    pub fn new(options: Options) -> Parser {
-        Parser {
-            tokenizer: Tokenizer::streaming(options),
-            builder: TreeBuilder::new(),
-            diagnostics: Vec::new(),
-        }
-    }
-
-    /// Feeds a chunk and builds what it completes.
-    pub fn feed(&mut self, chunk: &str) {
-        self.tokenizer.feed(chunk);
-        self.pump();
-    }
-
-    fn pump(&mut self) {
-        while let Some(e) = self.tokenizer.next_event() {
-            match e {
-                crate::Event::Token(t) => {
-                    self.builder.process(t);
-                    self.diagnostics.append(&mut self.builder.diagnostics);
-                }
-                crate::Event::Diagnostic(d) => self.diagnostics.push(d),
-            }
-        }
-    }
-
-    /// Ends the input; returns the document and every diagnostic.
-    pub fn finish(mut self) -> (Document<'static>, Vec<Diagnostic>) {
-        self.tokenizer.finish();
-        self.pump();
-        let (doc, _) = self.builder.finish();
-        (doc, self.diagnostics)
-    }
-}
-
-/// The result of [`parse_bytes`].
-#[derive(Clone, Debug)]
-pub struct ParsedBytes {
-    /// The document.
-    pub document: Document<'static>,
-    /// Every diagnostic; spans are byte offsets into [`ParsedBytes::text`].
-    pub diagnostics: Vec<Diagnostic>,
-    /// The decoded text the spans refer to.
-    pub text: String,
-    /// The encoding used: from the BOM, else the `<?` pattern of UTF-16, else the XML
-    /// declaration's label, else UTF-8 (see `thicket_input::xml`).
-    pub encoding: &'static thicket_input::Encoding,
-    /// True when malformed bytes were replaced by U+FFFD while decoding.
-    pub had_decoding_errors: bool,
-}
-
-/// Decodes `bytes` (encoding from the BOM or the XML declaration, see `thicket_input::xml`) and
-/// parses the text.
-pub fn parse_bytes(bytes: &[u8], options: Options) -> ParsedBytes {
-    let (text, encoding, had_decoding_errors) = thicket_input::xml::decode(bytes);
-    let text = text.into_owned();
-    let (document, diagnostics) = parse(&text, options);
-    let document = document.into_owned();
-    ParsedBytes {
-        document,
-        diagnostics,
-        text,
-        encoding,
-        had_decoding_errors,
-    }
-}
-
-/// How many bytes [`BytesParser`] holds before it decides the encoding (the XML declaration is
-/// looked for in the first 1024 bytes).
-const SNIFF_LEN: usize = 1024;
-
-/// What [`BytesParser::finish`] returns.
-#[derive(Clone, Debug)]
-pub struct ParsedStream {
-    /// The document.
-    pub document: Document<'static>,
-    /// Every diagnostic; spans are byte offsets into the decoded text.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The encoding used (see [`parse_bytes`]).
-    pub encoding: &'static thicket_input::Encoding,
-    /// True when malformed bytes were replaced by U+FFFD while decoding.
-    pub had_decoding_errors: bool,
-}
-
-/// A streaming parser over bytes: holds the first 1024 bytes (or all, if fewer) to find the
-/// encoding as [`parse_bytes`] does, then decodes and parses chunk by chunk. The result is the
-/// same as [`parse_bytes`] on the whole input.
-pub struct BytesParser {
-    parser: Parser,
-    head: Vec<u8>,
-    decoder: Option<thicket_input::StreamDecoder>,
-    text: String,
-}
-
-impl BytesParser {
-    /// A parser with `options`.
-    pub fn new(options: Options) -> BytesParser {
-        BytesParser {
-            parser: Parser::new(options),
-            head: Vec::new(),
-            decoder: None,
-            text: String::new(),
-        }
-    }
-
-    /// The encoding, once it is known.
-    pub fn encoding(&self) -> Option<&'static thicket_input::Encoding> {
-        self.decoder.as_ref().map(|d| d.encoding())
-    }
-
-    /// Feeds a chunk of bytes.
-    pub fn feed(&mut self, bytes: &[u8]) {
-        match &mut self.decoder {
-            Some(d) => {
-                d.feed(bytes, &mut self.text);
-                self.parser.feed(&self.text);
-                self.text.clear();
-            }
-            None => {
-                self.head.extend_from_slice(bytes);
-                if self.head.len() >= SNIFF_LEN {
-                    self.start();
-                }
-            }
-        }
-    }
-
-    fn start(&mut self) {
-        let sniffed = thicket_input::xml::sniff(&self.head);
-        let mut d = thicket_input::StreamDecoder::without_bom_handling(sniffed.encoding);
-        let head = std::mem::take(&mut self.head);
-        d.feed(&head[sniffed.bom_len.min(head.len())..], &mut self.text);
-        self.parser.feed(&self.text);
-        self.text.clear();
-        self.decoder = Some(d);
-    }
-
-    /// Ends the input.
-    pub fn finish(mut self) -> ParsedStream {
-        if self.decoder.is_none() {
-            self.start();
-        }
-        let mut had_decoding_errors = false;
-        let mut encoding = thicket_input::Encoding::for_label(b"utf-8");
-        if let Some(d) = &mut self.decoder {
-            d.finish(&mut self.text);
-            self.parser.feed(&self.text);
-            had_decoding_errors = d.had_errors();
-            encoding = Some(d.encoding());
-        }
-        let (document, diagnostics) = self.parser.finish();
-        ParsedStream {
-            document,
-            diagnostics,
-            encoding: encoding.unwrap_or_else(|| thicket_input::xml::sniff(b"").encoding),
-            had_decoding_errors,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::scope::SCAN_BINDINGS;
     use super::*;
+    use crate::{ErrorCode, Options, parse};
 
     fn element(doc: &mut Document<'_>, name: &'static str) -> NodeId {
         let root = doc.root();
@@ -2354,7 +1347,11 @@ mod tests {
                     break;
                 }
             }
-            let (doc, diagnostics) = parse(&markup, Options::default());
+            let crate::Parsed {
+                document: doc,
+                diagnostics,
+                ..
+            } = parse(&markup, Options::default());
             let mut got = Vec::new();
             let mut stack = vec![doc.root()];
             while let Some(id) = stack.pop() {

@@ -2,12 +2,13 @@
 
 use std::fmt::Write as _;
 
-use thicket_xml5::{ErrorCode, Event, Options, Profile, TokenKind, events, parse};
+use thicket_input::Limits;
+use thicket_xml5::{ErrorCode, Event, Options, Parsed, Profile, TokenKind, events, parse};
 
 /// One token or diagnostic per line.
-fn dump_events(input: &str, profile: Profile) -> String {
+fn dump_events(input: &str, options: &Options) -> String {
     let mut out = String::new();
-    for e in events(input, Options::with_profile(profile)) {
+    for e in events(input, options.clone()) {
         match e {
             Event::Diagnostic(d) => {
                 let _ = writeln!(out, "error[{}] {}", d.code.as_str(), d.span);
@@ -23,7 +24,12 @@ fn dump_events(input: &str, profile: Profile) -> String {
                         };
                         let attrs: Vec<String> = attributes
                             .iter()
-                            .map(|a| format!(" {}={:?} {}", a.name, a.value, a.span))
+                            .map(|a| {
+                                format!(
+                                    " {}={:?} {} (name {}, value {})",
+                                    a.name, a.value, a.span, a.name_span, a.value_span
+                                )
+                            })
                             .collect();
                         format!("{kind} {name:?}{}", attrs.concat())
                     }
@@ -42,6 +48,7 @@ fn dump_events(input: &str, profile: Profile) -> String {
                         public_id,
                         system_id,
                     } => format!("Doctype {name:?} {public_id:?} {system_id:?}"),
+                    TokenKind::Discarded => "Discarded".to_owned(),
                     TokenKind::Eof => "Eof".to_owned(),
                 };
                 let _ = writeln!(out, "{what} {}", t.span);
@@ -52,14 +59,29 @@ fn dump_events(input: &str, profile: Profile) -> String {
 }
 
 fn dump_all(input: &str, profile: Profile) -> String {
-    let (doc, diagnostics) = parse(input, Options::with_profile(profile));
-    let mut out = format!("input: {input:?}\nprofile: {profile:?}\n\ntokens:\n");
-    out.push_str(&dump_events(input, profile));
+    dump_with(input, &Options::with_profile(profile))
+}
+
+fn dump_with(input: &str, options: &Options) -> String {
+    let Parsed {
+        document: doc,
+        diagnostics,
+        omitted_diagnostics,
+    } = parse(input, options.clone());
+    let mut out = format!("input: {input:?}\nprofile: {:?}\n", options.profile);
+    if options.limits != Limits::none() {
+        let _ = writeln!(out, "limits: {:?}", options.limits);
+    }
+    out.push_str("\ntokens:\n");
+    out.push_str(&dump_events(input, options));
     out.push_str("\ntree:\n");
     out.push_str(&doc.dump());
     out.push_str("\ndiagnostics:\n");
     for d in &diagnostics {
         let _ = writeln!(out, "{} {} {}", d.code.as_str(), d.span, d.code.message());
+    }
+    if omitted_diagnostics > 0 {
+        let _ = writeln!(out, "{omitted_diagnostics} omitted");
     }
     out
 }
@@ -96,6 +118,7 @@ const EXAMPLES: &[(ErrorCode, Profile, &str)] = {
         (SolidusInEndTag, D, "<a></a/>"),
         (UnexpectedCharacterAfterEndTagName, D, "<a></a b>"),
         (DuplicateAttribute, D, "<a b='1' b='2'/>"),
+        (AttributeValueWithoutName, D, "<a/x b>"),
         (MissingPiTarget, D, "<a><? x?></a>"),
         (EofInPi, D, "<a/><?x y"),
         (IncorrectlyClosedComment, D, "<a><!--x--!></a>"),
@@ -163,11 +186,59 @@ const EXAMPLES: &[(ErrorCode, Profile, &str)] = {
     ]
 };
 
+/// The limit codes, each with the limit that produces it.
+fn limit_examples() -> Vec<(ErrorCode, Limits, &'static str)> {
+    use ErrorCode::*;
+    let none = Limits::none();
+    vec![
+        (
+            DepthLimit,
+            none.with_max_depth(2),
+            "<a><b><c>x<d/></c>y</b></a>",
+        ),
+        (
+            AttributeLimit,
+            none.with_max_attributes(2),
+            "<a x='1' y='2' z='3' w='4'/>",
+        ),
+        (
+            NameLengthLimit,
+            none.with_max_name_len(3),
+            "<abcdef ghijk='1'/>",
+        ),
+        (
+            ValueLengthLimit,
+            none.with_max_value_len(3),
+            "<a b='12345&amp;'/>",
+        ),
+        (
+            NamespaceLimit,
+            none.with_max_namespace_declarations(1),
+            "<a xmlns:p='urn:p'><b xmlns:q='urn:q'><q:c/></b></a>",
+        ),
+    ]
+}
+
+/// The encoding codes (`parse_bytes`), each with an input that produces it.
+const ENCODING_EXAMPLES: &[(ErrorCode, &[u8])] = &[
+    (
+        ErrorCode::UnknownEncoding,
+        b"<?xml version='1.0' encoding='x-bogus-42'?><a/>",
+    ),
+    (
+        ErrorCode::EncodingMismatch,
+        b"\xEF\xBB\xBF<?xml version='1.0' encoding='ISO-8859-1'?><a/>",
+    ),
+];
+
 #[test]
 fn every_error_code_has_an_example() {
+    let limits = limit_examples();
     for code in ErrorCode::ALL {
         assert!(
-            EXAMPLES.iter().any(|(c, _, _)| c == code),
+            EXAMPLES.iter().any(|(c, _, _)| c == code)
+                || limits.iter().any(|(c, _, _)| c == code)
+                || ENCODING_EXAMPLES.iter().any(|(c, _)| c == code),
             "no example for {}",
             code.as_str()
         );
@@ -175,9 +246,56 @@ fn every_error_code_has_an_example() {
 }
 
 #[test]
+fn limit_code_snapshots() {
+    for (code, limits, input) in limit_examples() {
+        let options = Options {
+            limits,
+            ..Options::default()
+        };
+        let Parsed { diagnostics, .. } = parse(input, options.clone());
+        assert!(
+            diagnostics.iter().any(|d| d.code == code),
+            "{input:?} does not give {}: {diagnostics:?}",
+            code.as_str()
+        );
+        insta::assert_snapshot!(
+            format!("error_{}", code.as_str()),
+            dump_with(input, &options)
+        );
+    }
+}
+
+#[test]
+fn encoding_code_snapshots() {
+    for &(code, bytes) in ENCODING_EXAMPLES {
+        let p = thicket_xml5::parse_bytes(bytes, Options::default());
+        let mut out = format!(
+            "input: {bytes:?}\nencoding: {}\n\ndiagnostics:\n",
+            p.encoding.name()
+        );
+        for d in &p.diagnostics {
+            let _ = writeln!(
+                out,
+                "{} {} {:?} {}",
+                d.code.as_str(),
+                d.span,
+                &p.text[d.span.start..d.span.end],
+                d.code.message()
+            );
+        }
+        assert!(p.diagnostics.iter().any(|d| d.code == code), "{out}");
+        insta::assert_snapshot!(format!("error_{}", code.as_str()), out);
+    }
+}
+
+#[test]
 fn error_code_snapshots() {
     for &(code, profile, input) in EXAMPLES {
-        let (_, diagnostics) = parse(input, Options::with_profile(profile));
+        let Parsed {
+            document: _,
+            diagnostics,
+            ..
+        } = parse(input, Options::with_profile(profile));
         assert!(
             diagnostics.iter().any(|d| d.code == code),
             "{input:?} does not give {}: {diagnostics:?}",

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use thicket_xml5::tree::{Document, Element, NodeData};
-use thicket_xml5::{Options, Parser, Profile, parse, serialize};
+use thicket_xml5::{Options, Parsed, Parser, Profile, parse, serialize};
 
 #[test]
 fn a_million_nested_elements_build_and_drop() {
@@ -15,7 +15,11 @@ fn a_million_nested_elements_build_and_drop() {
     for _ in 0..n {
         input.push_str("</a>");
     }
-    let (doc, diagnostics) = parse(&input, Options::default());
+    let Parsed {
+        document: doc,
+        diagnostics,
+        ..
+    } = parse(&input, Options::default());
     assert!(diagnostics.is_empty(), "{:?}", diagnostics.first());
     assert_eq!(doc.len(), n + 2);
     // The serializer is iterative too.
@@ -26,7 +30,11 @@ fn a_million_nested_elements_build_and_drop() {
 
 #[test]
 fn namespaces_resolve_with_recovery() {
-    let (doc, diagnostics) = parse(
+    let Parsed {
+        document: doc,
+        diagnostics,
+        ..
+    } = parse(
         "<r xmlns='urn:d' xmlns:p='urn:p'><p:a p:x='1' y='2'/><q:b/></r>",
         Options::default(),
     );
@@ -51,12 +59,20 @@ fn namespaces_resolve_with_recovery() {
 #[test]
 fn streaming_parser_gives_the_same_tree() {
     let input = "<?xml version='1.0'?><!DOCTYPE r [<!ENTITY x '>'>]><r a='&amp;&#65;'>t&lt;<![CDATA[c]]><!--k--><?p d?></r>";
-    let (whole, d1) = parse(input, Options::default());
+    let Parsed {
+        document: whole,
+        diagnostics: d1,
+        ..
+    } = parse(input, Options::default());
     for cut in 0..=input.len() {
         let mut p = Parser::new(Options::default());
         p.feed(&input[..cut]);
         p.feed(&input[cut..]);
-        let (doc, d2) = p.finish();
+        let Parsed {
+            document: doc,
+            diagnostics: d2,
+            ..
+        } = p.finish();
         assert_eq!(doc, whole, "split at {cut}");
         assert_eq!(d1, d2, "split at {cut}");
     }
@@ -76,7 +92,11 @@ fn user_entities_are_text_never_reparsed() {
         entities: Some(std::sync::Arc::new(map)),
         ..Options::default()
     };
-    let (doc, diagnostics) = parse("<a>&bomb;</a>", options);
+    let Parsed {
+        document: doc,
+        diagnostics,
+        ..
+    } = parse("<a>&bomb;</a>", options);
     let root = doc.root_element().unwrap();
     assert_eq!(doc.text_content(root), "&bomb;<b/>");
     assert_eq!(doc.children(root).len(), 1);
@@ -170,14 +190,14 @@ proptest! {
         }
         build(&mut doc, top, &Gen::Element(root.0.clone(), vec![], root.1.clone()));
         let xml = serialize(&doc);
-        let (back, _) = parse(&xml, Options::default());
+        let Parsed { document: back, .. } = parse(&xml, Options::default());
         prop_assert_eq!(back.dump(), doc.dump(), "{}", xml);
     }
 
     /// Whatever the parser builds, it builds again from the serializer's output.
     #[test]
     fn parsed_trees_round_trip(input in "([<>/?!=&;:'\" a-c\\-\\[\\]x#]|xmlns|<!--|-->|<!\\[CDATA\\[|\\]\\]>|&amp;|&#6|<?p|\\?>|<!DOCTYPE ){0,40}") {
-        let (doc, _) = parse(&input, Options::default());
+        let Parsed { document: doc, .. } = parse(&input, Options::default());
         // An attribute name starting with `:` (read after a valueless attribute) has no written
         // form that reads back: after `name="value"` a `:` is skipped (colon-before-attr).
         let colon_attribute = (0..doc.len()).any(|i| {
@@ -186,7 +206,7 @@ proptest! {
         });
         prop_assume!(!colon_attribute);
         let xml = serialize(&doc);
-        let (back, _) = parse(&xml, Options::default());
+        let Parsed { document: back, .. } = parse(&xml, Options::default());
         prop_assert_eq!(back.dump(), doc.dump(), "input {:?} written {:?}", input, xml);
     }
 }
@@ -228,7 +248,11 @@ fn user_entities_in_the_compatibility_profile() {
         entities: Some(std::sync::Arc::new(map)),
         ..Options::default()
     };
-    let (doc, diagnostics) = parse("<a t='&product;'>&product; &amp; &nope;</a>", options);
+    let Parsed {
+        document: doc,
+        diagnostics,
+        ..
+    } = parse("<a t='&product;'>&product; &amp; &nope;</a>", options);
     let root = doc.root_element().unwrap();
     assert_eq!(doc.text_content(root), "Thicket & &nope;");
     assert_eq!(doc.attributes(root).get(0).unwrap().value(), "Thicket");
@@ -266,7 +290,7 @@ fn bytes_parser_matches_parse_bytes_for_any_chunking() {
 /// Children past the few kept inline in a node stay in order.
 #[test]
 fn many_children_in_order() {
-    let (doc, _) = thicket_xml5::parse(
+    let thicket_xml5::Parsed { document: doc, .. } = thicket_xml5::parse(
         "<r><a/><b/><c/><d/><e/><f/><g/><h/><i/></r>",
         thicket_xml5::Options::default(),
     );
@@ -301,7 +325,11 @@ fn many_bindings_in_scope() {
         input.push_str(&format!("</e{i}><q:after{i}/>"));
     }
     input.push_str("</root>");
-    let (doc, diagnostics) = parse(&input, Options::default());
+    let Parsed {
+        document: doc,
+        diagnostics,
+        ..
+    } = parse(&input, Options::default());
     let mut leaves = Vec::new();
     let mut stack = vec![doc.root()];
     while let Some(id) = stack.pop() {
@@ -343,7 +371,11 @@ fn many_bindings_in_scope() {
 /// it, a stray one is ignored.
 #[test]
 fn mismatched_end_tags() {
-    let (doc, diagnostics) = parse("<a><b><c></b>x</y><d></a>", Options::default());
+    let Parsed {
+        document: doc,
+        diagnostics,
+        ..
+    } = parse("<a><b><c></b>x</y><d></a>", Options::default());
     assert_eq!(doc.dump(), "<a>\n  <b>\n    <c>\n  \"x\"\n  <d>\n");
     let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(
@@ -397,12 +429,16 @@ fn appends_in_any_order_keep_child_order() {
         markup.push_str(&format!("</k{i}>"));
     }
     markup.push_str("</r>");
-    let (parsed, _) = parse(&markup, Options::default());
+    let Parsed {
+        document: parsed, ..
+    } = parse(&markup, Options::default());
     assert_eq!(doc.dump(), parsed.dump());
     // Node ids differ (the parser numbers in document order), so compare a rebuilt copy.
     let mut streamed = Parser::new(Options::default());
     streamed.feed(&markup);
-    let (streamed, _) = streamed.finish();
+    let Parsed {
+        document: streamed, ..
+    } = streamed.finish();
     assert!(parsed == streamed);
     assert_eq!(doc.children(kids[3]).len(), 5);
     assert_eq!(
@@ -452,10 +488,10 @@ proptest! {
     fn direct_building_matches_tokens(input in tree_markup()) {
         for profile in [Profile::Draft, Profile::Compatibility] {
             let options = Options::with_profile(profile);
-            let (doc, diagnostics) = parse(&input, options.clone());
+            let Parsed { document: doc, diagnostics, .. } = parse(&input, options.clone());
             let mut p = Parser::new(options);
             p.feed(&input);
-            let (streamed, streamed_diagnostics) = p.finish();
+            let Parsed { document: streamed, diagnostics: streamed_diagnostics, .. } = p.finish();
             prop_assert_eq!(doc.dump(), streamed.dump());
             prop_assert!(doc == streamed);
             prop_assert_eq!(diagnostics, streamed_diagnostics);

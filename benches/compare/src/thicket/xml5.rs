@@ -12,6 +12,6 @@ pub fn xml5_tokens(text: &str, _bytes: &[u8]) -> Option<usize> {
 
 /// thicket-xml5: tokenizer and tree construction, with namespaces.
 pub fn xml5_tree(text: &str, _bytes: &[u8]) -> Option<usize> {
-    let (doc, diagnostics) = thicket_xml5::parse(text, thicket_xml5::Options::default());
-    Some(diagnostics.len() + usize::from(doc.root_element().is_some()))
+    let parsed = thicket_xml5::parse(text, thicket_xml5::Options::default());
+    Some(parsed.diagnostics.len() + usize::from(parsed.document.root_element().is_some()))
 }

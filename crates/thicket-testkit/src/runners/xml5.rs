@@ -85,7 +85,7 @@ pub fn to_suite_tokens<'a>(events: impl IntoIterator<Item = Event<'a>>) -> Vec<X
                     public_id.map(|s| s.into_owned()),
                     system_id.map(|s| s.into_owned()),
                 ),
-                TokenKind::Eof => continue,
+                TokenKind::Eof | TokenKind::Discarded => continue,
             },
         };
         out.push(t);
@@ -119,7 +119,11 @@ fn run_chunks(chunks: &[&str], profile: Profile) -> Vec<Event<'static>> {
     out
 }
 
-fn check_spans(input: &str, events: &[Event<'_>]) -> Result<(), String> {
+/// Checks the spans of an event stream: the tokens' spans (`Discarded` ones included) tile the
+/// input; attributes are in order inside their tag, each with its name's span (which holds the
+/// name as written) and its value's span inside its own; diagnostics are in bounds; tags start
+/// at `<`.
+pub fn check_spans(input: &str, events: &[Event<'_>]) -> Result<(), String> {
     let mut token_spans: Vec<Span> = Vec::new();
     for e in events {
         match e {
@@ -132,6 +136,22 @@ fn check_spans(input: &str, events: &[Event<'_>]) -> Result<(), String> {
                 };
                 let a: Vec<Span> = attrs.iter().map(|a| a.span).collect();
                 spans::check_ordered(input, &a).map_err(|e| format!("attribute spans: {e}"))?;
+                for a in attrs {
+                    let inside =
+                        |s: Span, outer: Span| outer.start <= s.start && s.end <= outer.end;
+                    if !inside(a.span, t.span)
+                        || !inside(a.name_span, a.span)
+                        || !inside(a.value_span, a.span)
+                        || a.name_span.start != a.span.start
+                        || a.value_span.start < a.name_span.end
+                    {
+                        return Err(format!("attribute {a:?} in {:?}", t.span));
+                    }
+                    let written = &input[a.name_span.start..a.name_span.end];
+                    if !written.contains(['\r', '\0']) && written != a.name {
+                        return Err(format!("attribute name span {a:?} holds {written:?}"));
+                    }
+                }
                 if matches!(
                     t.kind,
                     TokenKind::StartTag { .. }
@@ -154,7 +174,7 @@ fn check_spans(input: &str, events: &[Event<'_>]) -> Result<(), String> {
             }
         }
     }
-    spans::check_ordered(input, &token_spans)
+    spans::check_tiling(input, &token_spans).map_err(|e| format!("token spans: {e}"))
 }
 
 fn run_tokenizer(dir: &Path, profile: Profile) -> Result<Vec<Case>, String> {
@@ -181,7 +201,11 @@ fn run_tokenizer(dir: &Path, profile: Profile) -> Result<Vec<Case>, String> {
 }
 
 fn chunk_invariance(input: &str, whole: &[XmlToken], profile: Profile) -> Outcome {
-    let by_char = to_suite_tokens(run_chunks(&chunks::chars(input), profile));
+    let events = run_chunks(&chunks::chars(input), profile);
+    if let Err(e) = check_spans(input, &events) {
+        return Outcome::Fail(format!("spans fed char by char: {e}"));
+    }
+    let by_char = to_suite_tokens(events);
     if by_char != whole {
         return Outcome::Fail(format!("fed char by char: {by_char:?}\nwhole: {whole:?}"));
     }
@@ -201,20 +225,33 @@ fn run_tree(dir: &Path) -> Result<Vec<Case>, String> {
     let mut cases = Vec::with_capacity(tests.len());
     for test in &tests {
         let options = Options::with_profile(Profile::Compatibility);
-        let (doc, _diagnostics) = thicket_xml5::parse(&test.data, options.clone());
-        let actual = doc.dump();
+        let parsed = thicket_xml5::parse(&test.data, options.clone());
+        let actual = parsed.document.dump();
         let actual = actual.trim_end_matches('\n');
         let outcome = if actual == test.document {
-            // The same tree when fed char by char.
+            // The same tree, node spans and diagnostics (in source order) when fed char by
+            // char.
             let mut p = thicket_xml5::Parser::new(options);
             for c in chunks::chars(&test.data) {
                 p.feed(c);
             }
-            let (doc2, _) = p.finish();
-            if doc2.dump().trim_end_matches('\n') == actual {
-                Outcome::Pass
-            } else {
+            let streamed = p.finish();
+            let diagnostic_spans: Vec<Span> = parsed.diagnostics.iter().map(|d| d.span).collect();
+            if streamed.document.dump().trim_end_matches('\n') != actual {
                 Outcome::Fail("the tree differs when the input is fed char by char".into())
+            } else if streamed.diagnostics != parsed.diagnostics {
+                Outcome::Fail("the diagnostics differ when the input is fed char by char".into())
+            } else if let Err(e) = spans::check_ordered(&test.data, &diagnostic_spans) {
+                Outcome::Fail(format!("diagnostics out of source order: {e}"))
+            } else if let Err(e) = check_node_spans(&test.data, &parsed.document) {
+                Outcome::Fail(format!("node spans: {e}"))
+            } else if (0..parsed.document.len())
+                .map(thicket_xml5::NodeId::from_index)
+                .any(|id| parsed.document.span(id) != streamed.document.span(id))
+            {
+                Outcome::Fail("node spans differ when the input is fed char by char".into())
+            } else {
+                Outcome::Pass
             }
         } else {
             Outcome::Fail(format!(
@@ -225,4 +262,35 @@ fn run_tree(dir: &Path) -> Result<Vec<Case>, String> {
         cases.push(Case::new(test.name(), outcome));
     }
     Ok(cases)
+}
+
+/// Checks a document's node spans: every node has one, in bounds; an element's starts at `<`
+/// and holds its children's; siblings do not overlap and come in order.
+pub fn check_node_spans(input: &str, doc: &thicket_xml5::Document<'_>) -> Result<(), String> {
+    let mut stack = vec![doc.root()];
+    while let Some(id) = stack.pop() {
+        let span = doc
+            .span(id)
+            .ok_or_else(|| format!("node {id:?} has no span"))?;
+        spans::check_ordered(input, &[span])?;
+        if doc.element(id).is_some() && !input[span.start..].starts_with('<') {
+            return Err(format!(
+                "element {id:?} span {span:?} does not start at `<`"
+            ));
+        }
+        let mut at = span.start;
+        for &c in doc.children(id) {
+            let s = doc
+                .span(c)
+                .ok_or_else(|| format!("node {c:?} has no span"))?;
+            if s.start < at || s.end > span.end {
+                return Err(format!(
+                    "child {c:?} {s:?} of {id:?} {span:?} overlaps or leaves it"
+                ));
+            }
+            at = s.end;
+            stack.push(c);
+        }
+    }
+    Ok(())
 }

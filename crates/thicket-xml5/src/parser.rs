@@ -1,0 +1,339 @@
+//! Tokenizer and tree builder together: [`parse`] over a whole `&str`, the streaming
+//! [`Parser`], and over bytes [`parse_bytes`] and [`BytesParser`]. Each returns the tokenizer's
+//! and the tree builder's diagnostics merged in source order (see `order.rs`), capped by
+//! [`thicket_input::Limits::max_diagnostics`].
+
+use thicket_input::Span;
+
+use crate::Event;
+use crate::error::{Diagnostic, ErrorCode};
+use crate::order::Ordered;
+use crate::tokenizer::{Options, Tokenizer};
+use crate::tree::{Document, TreeBuilder};
+
+/// A document and its diagnostics: what [`parse`], [`Parser::finish`] and
+/// [`TreeBuilder::finish`] return.
+#[derive(Clone, Debug)]
+pub struct Parsed<'a> {
+    /// The document (empty when the parser kept no tree).
+    pub document: Document<'a>,
+    /// The diagnostics in source order (by span start; ties in the order the draft raises
+    /// them; errors of the end of the input last), at most
+    /// [`thicket_input::Limits::max_diagnostics`].
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many diagnostics were counted past the cap and not kept.
+    pub omitted_diagnostics: usize,
+}
+
+/// The tokenizer's options for a parser: the parser caps the merged diagnostics itself.
+fn tokenizer_options(options: &Options) -> Options {
+    let mut options = options.clone();
+    options.limits.max_diagnostics = None;
+    options
+}
+
+/// An encoding problem of a byte input, as the first diagnostic.
+fn encoding_diagnostic(sniffed: &thicket_input::xml::XmlSniffed) -> Option<Diagnostic> {
+    let problem = sniffed.problem?;
+    let span = sniffed.declared_label_span.unwrap_or(Span::empty(0));
+    Some(Diagnostic::new(
+        ErrorCode::for_encoding_problem(problem),
+        span,
+    ))
+}
+
+/// Parses the whole of `input` into a document; tokenizer and tree diagnostics together, in
+/// source order.
+pub fn parse(input: &str, options: Options) -> Parsed<'_> {
+    parse_with(input, options, None)
+}
+
+/// (Nothing is handed out before the end, so the diagnostics are put in order once, at the end:
+/// a sort that is linear on the runs already in order, most of them.)
+fn parse_with(input: &str, options: Options, first: Option<Diagnostic>) -> Parsed<'_> {
+    let mut order = Ordered::new(options.limits.max_diagnostics);
+    order.extend(first);
+    let mut builder = TreeBuilder::for_source(input, &options.limits);
+    let mut tokenizer = Tokenizer::new(input, tokenizer_options(&options));
+    loop {
+        // Text and plain tags without tokens; anything else as events.
+        if let Some(d) = tokenizer.next_direct() {
+            builder.process_direct(d, tokenizer.direct_attributes());
+            builder.drain_diagnostics(&mut order);
+            continue;
+        }
+        let Some(e) = tokenizer.next_event() else {
+            break;
+        };
+        match e {
+            Event::Token(t) => {
+                builder.process(t);
+                builder.drain_diagnostics(&mut order);
+                if builder.spare_attributes.capacity() > 0 {
+                    // The tokenizer builds the next tag's attributes in this list: no
+                    // allocation per tag.
+                    tokenizer.reuse_attributes(std::mem::take(&mut builder.spare_attributes));
+                }
+            }
+            Event::Diagnostic(d) => order.push(d),
+        }
+    }
+    let (diagnostics, omitted_diagnostics) = order.into_parts();
+    Parsed {
+        document: builder.finish().document,
+        diagnostics,
+        omitted_diagnostics,
+    }
+}
+
+/// A streaming parser: tokenizer and tree builder together. [`Parser::without_tree`] checks the
+/// input in memory bounded by its open elements and namespace bindings.
+pub struct Parser {
+    tokenizer: Tokenizer<'static>,
+    builder: TreeBuilder<'static>,
+    order: Ordered,
+}
+
+impl std::fmt::Debug for Parser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parser")
+            .field("builder", &self.builder)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Parser {
+    /// A parser building a document, with `options`.
+    pub fn new(options: Options) -> Parser {
+        Parser::with_tree(options, true)
+    }
+
+    /// A parser that builds no tree: the same diagnostics as [`Parser::new`], an empty
+    /// document, and memory for the open elements and namespace bindings only.
+    pub fn without_tree(options: Options) -> Parser {
+        Parser::with_tree(options, false)
+    }
+
+    fn with_tree(options: Options, keep_tree: bool) -> Parser {
+        Parser {
+            builder: TreeBuilder::for_parser(keep_tree, &options.limits),
+            order: Ordered::new(options.limits.max_diagnostics),
+            tokenizer: Tokenizer::streaming(tokenizer_options(&options)),
+        }
+    }
+
+    /// Feeds a chunk and builds what it completes.
+    pub fn feed(&mut self, chunk: &str) {
+        self.tokenizer.feed(chunk);
+        self.pump();
+    }
+
+    fn pump(&mut self) {
+        while let Some(e) = self.tokenizer.next_event() {
+            match e {
+                Event::Token(t) => {
+                    self.builder.process(t);
+                    self.builder.drain_diagnostics(&mut self.order);
+                }
+                Event::Diagnostic(d) => self.order.push(d),
+            }
+        }
+        self.order.settle(self.tokenizer.horizon());
+    }
+
+    /// The diagnostics whose place in source order is settled, not yet taken: every one that
+    /// starts before the input read so far could still produce one (so a consumer can print
+    /// them as the input streams in).
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        self.order.take()
+    }
+
+    /// How many diagnostics were counted past [`thicket_input::Limits::max_diagnostics`].
+    pub fn omitted_diagnostics(&self) -> usize {
+        self.order.omitted()
+    }
+
+    /// Ends the input; returns the document and the diagnostics not taken.
+    pub fn finish(mut self) -> Parsed<'static> {
+        self.tokenizer.finish();
+        self.pump();
+        let (diagnostics, omitted_diagnostics) = self.order.into_parts();
+        Parsed {
+            document: self.builder.finish().document,
+            diagnostics,
+            omitted_diagnostics,
+        }
+    }
+
+    /// A diagnostic about the input before its first character (the encoding).
+    fn report_first(&mut self, d: Option<Diagnostic>) {
+        self.order.extend(d);
+    }
+}
+
+/// The result of [`parse_bytes`].
+#[derive(Clone, Debug)]
+pub struct ParsedBytes {
+    /// The document.
+    pub document: Document<'static>,
+    /// The diagnostics in source order, capped (see [`Parsed::diagnostics`]); spans are byte
+    /// offsets into [`ParsedBytes::text`]. An XML declaration whose `encoding` label is unknown
+    /// (`unknown-encoding`) or contradicts the byte order mark or the UTF-16 byte pattern
+    /// (`encoding-mismatch`) is reported at the label.
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many diagnostics were counted past the cap and not kept.
+    pub omitted_diagnostics: usize,
+    /// The decoded text the spans refer to.
+    pub text: String,
+    /// The encoding used: from the BOM, else the `<?` pattern of UTF-16, else the XML
+    /// declaration's label, else UTF-8 (see `thicket_input::xml`).
+    pub encoding: &'static thicket_input::Encoding,
+    /// True when malformed bytes were replaced by U+FFFD while decoding.
+    pub had_decoding_errors: bool,
+}
+
+/// Decodes `bytes` (encoding from the BOM or the XML declaration, see `thicket_input::xml`) and
+/// parses the text.
+pub fn parse_bytes(bytes: &[u8], options: Options) -> ParsedBytes {
+    let sniffed = thicket_input::xml::sniff(bytes);
+    let (text, had_decoding_errors) = sniffed
+        .encoding
+        .decode_without_bom_handling(&bytes[sniffed.bom_len.min(bytes.len())..]);
+    let text = text.into_owned();
+    let parsed = parse_with(&text, options, encoding_diagnostic(&sniffed));
+    let document = parsed.document.into_owned();
+    ParsedBytes {
+        document,
+        diagnostics: parsed.diagnostics,
+        omitted_diagnostics: parsed.omitted_diagnostics,
+        text,
+        encoding: sniffed.encoding,
+        had_decoding_errors,
+    }
+}
+
+/// How many bytes [`BytesParser`] holds before it decides the encoding (the XML declaration is
+/// looked for in the first 1024 bytes).
+const SNIFF_LEN: usize = 1024;
+
+/// What [`BytesParser::finish`] returns.
+#[derive(Clone, Debug)]
+pub struct ParsedStream {
+    /// The document.
+    pub document: Document<'static>,
+    /// The diagnostics in source order, capped, as [`ParsedBytes::diagnostics`]; spans are
+    /// byte offsets into the decoded text.
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many diagnostics were counted past the cap and not kept.
+    pub omitted_diagnostics: usize,
+    /// The encoding used (see [`parse_bytes`]).
+    pub encoding: &'static thicket_input::Encoding,
+    /// True when malformed bytes were replaced by U+FFFD while decoding.
+    pub had_decoding_errors: bool,
+}
+
+/// A streaming parser over bytes: holds the first 1024 bytes (or all, if fewer) to find the
+/// encoding as [`parse_bytes`] does, then decodes and parses chunk by chunk. The result is the
+/// same as [`parse_bytes`] on the whole input.
+pub struct BytesParser {
+    parser: Parser,
+    head: Vec<u8>,
+    decoder: Option<thicket_input::StreamDecoder>,
+    text: String,
+}
+
+impl std::fmt::Debug for BytesParser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BytesParser")
+            .field("parser", &self.parser)
+            .field("encoding", &self.encoding().map(|e| e.name()))
+            .finish_non_exhaustive()
+    }
+}
+
+impl BytesParser {
+    /// A parser building a document, with `options`.
+    pub fn new(options: Options) -> BytesParser {
+        BytesParser::over(Parser::new(options))
+    }
+
+    /// A parser building no tree (see [`Parser::without_tree`]).
+    pub fn without_tree(options: Options) -> BytesParser {
+        BytesParser::over(Parser::without_tree(options))
+    }
+
+    fn over(parser: Parser) -> BytesParser {
+        BytesParser {
+            parser,
+            head: Vec::new(),
+            decoder: None,
+            text: String::new(),
+        }
+    }
+
+    /// The encoding, once it is known.
+    pub fn encoding(&self) -> Option<&'static thicket_input::Encoding> {
+        self.decoder.as_ref().map(|d| d.encoding())
+    }
+
+    /// Feeds a chunk of bytes.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        match &mut self.decoder {
+            Some(d) => {
+                d.feed(bytes, &mut self.text);
+                self.parser.feed(&self.text);
+                self.text.clear();
+            }
+            None => {
+                self.head.extend_from_slice(bytes);
+                if self.head.len() >= SNIFF_LEN {
+                    self.start();
+                }
+            }
+        }
+    }
+
+    fn start(&mut self) {
+        let sniffed = thicket_input::xml::sniff(&self.head);
+        self.parser.report_first(encoding_diagnostic(&sniffed));
+        let mut d = thicket_input::StreamDecoder::without_bom_handling(sniffed.encoding);
+        let head = std::mem::take(&mut self.head);
+        d.feed(&head[sniffed.bom_len.min(head.len())..], &mut self.text);
+        self.parser.feed(&self.text);
+        self.text.clear();
+        self.decoder = Some(d);
+    }
+
+    /// The diagnostics settled so far (see [`Parser::take_diagnostics`]).
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        self.parser.take_diagnostics()
+    }
+
+    /// How many diagnostics were counted past the cap so far.
+    pub fn omitted_diagnostics(&self) -> usize {
+        self.parser.omitted_diagnostics()
+    }
+
+    /// Ends the input.
+    pub fn finish(mut self) -> ParsedStream {
+        if self.decoder.is_none() {
+            self.start();
+        }
+        let mut had_decoding_errors = false;
+        let mut encoding = thicket_input::Encoding::for_label(b"utf-8");
+        if let Some(d) = &mut self.decoder {
+            d.finish(&mut self.text);
+            self.parser.feed(&self.text);
+            had_decoding_errors = d.had_errors();
+            encoding = Some(d.encoding());
+        }
+        let parsed = self.parser.finish();
+        ParsedStream {
+            document: parsed.document,
+            diagnostics: parsed.diagnostics,
+            omitted_diagnostics: parsed.omitted_diagnostics,
+            encoding: encoding.unwrap_or_else(|| thicket_input::xml::sniff(b"").encoding),
+            had_decoding_errors,
+        }
+    }
+}

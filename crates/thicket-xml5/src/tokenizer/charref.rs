@@ -1,0 +1,308 @@
+//! The character reference states ("character reference in data state", "character reference
+//! in attribute value state"): numeric references by each profile's rule, named references by
+//! the draft's reading (draft profile) or the WHATWG longest match (compatibility profile).
+
+use thicket_charref::numeric;
+use thicket_input::Span;
+
+use super::{CharRef, Profile, RefPhase, State, Step, Tokenizer};
+use crate::error::ErrorCode;
+
+impl Tokenizer<'_> {
+    #[inline]
+    pub(super) fn start_char_ref(
+        &mut self,
+        state: State,
+        return_state: State,
+        additional: Option<char>,
+    ) {
+        self.cref = CharRef {
+            phase: RefPhase::Begin,
+            start: self.cur_at,
+            additional,
+            return_state,
+            num: 0,
+            seen_digit: false,
+            matched: None,
+        };
+        self.state = state;
+    }
+
+    fn ref_span(&self) -> Span {
+        Span::new(self.cref.start, self.pos)
+    }
+
+    #[cold]
+    fn ref_error(&mut self, code: ErrorCode) {
+        let span = self.ref_span();
+        self.error(code, span);
+    }
+
+    /// Ends the reference: nothing (a literal `&`, the input after it read again) or `text`.
+    fn finish_ref(&mut self, text: Option<&str>) {
+        let in_attr = self.state == State::CharacterReferenceInAttributeValue;
+        match text {
+            None => {
+                self.pos = self.cref.start + 1;
+                if in_attr {
+                    self.attr_value
+                        .push('&', self.cref.start, true, &self.input, self.base);
+                } else {
+                    self.push_text('&', self.cref.start, 1, true);
+                }
+            }
+            Some(t) => {
+                if in_attr {
+                    self.attr_value.push_str(t, &self.input, self.base);
+                } else {
+                    self.text_span(self.cref.start, self.pos);
+                    self.text.push_str(t, &self.input, self.base);
+                }
+            }
+        }
+        if in_attr {
+            self.attr_end = self.pos;
+            self.attr_value_end = self.pos;
+            self.limit_attribute_value();
+        }
+        self.state = self.cref.return_state;
+    }
+
+    pub(super) fn character_reference_state(&mut self) -> Step {
+        loop {
+            match self.cref.phase {
+                RefPhase::Begin => {
+                    let c = self.peek()?;
+                    let none = match (self.profile, c) {
+                        (_, None) => true,
+                        (_, Some(c)) if Some(c) == self.cref.additional => true,
+                        (Profile::Draft, Some('\t' | '\n' | '\r' | ' ' | '<' | '%' | '&')) => true,
+                        (Profile::Compatibility, Some('\t' | '\n' | '\x0C' | ' ' | '<' | '&')) => {
+                            true
+                        }
+                        _ => false,
+                    };
+                    if none {
+                        self.finish_ref(None);
+                        return Ok(());
+                    }
+                    if c == Some('#') {
+                        self.pos += 1;
+                        self.cref.phase = RefPhase::Octothorpe;
+                    } else if self.profile == Profile::Compatibility {
+                        self.cref.phase = RefPhase::Named;
+                    } else {
+                        self.cref.phase = RefPhase::DraftName;
+                    }
+                }
+                RefPhase::Octothorpe => match self.peek()? {
+                    Some('x' | 'X') => {
+                        self.pos += 1;
+                        self.cref.phase = RefPhase::Numeric { hex: true };
+                    }
+                    _ => self.cref.phase = RefPhase::Numeric { hex: false },
+                },
+                RefPhase::Numeric { hex } => {
+                    let radix = if hex { 16 } else { 10 };
+                    match self.peek()?.and_then(|c| c.to_digit(radix)) {
+                        Some(d) => {
+                            self.pos += 1;
+                            self.cref.num = numeric::accumulate(self.cref.num, radix, d);
+                            self.cref.seen_digit = true;
+                        }
+                        None if !self.cref.seen_digit => {
+                            self.ref_error(ErrorCode::AbsenceOfDigitsInNumericCharacterReference);
+                            self.finish_ref(None);
+                            return Ok(());
+                        }
+                        None => self.cref.phase = RefPhase::NumericSemicolon,
+                    }
+                }
+                RefPhase::NumericSemicolon => {
+                    if self.peek()? == Some(';') {
+                        self.pos += 1;
+                    } else {
+                        self.ref_error(ErrorCode::MissingSemicolonAfterCharacterReference);
+                    }
+                    let c = self.numeric_value();
+                    let mut buf = [0; 4];
+                    let s: &str = c.encode_utf8(&mut buf);
+                    self.finish_ref(Some(s));
+                    return Ok(());
+                }
+                RefPhase::Named => return self.named_reference_2016(),
+                RefPhase::BogusName => match self.peek()? {
+                    Some(c) if c.is_ascii_alphanumeric() => self.pos += 1,
+                    Some(';') => {
+                        self.pos += 1;
+                        self.unknown_name_2016();
+                        return Ok(());
+                    }
+                    _ => {
+                        self.finish_ref(None);
+                        return Ok(());
+                    }
+                },
+                RefPhase::DraftName => return self.named_reference_draft(),
+            }
+        }
+    }
+
+    /// The value of a numeric reference, reporting the profile's errors.
+    fn numeric_value(&mut self) -> char {
+        let n = self.cref.num;
+        let (c, code) = match self.profile {
+            Profile::Compatibility => {
+                use numeric::WhatwgIssue as W;
+                let (c, issue) = numeric::whatwg(n);
+                let code = issue.map(|i| match i {
+                    W::NullCharacterReference => ErrorCode::NullCharacterReference,
+                    W::CharacterReferenceOutsideUnicodeRange => {
+                        ErrorCode::CharacterReferenceOutsideUnicodeRange
+                    }
+                    W::SurrogateCharacterReference => ErrorCode::SurrogateCharacterReference,
+                    W::NoncharacterCharacterReference => ErrorCode::NoncharacterCharacterReference,
+                    W::ControlCharacterReference => ErrorCode::ControlCharacterReference,
+                });
+                (c, code)
+            }
+            Profile::Draft => {
+                use numeric::Xml5Issue as X;
+                let (c, issue) = numeric::xml5(n);
+                let code = issue.map(|i| match i {
+                    X::Null => ErrorCode::NullCharacterReference,
+                    X::OutOfRange if numeric::is_surrogate(n) => {
+                        ErrorCode::SurrogateCharacterReference
+                    }
+                    X::OutOfRange => ErrorCode::CharacterReferenceOutsideUnicodeRange,
+                    X::Disallowed if numeric::is_noncharacter(n) => {
+                        ErrorCode::NoncharacterCharacterReference
+                    }
+                    X::Disallowed => ErrorCode::ControlCharacterReference,
+                });
+                (c, code)
+            }
+        };
+        if let Some(code) = code {
+            self.ref_error(code);
+        }
+        c
+    }
+
+    /// Compatibility profile: `&name;` (the `;` consumed) that the HTML names do not know is
+    /// looked up in the user's entities, else it is text with an error.
+    fn unknown_name_2016(&mut self) {
+        let name = &self.input[self.cref.start + 1 - self.base..self.pos - 1 - self.base];
+        let value = self.entities.as_ref().and_then(|m| m.get(name).cloned());
+        match value {
+            Some(v) => self.finish_ref(Some(&v)),
+            None => {
+                self.ref_error(ErrorCode::UnknownNamedCharacterReference);
+                self.finish_ref(None);
+            }
+        }
+    }
+
+    /// Compatibility profile: the WHATWG longest-match algorithm over the HTML names.
+    fn named_reference_2016(&mut self) -> Step {
+        let name_start = self.cref.start + 1;
+        loop {
+            let next = self.peek()?;
+            if let Some(c) = next {
+                let end = self.pos + c.len_utf8();
+                let key = &self.input[name_start - self.base..end - self.base];
+                if let Some(entry) = thicket_charref::named(key) {
+                    self.pos = end;
+                    if let Some(v) = entry.value {
+                        self.cref.matched = Some((end - name_start, v));
+                    }
+                    continue;
+                }
+            }
+            // The name cannot continue with `next`.
+            let consumed = self.pos - name_start;
+            match self.cref.matched {
+                None => {
+                    match next {
+                        Some(c) if c.is_ascii_alphanumeric() => {
+                            self.cref.phase = RefPhase::BogusName;
+                            return Ok(());
+                        }
+                        Some(';') if consumed > 0 => {
+                            self.pos += 1;
+                            self.unknown_name_2016();
+                            return Ok(());
+                        }
+                        _ => {}
+                    }
+                    self.finish_ref(None);
+                }
+                Some((len, value)) => {
+                    let matched_end = name_start + len;
+                    let last = self.input.as_bytes()[matched_end - 1 - self.base];
+                    let after = if matched_end < self.pos {
+                        self.input[matched_end - self.base..].chars().next()
+                    } else {
+                        next
+                    };
+                    let in_attr = self.cref.additional.is_some();
+                    if last == b';' {
+                        self.pos = matched_end;
+                        self.finish_ref(Some(value));
+                    } else if in_attr && after == Some('=') {
+                        self.ref_error(ErrorCode::EqualsSignAfterCharacterReferenceInAttribute);
+                        self.finish_ref(None);
+                    } else if in_attr && after.is_some_and(|c| c.is_ascii_alphanumeric()) {
+                        self.finish_ref(None);
+                    } else {
+                        self.pos = matched_end;
+                        self.ref_error(ErrorCode::MissingSemicolonAfterCharacterReference);
+                        self.finish_ref(Some(value));
+                    }
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    /// Draft profile: a name of XML name characters and `;`, resolved through the user's
+    /// entities, the five XML entities and the HTML names.
+    fn named_reference_draft(&mut self) -> Step {
+        let name_start = self.cref.start + 1;
+        loop {
+            match self.peek()? {
+                Some(c) if thicket_names::xml10::is_name_char(c) => self.pos += c.len_utf8(),
+                Some(';') => {
+                    let name = &self.input[name_start - self.base..self.pos - self.base];
+                    self.pos += 1;
+                    let value: Option<String> = self
+                        .entities
+                        .as_ref()
+                        .and_then(|m| m.get(name).cloned())
+                        .or_else(|| thicket_charref::xml_predefined(name).map(String::from))
+                        .or_else(|| {
+                            let mut key = String::with_capacity(name.len() + 1);
+                            key.push_str(name);
+                            key.push(';');
+                            thicket_charref::named(&key)
+                                .and_then(|e| e.value)
+                                .map(String::from)
+                        });
+                    match value {
+                        Some(v) => self.finish_ref(Some(&v)),
+                        None => {
+                            self.ref_error(ErrorCode::UnknownNamedCharacterReference);
+                            self.finish_ref(None);
+                        }
+                    }
+                    return Ok(());
+                }
+                _ => {
+                    self.ref_error(ErrorCode::MissingSemicolonAfterCharacterReference);
+                    self.finish_ref(None);
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
