@@ -4,12 +4,14 @@
 //! - `cargo xtask codegen [--check]`
 //! - `cargo xtask bench [--compare]`
 //! - `cargo xtask callgrind [--files PAT,...] [--views VIEW,...] [--others] [--save FILE] [--against FILE] [--max-increase PCT]`
+//! - `cargo xtask package`
 //! - `cargo xtask suites fetch`
 
 mod bench;
 mod callgrind;
 mod codegen;
 mod conformance;
+mod package;
 mod paths;
 mod suites;
 
@@ -30,6 +32,8 @@ commands:
             [--against FILE.json] [--max-increase PCT] [--iterations K]
                  instructions per parse of every view on every corpus file (valgrind);
                  `cargo xtask callgrind --help` for details
+  package        package every publishable crate, verify each builds from its package alone
+                 (dependencies first), and check licenses, README and manifest of each
   suites fetch   clone the external suites at their pinned commits into conformance/suites/
 ";
 
@@ -41,6 +45,7 @@ fn main() {
         Some("bench") => bench::run(&args[1..]),
         Some("callgrind") => callgrind::run(&args[1..]),
         Some("suites") => suites::run(&args[1..]),
+        Some("package") => package::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(())
