@@ -1,11 +1,11 @@
 //! Project automation for Thicket.
 //!
-//! - `cargo xtask conformance [SUITE...] [--json] [--check] [--write-expectations]`
+//! - `cargo xtask conformance [SUITE...] [--json] [--check] [--write-expectations] [--no-fetch]`
 //! - `cargo xtask codegen [--check]`
 //! - `cargo xtask bench [--compare]`
 //! - `cargo xtask callgrind [--files PAT,...] [--views VIEW,...] [--others] [--save FILE] [--against FILE] [--max-increase PCT]`
 //! - `cargo xtask package`
-//! - `cargo xtask suites fetch`
+//! - `cargo xtask suites [list | fetch]`
 
 mod bench;
 mod callgrind;
@@ -22,8 +22,9 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  conformance [SUITE...] [--json] [--check] [--write-expectations]
-                 run the conformance suites and print one table (writes conformance/STATUS.md)
+  conformance [SUITE...] [--json] [--check] [--write-expectations] [--no-fetch]
+                 run the conformance suites and print one table (writes conformance/STATUS.md);
+                 suites found nowhere are first fetched at their pinned commits
   codegen [--check]
                  regenerate crates/thicket-charref/src/generated/entities.rs
   bench [--compare]
@@ -34,7 +35,9 @@ commands:
                  `cargo xtask callgrind --help` for details
   package        package every publishable crate, verify each builds from its package alone
                  (dependencies first), and check licenses, README and manifest of each
-  suites fetch   clone the external suites at their pinned commits into conformance/suites/
+  suites [list | fetch]
+                 where each external suite is read from; fetch the missing ones at their
+                 pinned commits into conformance/suites/
 ";
 
 fn main() {
