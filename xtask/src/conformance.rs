@@ -215,9 +215,11 @@ pub fn run(args: &[String]) -> Result<()> {
                     Located::Fetchable => {
                         row.status = Some("suite missing (not fetched: --no-fetch)".into());
                         row.note = Some(format!(
-                            "{name}: {} is found nowhere; run without --no-fetch, or \
+                            "{} is found nowhere; run without --no-fetch, or \
                              `cargo xtask suites fetch`, to fetch it at its pinned commit",
-                            def.dir
+                            catalog
+                                .folder_of(name)
+                                .map_or(def.dir, |f| f.folder.as_str())
                         ));
                     }
                     Located::Missing(why) => {
@@ -225,7 +227,7 @@ pub fn run(args: &[String]) -> Result<()> {
                             Some((short, _)) if why.starts_with("derived") => short.to_owned(),
                             _ => "suite missing".to_owned(),
                         });
-                        row.note = Some(format!("{name}: {why}"));
+                        row.note = Some(why);
                     }
                     Located::At { dir, source } => match (def.run)(&dir) {
                         Err(e) => {
@@ -512,8 +514,22 @@ fn table(rows: &[Row]) -> String {
     for row in &cells {
         line(&mut out, row);
     }
-    for note in rows.iter().filter_map(|r| r.note.as_deref()) {
-        let _ = writeln!(out, "\nnote: {note}");
+    // One note per explanation, naming the suites it applies to.
+    let mut notes: Vec<(Vec<&str>, &str)> = Vec::new();
+    for r in rows {
+        let Some(note) = r.note.as_deref() else {
+            continue;
+        };
+        match notes.iter_mut().find(|(_, n)| *n == note) {
+            Some((suites, _)) => suites.push(&r.suite),
+            None => notes.push((vec![&r.suite], note)),
+        }
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+    }
+    for (suites, note) in notes {
+        let _ = writeln!(out, "{}: {note}", suites.join(", "));
     }
     out
 }

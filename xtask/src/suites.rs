@@ -258,15 +258,19 @@ fn searched(roots: &Roots) -> String {
 
 /// Why a suite that needs a derived file cannot run, and where to get the file.
 fn derived_note(folder: &Folder, d: &Derived, roots: &Roots) -> String {
-    let shared = match roots.path_of(Source::Shared) {
-        Some(_) => "../shared/conformance",
-        None => "../shared/conformance (not present here)",
+    let absent = if roots.path_of(Source::Shared).is_some() {
+        ""
+    } else {
+        " (absent here)"
     };
     format!(
-        "derived data missing: {}/{} was made for Thicket ({}) and is in no upstream repository, \
-         so it cannot be fetched; it comes with Thicket's reference material: put the {} folder \
-         in {shared} or in a folder named by $THICKET_SUITES",
-        folder.folder, d.file, d.how, folder.folder
+        "derived data missing: {f}/{file} is in no upstream repository, so it cannot be fetched \
+         (made for Thicket: {how}). It comes with Thicket's reference material: \
+         ../shared/conformance/{f}/ next to the checkout{absent}, or set $THICKET_SUITES to a \
+         folder holding {f}/.",
+        f = folder.folder,
+        file = d.file,
+        how = d.how,
     )
 }
 
@@ -287,13 +291,42 @@ pub fn mirror_from_env() -> Option<String> {
     std::env::var(MIRROR_VAR).ok().filter(|m| !m.is_empty())
 }
 
+/// Why a fetch failed.
+#[derive(Debug)]
+pub enum FetchError {
+    /// The upstream could not be reached (offline, no such repository): git's message.
+    Unreachable(String),
+    /// Anything else: the upstream lacks the commit or a file, or a local error.
+    Failed(String),
+}
+
+impl std::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FetchError::Unreachable(m) | FetchError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for FetchError {}
+
+impl From<std::io::Error> for FetchError {
+    fn from(e: std::io::Error) -> FetchError {
+        FetchError::Failed(e.to_string())
+    }
+}
+
 /// Fetches `folder` from its upstream (through `mirror`) at the pinned commit into
 /// `dest_root/<folder>`, replacing an older fetch. The checkout is made beside it and renamed into
-/// place only when complete, so an interrupted fetch never looks like a suite.
-pub fn fetch(folder: &Folder, mirror: Option<&str>, dest_root: &Path) -> Result<PathBuf> {
+/// place only when complete, so a failed or interrupted fetch never looks like a suite.
+pub fn fetch(
+    folder: &Folder,
+    mirror: Option<&str>,
+    dest_root: &Path,
+) -> std::result::Result<PathBuf, FetchError> {
     let (upstream, commit) = folder
         .fetchable()
-        .ok_or_else(|| format!("{} has no upstream to fetch", folder.folder))?;
+        .ok_or_else(|| FetchError::Failed(format!("{} has no upstream to fetch", folder.folder)))?;
     let url = mirrored(upstream, mirror);
     let dest = dest_root.join(&folder.folder);
     let partial = dest_root.join(format!(".{}.partial", folder.folder));
@@ -301,44 +334,58 @@ pub fn fetch(folder: &Folder, mirror: Option<&str>, dest_root: &Path) -> Result<
         std::fs::remove_dir_all(&partial)?;
     }
     std::fs::create_dir_all(&partial)?;
-    let at = partial.to_string_lossy().into_owned();
-    let in_partial = |args: &[&str]| {
-        let mut all = vec!["-C", at.as_str()];
+    if let Err(e) = check_out(folder, &url, commit, &partial) {
+        let _ = std::fs::remove_dir_all(&partial);
+        return Err(e);
+    }
+    if dest.exists() {
+        std::fs::remove_dir_all(&dest)?;
+    }
+    std::fs::rename(&partial, &dest)?;
+    Ok(dest)
+}
+
+/// Fetches `commit` of `url` into the empty folder `at` and places the files `folder` names.
+fn check_out(
+    folder: &Folder,
+    url: &str,
+    commit: &str,
+    at: &Path,
+) -> std::result::Result<(), FetchError> {
+    let at_str = at.to_string_lossy();
+    let in_at = |args: &[&str]| {
+        let mut all = vec!["-C", &*at_str];
         all.extend_from_slice(args);
         git(&all)
     };
-    git(&["init", "--quiet", &at])?;
-    let filter = if folder.sparse.is_empty() {
-        None
+    in_at(&["init", "--quiet"]).map_err(FetchError::Failed)?;
+    // Only the pinned commit, and with `sparse` only the blobs of those directories.
+    let filter: &[&str] = if folder.sparse.is_empty() {
+        &[]
     } else {
-        Some("--filter=blob:none")
+        &["--filter=blob:none"]
     };
-    let fetch_args = |tail: &[&'static str], what: &str| -> Vec<String> {
-        let mut args: Vec<String> = vec!["fetch".into(), "--quiet".into()];
-        args.extend(tail.iter().map(|a| a.to_string()));
-        args.extend(filter.map(String::from));
-        args.push(url.clone());
-        args.push(what.to_owned());
-        args
-    };
-    let by_commit = fetch_args(&["--depth=1"], commit);
-    if let Err(first) = in_partial(&strs(&by_commit)) {
+    let by_commit = [&["fetch", "--quiet", "--depth=1"], filter, &[url, commit]].concat();
+    if let Err(first) = in_at(&by_commit) {
         // Some servers refuse a commit they do not advertise: fetch every ref instead. When that
         // fails too (offline, no such repository), the first error is the one to show.
-        let every_ref = fetch_args(&[], "+refs/*:refs/upstream/*");
-        if in_partial(&strs(&every_ref)).is_err() {
-            let _ = std::fs::remove_dir_all(&partial);
-            return Err(format!(
+        let every_ref = [
+            &["fetch", "--quiet"],
+            filter,
+            &[url, "+refs/*:refs/upstream/*"],
+        ]
+        .concat();
+        if in_at(&every_ref).is_err() {
+            return Err(FetchError::Unreachable(format!(
                 "could not fetch {} from {url} at {commit}: {first}",
                 folder.folder
-            )
-            .into());
+            )));
         }
     }
     if !folder.sparse.is_empty() {
         let mut set = vec!["sparse-checkout", "set", "--cone"];
-        set.extend(strs(&folder.sparse));
-        in_partial(&set)?;
+        set.extend(folder.sparse.iter().map(String::as_str));
+        in_at(&set).map_err(FetchError::Failed)?;
     }
     let checkout = [
         "-c",
@@ -348,28 +395,20 @@ pub fn fetch(folder: &Folder, mirror: Option<&str>, dest_root: &Path) -> Result<
         "--detach",
         commit,
     ];
-    if let Err(e) = in_partial(&checkout) {
-        let _ = std::fs::remove_dir_all(&partial);
-        return Err(format!("{url} has no commit {commit}: {e}").into());
-    }
+    in_at(&checkout)
+        .map_err(|e| FetchError::Failed(format!("{url} has no commit {commit}: {e}")))?;
     for (to, from) in &folder.place {
-        let source = partial.join(from);
-        let target = partial.join(to);
+        let target = at.join(to);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        std::fs::copy(&source, &target)
-            .map_err(|e| format!("{url} at {commit}: cannot place {from} as {to}: {e}"))?;
+        std::fs::copy(at.join(from), &target).map_err(|e| {
+            FetchError::Failed(format!(
+                "{url} at {commit}: cannot place {from} as {to}: {e}"
+            ))
+        })?;
     }
-    if dest.exists() {
-        std::fs::remove_dir_all(&dest)?;
-    }
-    std::fs::rename(&partial, &dest)?;
-    Ok(dest)
-}
-
-fn strs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
+    Ok(())
 }
 
 /// The commit a fetched folder is checked out at, if it is a git checkout.
@@ -388,7 +427,7 @@ fn checked_out(dir: &Path) -> Option<String> {
 }
 
 /// Runs git without prompts and with a stall timeout; on failure the error is git's last line.
-fn git(args: &[&str]) -> Result<()> {
+fn git(args: &[&str]) -> std::result::Result<(), String> {
     let mut cmd = Command::new("git");
     cmd.args(args).env("GIT_TERMINAL_PROMPT", "0");
     for (var, value) in [
@@ -411,7 +450,7 @@ fn git(args: &[&str]) -> Result<()> {
         .rev()
         .find(|l| !l.trim().is_empty() && !l.starts_with("warning:") && !l.starts_with("hint:"))
         .unwrap_or("failed without a message");
-    Err(last.trim().to_owned().into())
+    Err(last.trim().to_owned())
 }
 
 /// Fetches `folders` for `cargo xtask conformance` / `suites fetch`, saying what it does; a failure
@@ -428,13 +467,18 @@ pub fn fetch_all(folders: &[&Folder], roots: &Roots) -> Result<()> {
             &commit[..12.min(commit.len())],
             roots.fetch_dir().display()
         );
-        fetch(f, mirror.as_deref(), roots.fetch_dir()).map_err(|e| {
-            format!(
-                "{e}\n  (offline?) Provide the suites another way, in a folder named by \
-                 $THICKET_SUITES or in ../shared/conformance next to the checkout; \
-                 `cargo xtask conformance --no-fetch` runs only the suites at hand."
-            )
-        })?;
+        match fetch(f, mirror.as_deref(), roots.fetch_dir()) {
+            Ok(_) => {}
+            Err(FetchError::Unreachable(e)) => {
+                return Err(format!(
+                    "{e}\n  Offline? Provide the suites another way, in a folder named by \
+                     $THICKET_SUITES or in ../shared/conformance next to the checkout; \
+                     `cargo xtask conformance --no-fetch` runs only the suites at hand."
+                )
+                .into());
+            }
+            Err(FetchError::Failed(e)) => return Err(e.into()),
+        }
     }
     Ok(())
 }
@@ -613,14 +657,27 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let mirror = tmp.path().join("mirror");
         let pinned = upstream(&mirror);
+        // Serve partial fetches as GitHub does, over a transport that honours the filter.
+        git_in(
+            &mirror.join("owner/repo"),
+            &["config", "uploadpack.allowFilter", "true"],
+        );
+        let url = format!("file://{}", mirror.display());
         let mut f = folder(&pinned);
         f.sparse = vec!["test".into()];
-        let dir = fetch(&f, Some(&mirror.to_string_lossy()), tmp.path()).unwrap();
+        let dir = fetch(&f, Some(&url), tmp.path()).unwrap();
         assert_eq!(
             std::fs::read_to_string(dir.join("tests.json")).unwrap(),
             "pinned"
         );
         assert!(!dir.join("big/other.json").exists());
+        // The blob outside the sparse directories was never downloaded.
+        let missing = git_in(&dir, &["rev-list", "--objects", "--missing=print", "HEAD"]);
+        assert_eq!(
+            missing.lines().filter(|l| l.starts_with('?')).count(),
+            1,
+            "{missing}"
+        );
     }
 
     #[test]
@@ -628,9 +685,9 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let nowhere = tmp.path().join("no-mirror");
         let f = folder("224991ec10db04f056a89eed8b0bd8695fd2950e");
-        let e = fetch(&f, Some(&nowhere.to_string_lossy()), tmp.path())
-            .unwrap_err()
-            .to_string();
+        let e = fetch(&f, Some(&nowhere.to_string_lossy()), tmp.path()).unwrap_err();
+        assert!(matches!(e, FetchError::Unreachable(_)), "{e:?}");
+        let e = e.to_string();
         assert!(e.starts_with("could not fetch stand-in from "), "{e}");
         assert!(
             e.contains("at 224991ec10db04f056a89eed8b0bd8695fd2950e: "),
@@ -646,9 +703,9 @@ mod tests {
         let mirror = tmp.path().join("mirror");
         upstream(&mirror);
         let f = folder("0123456789012345678901234567890123456789");
-        let e = fetch(&f, Some(&mirror.to_string_lossy()), tmp.path())
-            .unwrap_err()
-            .to_string();
+        let e = fetch(&f, Some(&mirror.to_string_lossy()), tmp.path()).unwrap_err();
+        assert!(matches!(e, FetchError::Failed(_)), "{e:?}");
+        let e = e.to_string();
         assert!(
             e.contains("0123456789012345678901234567890123456789"),
             "{e}"
@@ -695,9 +752,10 @@ mod tests {
             panic!()
         };
         assert!(
-            why.starts_with("derived data missing: up/made.json was made for Thicket (by hand)"),
+            why.starts_with("derived data missing: up/made.json is in no upstream repository"),
             "{why}"
         );
+        assert!(why.contains("(made for Thicket: by hand)"), "{why}");
         let Located::Missing(why) = catalog.locate(&r, "only-derived", "generated") else {
             panic!()
         };
