@@ -4,14 +4,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::{Result, paths};
+use crate::{Result, paths, suites};
 
 const ENTITIES_OUT: &str = "crates/thicket-charref/src/generated/entities.rs";
 
 /// Runs code generation; with `check`, fails when a committed file differs from what would be
 /// generated.
 pub fn run(check: bool) -> Result<()> {
-    let entities = paths::suite_root()?.join("entities/entities.json");
+    let entities = suites::dir_for("codegen", "entities")?.join("entities.json");
     let generated = entities_rs(&entities)?;
     let out = paths::project_root().join(ENTITIES_OUT);
     write_or_check(&out, &generated, check)

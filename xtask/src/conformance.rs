@@ -1,7 +1,9 @@
-//! `cargo xtask conformance [SUITE...] [--json] [--check] [--write-expectations]`
+//! `cargo xtask conformance [SUITE...] [--json] [--check] [--write-expectations] [--no-fetch]`
 //!
-//! Runs every suite whose crate exists, prints one table, writes `conformance/STATUS.md`, and
-//! raises `conformance/baseline.json` where a suite now passes more cases. With `--check` nothing
+//! Runs every suite whose crate exists, prints one table saying where each suite was read from,
+//! writes `conformance/STATUS.md` (when every suite ran), and raises `conformance/baseline.json`
+//! where a suite now passes more cases. External suites found nowhere are first fetched at their
+//! pinned commits (see `suites.rs`; not with `--no-fetch`). With `--check` nothing
 //! is written and the command fails when a suite passes fewer cases than the baseline records,
 //! when a case fails that `conformance/expectations/<suite>.toml` does not list, or when a listed
 //! case passes (so the list is kept true).
@@ -12,7 +14,8 @@ use std::time::Instant;
 
 use thicket_testkit::{Case, Outcome, SuiteDef};
 
-use crate::{Result, paths};
+use crate::suites::{Catalog, Located, Roots, Source};
+use crate::{Result, paths, suites};
 
 /// Every suite Thicket knows about, in table order: name, spec, the dialect that runs it.
 const KNOWN: &[(&str, &str, &str)] = &[
@@ -114,9 +117,15 @@ struct Row {
     /// Skip reasons with their counts.
     #[serde(skip)]
     skip_reasons: BTreeMap<String, usize>,
+    /// Where the suite was read from (a suite root, or the repository), when it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    read_from: Option<&'static str>,
     /// Why the suite did not run, when it did not.
     #[serde(skip_serializing_if = "Option::is_none")]
     status: Option<String>,
+    /// A longer explanation of `status`, printed below the table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
     #[serde(skip)]
     seconds: f64,
     #[serde(skip)]
@@ -140,12 +149,14 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut json = false;
     let mut check = false;
     let mut write_expectations = false;
+    let mut fetch = true;
     let mut wanted = Vec::new();
     for a in args {
         match a.as_str() {
             "--json" => json = true,
             "--check" => check = true,
             "--write-expectations" => write_expectations = true,
+            "--no-fetch" => fetch = false,
             s if s.starts_with('-') => return Err(format!("unknown option {s}").into()),
             s => wanted.push(s.to_owned()),
         }
@@ -162,6 +173,17 @@ pub fn run(args: &[String]) -> Result<()> {
 
     let root = paths::project_root();
     let defs = available();
+    let catalog = Catalog::load(&root)?;
+    let roots = Roots::from_env(&root);
+    if fetch {
+        let external: Vec<(&str, &str)> = selected
+            .iter()
+            .filter_map(|(name, _, _)| defs.iter().find(|d| d.name == *name))
+            .filter(|d| !d.in_project)
+            .map(|d| (d.name, d.dir))
+            .collect();
+        suites::fetch_all(&catalog.to_fetch(&roots, &external), &roots)?;
+    }
     let mut rows = Vec::new();
     for &&(name, spec, dialect) in &selected {
         let mut row = Row {
@@ -176,16 +198,51 @@ pub fn run(args: &[String]) -> Result<()> {
             None => row.status = Some(format!("thicket-{dialect}: runner not written yet")),
             Some(def) => {
                 let start = Instant::now();
-                match thicket_testkit::run_suite(def) {
-                    None => row.status = Some(format!("suite missing ({})", def.dir)),
-                    Some(Err(e)) => row.status = Some(format!("error: {e}")),
-                    Some(Ok(cases)) => {
-                        let expected = read_expectations(name)?;
-                        tally(&mut row, &cases, &expected);
-                        if write_expectations {
-                            write_expectations_file(name, &row, &expected)?;
+                let located = if def.in_project {
+                    let dir = root.join("conformance").join(def.dir);
+                    if dir.is_dir() {
+                        Located::At {
+                            dir,
+                            source: Source::Repository,
                         }
+                    } else {
+                        Located::Missing(format!("conformance/{} is missing", def.dir))
                     }
+                } else {
+                    catalog.locate(&roots, def.name, def.dir)
+                };
+                match located {
+                    Located::Fetchable => {
+                        row.status = Some("suite missing (not fetched: --no-fetch)".into());
+                        row.note = Some(format!(
+                            "{} is found nowhere; run without --no-fetch, or \
+                             `cargo xtask suites fetch`, to fetch it at its pinned commit",
+                            catalog
+                                .folder_of(name)
+                                .map_or(def.dir, |f| f.folder.as_str())
+                        ));
+                    }
+                    Located::Missing(why) => {
+                        row.status = Some(match why.split_once(':') {
+                            Some((short, _)) if why.starts_with("derived") => short.to_owned(),
+                            _ => "suite missing".to_owned(),
+                        });
+                        row.note = Some(why);
+                    }
+                    Located::At { dir, source } => match (def.run)(&dir) {
+                        Err(e) => {
+                            row.read_from = Some(source.label());
+                            row.status = Some(format!("error: {e}"));
+                        }
+                        Ok(cases) => {
+                            row.read_from = Some(source.label());
+                            let expected = read_expectations(name)?;
+                            tally(&mut row, &cases, &expected);
+                            if write_expectations {
+                                write_expectations_file(name, &row, &expected)?;
+                            }
+                        }
+                    },
                 }
                 row.seconds = start.elapsed().as_secs_f64();
             }
@@ -272,8 +329,11 @@ pub fn run(args: &[String]) -> Result<()> {
         )?;
         eprintln!("conformance: raised {}", baseline_path.display());
     }
-    if wanted.is_empty() {
+    let not_run = rows.iter().filter(|r| r.status.is_some()).count();
+    if wanted.is_empty() && not_run == 0 {
         std::fs::write(root.join("conformance/STATUS.md"), status_md(&rows))?;
+    } else if wanted.is_empty() {
+        eprintln!("conformance: conformance/STATUS.md not written ({not_run} suites did not run)");
     }
     for p in &problems {
         eprintln!("warning: {p}");
@@ -369,10 +429,14 @@ fn truncate(s: &str, max: usize) -> String {
 
 fn progress_line(row: &Row) -> String {
     match &row.status {
-        Some(s) => format!("{:<26} {s}", row.suite),
+        Some(s) => format!("{:<28} {s}", row.suite),
         None => format!(
-            "{:<26} {}/{} passed ({:.1}s)",
-            row.suite, row.passed, row.cases, row.seconds
+            "{:<28} {}/{} passed ({:.1}s, from {})",
+            row.suite,
+            row.passed,
+            row.cases,
+            row.seconds,
+            read_from_cell(row)
         ),
     }
 }
@@ -389,14 +453,27 @@ fn skipped_cell(row: &Row) -> String {
     format!("{} ({})", row.skipped, reasons.join("; "))
 }
 
+fn read_from_cell(row: &Row) -> String {
+    row.read_from.unwrap_or("-").to_owned()
+}
+
 fn table(rows: &[Row]) -> String {
-    let header = ["suite", "spec", "cases", "passed", "failed", "skipped"];
-    let cells: Vec<[String; 6]> = rows
+    let header = [
+        "suite",
+        "spec",
+        "read from",
+        "cases",
+        "passed",
+        "failed",
+        "skipped",
+    ];
+    let cells: Vec<[String; 7]> = rows
         .iter()
         .map(|r| match &r.status {
             Some(s) => [
                 r.suite.clone(),
                 r.spec.clone(),
+                read_from_cell(r),
                 "-".into(),
                 "-".into(),
                 "-".into(),
@@ -405,6 +482,7 @@ fn table(rows: &[Row]) -> String {
             None => [
                 r.suite.clone(),
                 r.spec.clone(),
+                read_from_cell(r),
                 r.cases.to_string(),
                 r.passed.to_string(),
                 if r.failed > 0 {
@@ -436,6 +514,23 @@ fn table(rows: &[Row]) -> String {
     for row in &cells {
         line(&mut out, row);
     }
+    // One note per explanation, naming the suites it applies to.
+    let mut notes: Vec<(Vec<&str>, &str)> = Vec::new();
+    for r in rows {
+        let Some(note) = r.note.as_deref() else {
+            continue;
+        };
+        match notes.iter_mut().find(|(_, n)| *n == note) {
+            Some((suites, _)) => suites.push(&r.suite),
+            None => notes.push((vec![&r.suite], note)),
+        }
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+    }
+    for (suites, note) in notes {
+        let _ = writeln!(out, "{}: {note}", suites.join(", "));
+    }
     out
 }
 
@@ -444,19 +539,27 @@ fn status_md(rows: &[Row]) -> String {
         "# Conformance status\n\n\
          Generated by `cargo xtask conformance`; do not edit. Known failures and their reasons \
          are in `expectations/<suite>.toml`.\n\n\
-         | suite | spec | cases | passed | failed | skipped |\n|---|---|---|---|---|---|\n",
+         | suite | spec | read from | cases | passed | failed | skipped |\n\
+         |---|---|---|---|---|---|---|\n",
     );
     for r in rows {
         match &r.status {
             Some(s) => {
-                let _ = writeln!(out, "| {} | {} | - | - | - | {s} |", r.suite, r.spec);
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | - | - | - | {s} |",
+                    r.suite,
+                    r.spec,
+                    read_from_cell(r)
+                );
             }
             None => {
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | {} | {} | {} |",
+                    "| {} | {} | {} | {} | {} | {} | {} |",
                     r.suite,
                     r.spec,
+                    read_from_cell(r),
                     r.cases,
                     r.passed,
                     r.failed,

@@ -1,15 +1,17 @@
 //! Project automation for Thicket.
 //!
-//! - `cargo xtask conformance [SUITE...] [--json] [--check] [--write-expectations]`
+//! - `cargo xtask conformance [SUITE...] [--json] [--check] [--write-expectations] [--no-fetch]`
 //! - `cargo xtask codegen [--check]`
 //! - `cargo xtask bench [--compare]`
 //! - `cargo xtask callgrind [--files PAT,...] [--views VIEW,...] [--others] [--save FILE] [--against FILE] [--max-increase PCT]`
-//! - `cargo xtask suites fetch`
+//! - `cargo xtask package`
+//! - `cargo xtask suites [list | fetch]`
 
 mod bench;
 mod callgrind;
 mod codegen;
 mod conformance;
+mod package;
 mod paths;
 mod suites;
 
@@ -20,8 +22,9 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  conformance [SUITE...] [--json] [--check] [--write-expectations]
-                 run the conformance suites and print one table (writes conformance/STATUS.md)
+  conformance [SUITE...] [--json] [--check] [--write-expectations] [--no-fetch]
+                 run the conformance suites and print one table (writes conformance/STATUS.md);
+                 suites found nowhere are first fetched at their pinned commits
   codegen [--check]
                  regenerate crates/thicket-charref/src/generated/entities.rs
   bench [--compare]
@@ -30,7 +33,11 @@ commands:
             [--against FILE.json] [--max-increase PCT] [--iterations K]
                  instructions per parse of every view on every corpus file (valgrind);
                  `cargo xtask callgrind --help` for details
-  suites fetch   clone the external suites at their pinned commits into conformance/suites/
+  package        package every publishable crate, verify each builds from its package alone
+                 (dependencies first), and check licenses, README and manifest of each
+  suites [list | fetch]
+                 where each external suite is read from; fetch the missing ones at their
+                 pinned commits into conformance/suites/
 ";
 
 fn main() {
@@ -41,6 +48,7 @@ fn main() {
         Some("bench") => bench::run(&args[1..]),
         Some("callgrind") => callgrind::run(&args[1..]),
         Some("suites") => suites::run(&args[1..]),
+        Some("package") => package::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(())
