@@ -37,7 +37,7 @@ impl Diag {
 
     /// The line and column, from the dialect or from the window (`None` once the window has
     /// moved past the span in a streamed input).
-    pub fn locate(&self, window: &Window) -> Option<(usize, usize)> {
+    pub fn locate(&self, window: &mut Window<'_>) -> Option<(usize, usize)> {
         self.line_col.or_else(|| window.line_col(self.span.start))
     }
 
@@ -58,7 +58,7 @@ const CONTEXT_CHARS: usize = 60;
 pub fn write_diag(
     out: &mut dyn Write,
     name: &str,
-    window: &Window,
+    window: &mut Window<'_>,
     diag: &Diag,
     styled: bool,
 ) -> io::Result<()> {
@@ -73,7 +73,24 @@ pub fn write_diag(
     Ok(())
 }
 
-fn snippet(window: &Window, diag: &Diag, styled: bool) -> Option<String> {
+/// Writes the line that ends the diagnostics of a file when `omitted` of them were not shown
+/// (past `--max-diagnostics`).
+pub fn write_omitted(out: &mut dyn Write, name: &str, omitted: usize) -> io::Result<()> {
+    if omitted > 0 {
+        let what = if omitted == 1 {
+            "diagnostic"
+        } else {
+            "diagnostics"
+        };
+        writeln!(
+            out,
+            "{name}: {omitted} more {what} (not shown: --max-diagnostics sets how many are)"
+        )?;
+    }
+    Ok(())
+}
+
+fn snippet(window: &Window<'_>, diag: &Diag, styled: bool) -> Option<String> {
     let line = window.line(diag.span.start)?;
     let number = diag.line_col.map_or(line.number, |(l, _)| l);
     let rel_start = floor_char_boundary(line.text, diag.span.start - line.start);
@@ -144,7 +161,7 @@ mod tests {
             note: None,
         };
         let mut out = Vec::new();
-        write_diag(&mut out, "a.html", &w, &diag, false).unwrap();
+        write_diag(&mut out, "a.html", &mut w, &diag, false).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -166,5 +183,29 @@ mod tests {
         assert!(out.starts_with("a.html:1:5001: "), "{out}");
         assert!(out.len() < 600, "{out}");
         assert!(out.contains("…aaa"), "{out}");
+    }
+
+    /// Showing a diagnostic at every byte of a 1 MB line: the positions are found counting each
+    /// byte once, and every snippet is cut to a short window around its span.
+    #[test]
+    fn many_diagnostics_on_one_long_line_cost_linear_work() {
+        let text = "<".repeat(1 << 20);
+        let mut w = Window::whole(&text);
+        let mut out = Vec::new();
+        for start in (0..text.len()).step_by(97) {
+            let diag = Diag {
+                code: "x",
+                message: "m",
+                span: Span::new(start, start + 1),
+                line_col: None,
+                note: None,
+            };
+            out.clear();
+            write_diag(&mut out, "f", &mut w, &diag, false).unwrap();
+            assert!(out.len() < 600, "{}", out.len());
+            let head = format!("f:1:{}: ", start + 1);
+            assert!(out.starts_with(head.as_bytes()));
+        }
+        assert!(w.scanned_bytes() <= text.len() as u64);
     }
 }

@@ -4,12 +4,12 @@ use std::cell::RefCell;
 use std::io::{self, Read};
 use std::rc::Rc;
 
-use thicket_input::Span;
 use thicket_input::stream::StreamDecoder;
+use thicket_input::{Limits, Span};
 use thicket_leafxml::{Error, Event, EventKind, Reader};
 
-use super::{CliError, Parsed, Sink, StreamView};
-use crate::outline::{Attr, Item};
+use super::{CliError, Sink, StreamView};
+use crate::outline::{Attr, Item, Visit};
 use crate::render::Diag;
 use crate::source::Source;
 
@@ -52,8 +52,14 @@ impl<R: Read> Read for Tee<R> {
     }
 }
 
-/// Streams events, or checks that the document decodes.
-pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result<(), CliError> {
+/// Streams events, or checks that the document decodes. An input that cannot be read is a
+/// read error (exit status 2), not the decoder's `io-error`.
+pub fn stream(
+    src: &mut Source,
+    view: StreamView,
+    limits: Limits,
+    sink: &mut Sink<'_>,
+) -> Result<(), CliError> {
     // `--tokens` is not offered for leafxml (see `super::supports`); any view streams events.
     let _ = view;
     let pending = Rc::new(RefCell::new(String::new()));
@@ -62,7 +68,8 @@ pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result
         decoder: StreamDecoder::leafxml(),
         text: Rc::clone(&pending),
     };
-    let mut reader = Reader::new(tee);
+    let mut reader = Reader::new(tee).with_limits(limits);
+    let mut error = None;
     loop {
         let next = reader.next_event();
         {
@@ -80,71 +87,69 @@ pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result
             }
             Ok(None) => break,
             Err(e) => {
-                sink.diag(diag(&e))?;
+                error = Some(e);
                 break;
             }
         }
+    }
+    drop(reader);
+    if let Some(e) = src.take_read_error() {
+        return Err(CliError::Read(e));
+    }
+    if let Some(e) = error {
+        sink.diag(diag(&e))?;
     }
     src.done();
     Ok(())
 }
 
-/// Decodes a whole document: the outline of the events before any error, and the error.
-pub fn parse(bytes: &[u8]) -> Parsed {
-    let (text, _, _) = thicket_input::decode_bom_lossy(bytes);
-    let mut reader = Reader::from_bytes(bytes);
-    let mut items = Vec::new();
-    let mut diags = Vec::new();
+/// The first error of a whole document, if any.
+pub fn error(bytes: &[u8], limits: Limits) -> Option<Diag> {
+    let mut reader = Reader::from_bytes(bytes).with_limits(limits);
     loop {
         match reader.next_event() {
-            Ok(Some(event)) => items.push(item(&event)),
-            Ok(None) => break,
-            Err(e) => {
-                diags.push(diag(&e));
-                break;
-            }
+            Ok(Some(_)) => {}
+            Ok(None) => return None,
+            Err(e) => return Some(diag(&e)),
         }
-    }
-    Parsed {
-        text: text.into_owned(),
-        tree: Some(items),
-        tokens: None,
-        tokens_json: None,
-        diags,
     }
 }
 
-/// The outline item of an event. (Written against references and `to_string`, so it reads
-/// events whether their strings are owned or borrowed.)
-fn item(event: &Event) -> Item {
-    match &event.kind {
-        EventKind::Start {
-            namespace,
-            local_name,
-            attributes,
-        } => {
-            let mut attrs: Vec<Attr> = attributes
-                .local()
-                .map(|(name, value)| Attr {
-                    namespace: None,
-                    name: name.to_string(),
-                    value: value.to_string(),
-                })
-                .collect();
-            for (ns, name, value) in attributes.external_sorted() {
-                attrs.push(Attr {
-                    namespace: Some(ns.to_string()),
-                    name: name.to_string(),
-                    value: value.to_string(),
-                });
+/// Walks the elements decoded before the first error, in document order (attributes: the
+/// local ones in document order, then the external ones sorted by namespace and name).
+pub fn walk(bytes: &[u8], limits: Limits, visit: &mut Visit<'_>) -> io::Result<()> {
+    let mut reader = Reader::from_bytes(bytes).with_limits(limits);
+    while let Ok(Some(event)) = reader.next_event() {
+        match &event.kind {
+            EventKind::Start {
+                namespace,
+                local_name,
+                attributes,
+            } => {
+                let mut attrs: Vec<Attr<'_>> = attributes
+                    .local()
+                    .map(|(name, value)| Attr {
+                        namespace: None,
+                        name,
+                        value,
+                    })
+                    .collect();
+                for (ns, name, value) in attributes.external_sorted() {
+                    attrs.push(Attr {
+                        namespace: Some(ns),
+                        name,
+                        value,
+                    });
+                }
+                visit(&Item::Open {
+                    namespace: namespace.as_deref(),
+                    name: local_name,
+                    attributes: &attrs,
+                })?;
             }
-            Item::Open {
-                namespace: namespace.as_deref().map(str::to_owned),
-                name: local_name.to_string(),
-                attributes: attrs,
-            }
+            EventKind::Text(t) => visit(&Item::Text(t))?,
+            EventKind::End { .. } => visit(&Item::Close)?,
         }
-        EventKind::Text(t) => Item::Text(t.to_string()),
-        EventKind::End { .. } => Item::Close,
     }
+    Ok(())
 }

@@ -2,16 +2,25 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
+use std::io;
 
-use thicket_input::Span;
+use thicket_input::{Limits, Span};
 use thicket_microxml::{
-    Diagnostic, ElementRef, ErrorCode, NodeRef, Options, Token, Tokenizer, validity,
+    Diagnostic, ElementRef, ErrorCode, NodeRef, Options, Parsed, Token, Tokenizer, validity,
 };
 
-use super::{CliError, Parsed, Piece, Sink, Sniff, StreamView, drive_text};
-use crate::outline::{Attr, Item, quote};
+use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
+use crate::outline::{Attr, Item, Visit, quote};
 use crate::render::Diag;
 use crate::source::Source;
+
+/// The spec's options with `limits`.
+fn options(limits: Limits) -> Options {
+    Options {
+        limits,
+        ..Options::default()
+    }
+}
 
 /// One line for a token: `StartTagOpen doc 0..4`.
 pub fn token_line(token: &Token<'_>) -> String {
@@ -150,9 +159,14 @@ impl Structure {
 /// Streams tokens, or checks the document. The tokenizer's diagnostics and those of tree
 /// construction (tag matching, roots, duplicate attributes) come as they are found; no tree is
 /// built, so memory stays bounded.
-pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result<(), CliError> {
+pub fn stream(
+    src: &mut Source,
+    view: StreamView,
+    limits: Limits,
+    sink: &mut Sink<'_>,
+) -> Result<(), CliError> {
     let lines = view == StreamView::Tokens;
-    let mut tok = Tokenizer::new(Options::default());
+    let mut tok = Tokenizer::new(options(limits));
     let mut structure = Structure::default();
     drive_text(src, Sniff::Xml, sink, |piece, sink| {
         let end = sink.window.end();
@@ -179,57 +193,44 @@ pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result
     })
 }
 
-/// Parses a whole document into its tree.
-pub fn parse(bytes: &[u8]) -> Parsed {
-    let text = Sniff::Xml.decode(bytes);
-    let parsed = thicket_microxml::parse(&text);
-    let diags = parsed
-        .diagnostics
-        .iter()
-        .map(Diag::from_diagnostic)
-        .collect();
-    Parsed {
-        tree: Some(items(parsed.root())),
-        text,
-        tokens: None,
-        tokens_json: None,
-        diags,
-    }
+/// Parses a whole document into its tree (borrowing the text).
+pub fn parse(text: &str, limits: Limits) -> Parsed<'_> {
+    thicket_microxml::parse_with(text, options(limits))
 }
 
-/// The tree in document order, without recursion.
-fn items(root: ElementRef<'_, '_>) -> Vec<Item> {
-    fn open(e: &ElementRef<'_, '_>) -> Item {
-        Item::Open {
+/// Walks the tree in document order, without recursion.
+pub fn walk<'d, 'a>(root: ElementRef<'d, 'a>, visit: &mut Visit<'_>) -> io::Result<()> {
+    let mut attributes = Vec::new();
+    let mut open = |e: &ElementRef<'d, 'a>, visit: &mut Visit<'_>| {
+        attributes.clear();
+        attributes.extend(e.attributes().map(|(name, value)| Attr {
             namespace: None,
-            name: e.name().to_owned(),
-            attributes: e
-                .attributes()
-                .map(|(name, value)| Attr {
-                    namespace: None,
-                    name: name.to_owned(),
-                    value: value.to_owned(),
-                })
-                .collect(),
-        }
-    }
-    let mut out = vec![open(&root)];
+            name,
+            value,
+        }));
+        visit(&Item::Open {
+            namespace: None,
+            name: e.name(),
+            attributes: &attributes,
+        })
+    };
+    open(&root, visit)?;
     // Each open element's remaining children; an exhausted iterator closes its element.
     let mut stack = vec![root.children()];
     while let Some(children) = stack.last_mut() {
         match children.next() {
             None => {
                 stack.pop();
-                out.push(Item::Close);
+                visit(&Item::Close)?;
             }
-            Some(NodeRef::Text(t)) => out.push(Item::Text(t.to_owned())),
+            Some(NodeRef::Text(t)) => visit(&Item::Text(t))?,
             Some(NodeRef::Element(e)) => {
-                out.push(open(&e));
+                open(&e, visit)?;
                 stack.push(e.children());
             }
         }
     }
-    out
+    Ok(())
 }
 
 #[cfg(test)]

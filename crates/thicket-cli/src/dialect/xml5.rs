@@ -3,16 +3,26 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io;
 
-use thicket_input::Span;
+use thicket_input::{Limits, Span};
 use thicket_xml5::{
-    Attribute, Document, Event, NodeData, Options, Token, TokenKind, Tokenizer, TreeBuilder,
+    Attribute, Diagnostic, Document, Event, NodeData, Options, Token, TokenKind, Tokenizer,
+    TreeBuilder,
 };
 
-use super::{CliError, Parsed, Piece, Sink, Sniff, StreamView, drive_text};
-use crate::outline::{Attr, Item, quote};
+use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
+use crate::outline::{Attr, Item, Visit, declaration_data, quote};
 use crate::render::Diag;
 use crate::source::Source;
+
+/// The draft profile with `limits`.
+fn options(limits: Limits) -> Options {
+    Options {
+        limits,
+        ..Options::default()
+    }
+}
 
 /// One line for a token: `StartTag doc a="1" 0..11`.
 pub fn token_line(token: &Token<'_>) -> String {
@@ -277,8 +287,13 @@ const RESTART_AFTER: usize = 1 << 13;
 
 /// Streams tokens or events (with the tokenizer's errors), or checks the document (tokenizer
 /// and tree builder errors, in bounded memory: see [`Checker`]).
-pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result<(), CliError> {
-    let mut tok = Tokenizer::streaming(Options::default());
+pub fn stream(
+    src: &mut Source,
+    view: StreamView,
+    limits: Limits,
+    sink: &mut Sink<'_>,
+) -> Result<(), CliError> {
+    let mut tok = Tokenizer::streaming(options(limits));
     // Only `check` runs the tree builder (its errors: end tags, namespaces, roots).
     let mut checker = (view == StreamView::Check).then(|| checker(RESTART_AFTER));
     drive_text(src, Sniff::Xml, sink, |piece, sink| {
@@ -310,92 +325,71 @@ pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result
     })
 }
 
-/// Parses a whole document into its tree.
-pub fn parse(bytes: &[u8]) -> Parsed {
-    let text = Sniff::Xml.decode(bytes);
-    let (doc, diagnostics) = thicket_xml5::parse(&text, Options::default());
-    let mut diags: Vec<Diag> = diagnostics.iter().map(Diag::from_diagnostic).collect();
-    // Tree builder errors come when a token ends; show everything in source order.
-    diags.sort_by_key(|d| d.span.start);
-    Parsed {
-        tree: Some(items(&doc)),
-        text,
-        tokens: None,
-        tokens_json: None,
-        diags,
-    }
+/// Parses a whole document into its tree (borrowing the text).
+pub fn parse(text: &str, limits: Limits) -> (Document<'_>, Vec<Diagnostic>) {
+    thicket_xml5::parse(text, options(limits))
 }
 
-/// The document in document order, without recursion.
-fn items(doc: &Document) -> Vec<Item> {
-    let mut out = Vec::with_capacity(doc.len());
+/// Walks the document in document order, without recursion: the XML declaration as a
+/// processing instruction, then the nodes.
+pub fn walk(doc: &Document<'_>, visit: &mut Visit<'_>) -> io::Result<()> {
     if let Some(decl) = &doc.xml_declaration {
-        let mut data = String::new();
-        for (key, value) in [
-            ("version", &decl.version),
-            ("encoding", &decl.encoding),
-            ("standalone", &decl.standalone),
-        ] {
-            if let Some(v) = value {
-                if !data.is_empty() {
-                    data.push(' ');
-                }
-                let _ = write!(data, "{key}={}", quote(v));
-            }
-        }
-        out.push(Item::Pi {
-            target: "xml".to_owned(),
-            data,
-        });
+        let data = declaration_data(&[
+            ("version", decl.version.as_deref()),
+            ("encoding", decl.encoding.as_deref()),
+            ("standalone", decl.standalone.as_deref()),
+        ]);
+        visit(&Item::Pi {
+            target: "xml",
+            data: &data,
+        })?;
     }
-    // (node, whether its children were already pushed)
-    let mut stack: Vec<(thicket_xml5::NodeId, bool)> = doc
-        .children(doc.root())
-        .iter()
-        .rev()
-        .map(|&c| (c, false))
-        .collect();
-    while let Some((id, closing)) = stack.pop() {
-        if closing {
-            out.push(Item::Close);
+    let mut attributes = Vec::new();
+    // The remaining children of each open element (the document's first).
+    let mut stack = vec![doc.children(doc.root()).iter()];
+    while let Some(children) = stack.last_mut() {
+        let Some(&id) = children.next() else {
+            stack.pop();
+            if !stack.is_empty() {
+                visit(&Item::Close)?;
+            }
             continue;
-        }
+        };
         match doc.data(id) {
             NodeData::Document => {}
             NodeData::Element(e) => {
-                out.push(Item::Open {
-                    namespace: e.namespace.as_deref().map(str::to_owned),
-                    name: e.qualified_name(),
-                    attributes: doc
-                        .attributes(id)
-                        .map(|a| Attr {
-                            namespace: a.namespace().map(str::to_owned),
-                            name: a.qualified_name().to_owned(),
-                            value: a.value().to_owned(),
-                        })
-                        .collect(),
-                });
-                stack.push((id, true));
-                stack.extend(doc.children(id).iter().rev().map(|&c| (c, false)));
+                let name = e.qualified_name();
+                attributes.clear();
+                attributes.extend(doc.attributes(id).map(|a| Attr {
+                    namespace: a.namespace(),
+                    name: a.qualified_name(),
+                    value: a.value(),
+                }));
+                visit(&Item::Open {
+                    namespace: e.namespace.as_deref(),
+                    name: &name,
+                    attributes: &attributes,
+                })?;
+                stack.push(doc.children(id).iter());
             }
-            NodeData::Text(t) => out.push(Item::Text(t.to_string())),
-            NodeData::Comment(c) => out.push(Item::Comment(c.to_string())),
-            NodeData::Pi { target, data } => out.push(Item::Pi {
-                target: target.to_string(),
-                data: data.to_string(),
-            }),
+            NodeData::Text(t) => visit(&Item::Text(&t))?,
+            NodeData::Comment(c) => visit(&Item::Comment(&c))?,
+            NodeData::Pi { target, data } => visit(&Item::Pi {
+                target: &target,
+                data: &data,
+            })?,
             NodeData::Doctype {
                 name,
                 public_id,
                 system_id,
-            } => out.push(Item::Doctype {
-                name: name.as_deref().map(str::to_owned),
-                public_id: public_id.as_deref().map(str::to_owned),
-                system_id: system_id.as_deref().map(str::to_owned),
-            }),
+            } => visit(&Item::Doctype {
+                name: name.as_deref(),
+                public_id: public_id.as_deref(),
+                system_id: system_id.as_deref(),
+            })?,
         }
     }
-    out
+    Ok(())
 }
 
 #[cfg(test)]
