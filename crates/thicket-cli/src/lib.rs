@@ -133,9 +133,19 @@ struct LimitArgs {
           help = limit_help("Diagnostics shown per file; the rest are counted",
                             |l| l.max_diagnostics))]
     max_diagnostics: Option<LimitValue>,
-    /// Start from no limit at all (the flags above still apply).
+    /// Turn every parser limit off (the flags above still apply); diagnostics shown stay at
+    /// --max-diagnostics.
     #[arg(long)]
     no_limits: bool,
+}
+
+/// What the limit flags ask for.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// The limits given to the parsers.
+    pub limits: Limits,
+    /// How many diagnostics are shown per file (`None`: all).
+    pub shown: Option<usize>,
 }
 
 /// Diagnostics shown per file by default.
@@ -147,7 +157,7 @@ pub fn default_limits() -> Limits {
 }
 
 impl LimitArgs {
-    fn limits(&self) -> Limits {
+    fn settings(&self) -> Settings {
         let mut limits = if self.no_limits {
             Limits::none()
         } else {
@@ -165,7 +175,11 @@ impl LimitArgs {
         set(&mut limits.max_namespace_declarations, self.max_namespaces);
         set(&mut limits.max_token_len, self.max_token_len);
         set(&mut limits.max_diagnostics, self.max_diagnostics);
-        limits
+        let shown = match self.max_diagnostics {
+            Some(LimitValue(shown)) => shown,
+            None => Some(DEFAULT_MAX_DIAGNOSTICS),
+        };
+        Settings { limits, shown }
     }
 }
 
@@ -289,7 +303,7 @@ fn parse(args: ParseArgs) -> Result<u8, CliError> {
         eprintln!("thicket: {message}");
         return Ok(EXIT_TROUBLE);
     }
-    let limits = args.limits.limits();
+    let Settings { limits, shown } = args.limits.settings();
     let mut src = Source::open(&args.file)?.with_progress();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -301,7 +315,7 @@ fn parse(args: ParseArgs) -> Result<u8, CliError> {
             sink.out = Some(&mut out);
             sink.err = Some(&mut err);
             sink.styled = styled();
-            sink.cap = limits.max_diagnostics;
+            sink.cap = shown;
             dialect::stream(dialect, &mut src, view, limits, &mut sink)?;
             (sink.count, sink.omitted())
         };
@@ -313,7 +327,7 @@ fn parse(args: ParseArgs) -> Result<u8, CliError> {
     let name = src.name.clone();
     let bytes = src.read_all()?;
     let input = Input::new(dialect, bytes);
-    let parsed = dialect::parse(&input, limits);
+    let parsed = dialect::parse(&input, limits, shown);
     let mut window = None;
     if v.json {
         write_json(&mut out, &name, &parsed, &mut window)?;
@@ -406,9 +420,9 @@ struct Compared {
     diags: Vec<String>,
 }
 
-fn compare_one(dialect: Dialect, bytes: &[u8], limit: usize, limits: Limits) -> Compared {
+fn compare_one(dialect: Dialect, bytes: &[u8], limit: usize, settings: Settings) -> Compared {
     let input = Input::new(dialect, bytes);
-    let parsed = dialect::parse(&input, limits);
+    let parsed = dialect::parse(&input, settings.limits, settings.shown);
     let mut window = Window::whole(&parsed.text);
     let diags: Vec<String> = parsed
         .diags
@@ -441,7 +455,7 @@ fn compare_one(dialect: Dialect, bytes: &[u8], limit: usize, limits: Limits) -> 
 }
 
 fn compare(args: CompareArgs) -> Result<u8, CliError> {
-    let limits = args.limits.limits();
+    let settings = args.limits.settings();
     let src = Source::open(&args.file)?.with_progress();
     let name = src.name.clone();
     let bytes = src.read_all()?;
@@ -453,7 +467,7 @@ fn compare(args: CompareArgs) -> Result<u8, CliError> {
     // One dialect at a time: only what is shown is kept.
     let results: Vec<Compared> = Dialect::ALL
         .iter()
-        .map(|&d| compare_one(d, &bytes, limit, limits))
+        .map(|&d| compare_one(d, &bytes, limit, settings))
         .collect();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -564,7 +578,7 @@ fn check(args: CheckArgs) -> Result<u8, CliError> {
         .min(files.len())
         .max(1);
     let progress = files.len() == 1;
-    let limits = args.limits.limits();
+    let limits = args.limits.settings().limits;
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {

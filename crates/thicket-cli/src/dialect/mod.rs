@@ -543,11 +543,11 @@ fn keep_diags<C: ErrorCode>(
     (kept, omitted)
 }
 
-/// The whole-document pass: parses `input` with `limits` and keeps the first
-/// `limits.max_diagnostics` diagnostics (the print cap; the parser is given the same cap, so
-/// past it diagnostics are counted, not stored).
-pub fn parse<'t>(input: &'t Input<'_>, limits: Limits) -> Parsed<'t> {
-    let cap = limits.max_diagnostics;
+/// The whole-document pass: parses `input` with `limits` and keeps the first `shown`
+/// diagnostics in input order (the command line gives the parser the same cap, so past it
+/// diagnostics are counted, not stored; with `--no-limits` the parser keeps them all).
+pub fn parse<'t>(input: &'t Input<'_>, limits: Limits, shown: Option<usize>) -> Parsed<'t> {
+    let cap = shown;
     let text = input.text();
     let encoding = input.encoding.as_ref();
     let (doc, diags, omitted) = match input.dialect {
