@@ -4,7 +4,9 @@
 //! - `cargo xtask codegen [--check]`
 //! - `cargo xtask bench [--compare]`
 //! - `cargo xtask suites fetch`
+//! - `cargo xtask adversarial [--quick] [...]`
 
+mod adversarial;
 mod bench;
 mod codegen;
 mod conformance;
@@ -25,6 +27,9 @@ commands:
   bench [--compare]
                  run the criterion benchmarks, or the comparison with other parsers
   suites fetch   clone the external suites at their pinned commits into conformance/suites/
+  adversarial [--quick] [--cases A,B] [--dialects D] [--sizes 1,2,4] [--out FILE.md] ...
+                 hostile inputs through every dialect (library and command line): time per
+                 byte against a normal document, growth, peak memory (--help for all options)
 ";
 
 fn main() {
@@ -34,6 +39,7 @@ fn main() {
         Some("codegen") => codegen::run(args[1..].iter().any(|a| a == "--check")),
         Some("bench") => bench::run(&args[1..]),
         Some("suites") => suites::run(&args[1..]),
+        Some("adversarial") => adversarial::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(())
