@@ -330,7 +330,7 @@ fn parse(args: ParseArgs) -> Result<u8, CliError> {
     let parsed = dialect::parse(&input, limits, shown);
     let mut window = None;
     if v.json {
-        write_json(&mut out, &name, &parsed, &mut window)?;
+        write_json_with(&mut out, &name, &parsed, &mut window)?;
         out.write_all(b"\n")?;
     } else {
         let mut w = OutlineWriter::new(&mut out);
@@ -353,9 +353,14 @@ fn parse(args: ParseArgs) -> Result<u8, CliError> {
     })
 }
 
-/// Writes the `--json` object (documented in docs/cli.md) as the document is walked; the window
-/// made to locate the diagnostics is left in `window` for reuse.
-fn write_json<'t>(
+/// Writes the `--json` object of `parsed` for the file `name` (documented in docs/cli.md), as
+/// the document is walked.
+pub fn write_json(out: &mut dyn Write, name: &str, parsed: &Parsed<'_>) -> io::Result<()> {
+    write_json_with(out, name, parsed, &mut None)
+}
+
+/// [`write_json`], leaving the window made to locate the diagnostics in `window` for reuse.
+fn write_json_with<'t>(
     out: &mut dyn Write,
     name: &str,
     parsed: &'t Parsed<'_>,

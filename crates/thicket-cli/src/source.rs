@@ -23,6 +23,18 @@ pub struct Source {
     progress: Option<ProgressBar>,
     /// The error a [`SourceReader`] met, kept so that it is reported as a read error.
     read_error: Option<io::Error>,
+    /// Bytes per chunk.
+    chunk: usize,
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Source")
+            .field("name", &self.name)
+            .field("len", &self.len)
+            .field("chunk", &self.chunk)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Why an input could not be read, in words a person understands.
@@ -72,6 +84,7 @@ impl Source {
                 len: None,
                 progress: None,
                 read_error: None,
+                chunk: CHUNK,
             });
         }
         let fail = |error| OpenError {
@@ -89,7 +102,28 @@ impl Source {
             len: Some(meta.len()),
             progress: None,
             read_error: None,
+            chunk: CHUNK,
         })
+    }
+
+    /// A source reading from `reader` (a document in memory, for instance), named `name` in
+    /// messages.
+    pub fn from_reader(name: &str, reader: Box<dyn Read + Send>) -> Source {
+        Source {
+            name: name.to_owned(),
+            reader,
+            len: None,
+            progress: None,
+            read_error: None,
+            chunk: CHUNK,
+        }
+    }
+
+    /// Reads chunks of `bytes` (at least 1 KiB, so that the first holds the XML declaration
+    /// the encoding is found in) instead of [`CHUNK`].
+    pub fn with_chunk_size(mut self, bytes: usize) -> Source {
+        self.chunk = bytes.max(1024);
+        self
     }
 
     /// Draws a progress bar on stderr while reading, when stderr is a terminal and the input is
@@ -111,13 +145,15 @@ impl Source {
         self
     }
 
-    /// Reads the next chunk into `buf` (cleared first), filling it up to [`CHUNK`] bytes unless
-    /// the input ends. Returns false at the end of the input.
+    /// Reads the next chunk into `buf` (cleared first), filling it up to [`CHUNK`] bytes (or the
+    /// size set with [`Source::with_chunk_size`]) unless the input ends. Returns false at the
+    /// end of the input.
     pub fn next_chunk(&mut self, buf: &mut Vec<u8>) -> Result<bool, OpenError> {
+        let chunk = self.chunk;
         buf.clear();
-        buf.resize(CHUNK, 0);
+        buf.resize(chunk, 0);
         let mut filled = 0;
-        while filled < CHUNK {
+        while filled < chunk {
             match self.reader.read(&mut buf[filled..]) {
                 Ok(0) => break,
                 Ok(n) => filled += n,

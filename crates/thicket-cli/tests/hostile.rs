@@ -161,6 +161,26 @@ fn json_lists_the_first_diagnostics_and_counts_the_rest() {
 }
 
 #[test]
+fn leafxml_error_counts_past_a_zero_cap() {
+    let file = write("cap-leaf.xml", b"<a></b>");
+    for view in ["--tree", "--events", "--json"] {
+        let o = run(&[
+            "parse",
+            "-d",
+            "leafxml",
+            view,
+            &file,
+            "--max-diagnostics",
+            "0",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{view}");
+        assert_eq!(headlines(&err, &file), 0, "{view}: {err}");
+        assert_eq!(more(&err, &file), 1, "{view}: {err}");
+    }
+}
+
+#[test]
 fn check_counts_every_diagnostic_past_the_cap() {
     let file = write("cap-check.xml", "<".repeat(300).as_bytes());
     let capped = run(&["check", &file, "--max-diagnostics", "3"]);

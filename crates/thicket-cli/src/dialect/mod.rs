@@ -569,8 +569,10 @@ pub fn parse<'t>(input: &'t Input<'_>, limits: Limits, shown: Option<usize>) -> 
         }
         Dialect::Leafxml => {
             let bytes = input.bytes();
-            let diags: Vec<Diag> = leafxml::error(bytes, limits).into_iter().collect();
-            (Doc::Leafxml { bytes, limits }, diags, 0)
+            let mut diags: Vec<Diag> = leafxml::error(bytes, limits).into_iter().collect();
+            let omitted = diags.len().saturating_sub(cap.unwrap_or(usize::MAX));
+            diags.truncate(diags.len() - omitted);
+            (Doc::Leafxml { bytes, limits }, diags, omitted)
         }
     };
     let text = match input.dialect {
