@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod dialect;
+pub mod open;
 pub mod outline;
 pub mod render;
 pub mod source;

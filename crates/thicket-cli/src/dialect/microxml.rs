@@ -1,6 +1,6 @@
 //! MicroXML: error recovery (the spec's options) with validity diagnostics.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io;
 
@@ -10,6 +10,7 @@ use thicket_microxml::{
 };
 
 use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
+use crate::open::OpenElements;
 use crate::outline::{Attr, Item, Visit, quote};
 use crate::render::Diag;
 use crate::source::Source;
@@ -46,9 +47,7 @@ struct Structure {
     /// The start-tag being read: its name, span and attribute names.
     tag: Option<(String, Span, HashSet<String>)>,
     /// Open elements with their start-tag spans.
-    stack: Vec<(String, Span)>,
-    /// How many open elements have each name.
-    open_names: HashMap<String, u32>,
+    stack: OpenElements<Span>,
     top_elements: usize,
     diagnostics: Vec<Diagnostic>,
 }
@@ -68,8 +67,7 @@ impl Structure {
             }
             Token::StartTagClose { .. } => {
                 if let Some((name, span, _)) = self.tag.take() {
-                    *self.open_names.entry(name.clone()).or_insert(0) += 1;
-                    self.stack.push((name, span));
+                    self.stack.push(&name, span);
                 }
             }
             Token::EmptyElementTagClose { .. } => {
@@ -100,16 +98,16 @@ impl Structure {
     }
 
     fn end_tag(&mut self, name: &str, span: Span) {
-        if self.stack.last().is_some_and(|(n, _)| n == name) {
+        if self.stack.last_name() == Some(name) {
             self.pop();
             return;
         }
-        if self.open_names.get(name).copied().unwrap_or(0) == 0 {
+        if !self.stack.is_open(name) {
             self.error(ErrorCode::StrayEndTag, span);
             return;
         }
         self.error(ErrorCode::MismatchedEndTag, span);
-        while let Some((n, _)) = self.stack.last() {
+        while let Some(n) = self.stack.last_name() {
             let done = n == name;
             self.pop();
             if done {
@@ -119,13 +117,7 @@ impl Structure {
     }
 
     fn pop(&mut self) {
-        if let Some((name, span)) = self.stack.pop() {
-            if let Some(n) = self.open_names.get_mut(&name) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    self.open_names.remove(&name);
-                }
-            }
+        if let Some(span) = self.stack.pop() {
             self.append_element(span);
         }
     }
@@ -141,10 +133,10 @@ impl Structure {
 
     fn finish(&mut self, end: usize) {
         if let Some((name, span, _)) = self.tag.take() {
-            *self.open_names.entry(name.clone()).or_insert(0) += 1;
-            self.stack.push((name, span));
+            self.stack.push(&name, span);
         }
-        if let Some(&(_, span)) = self.stack.first() {
+        let outermost = self.stack.iter().next().map(|(_, &span)| span);
+        if let Some(span) = outermost {
             self.error(ErrorCode::UnclosedElement, span);
         }
         while !self.stack.is_empty() {

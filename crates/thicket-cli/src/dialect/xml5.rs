@@ -1,7 +1,6 @@
 //! XML5: the draft's tokenizer and tree builder (draft profile).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
 
@@ -12,6 +11,7 @@ use thicket_xml5::{
 };
 
 use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
+use crate::open::OpenElements;
 use crate::outline::{Attr, Item, Visit, declaration_data, quote};
 use crate::render::Diag;
 use crate::source::Source;
@@ -134,10 +134,11 @@ struct Checker<B> {
     /// Diagnostics of `builder` already handed out.
     reported: usize,
     phase: Phase,
-    /// The open elements: name and namespace-declaration attributes.
-    open: Vec<(String, Vec<Attribute<'static>>)>,
-    /// How many open elements have each name.
-    open_names: HashMap<String, usize>,
+    /// The open elements.
+    open: OpenElements<()>,
+    /// The namespace declarations of the open elements that have some: the element's index in
+    /// `open`, and its `xmlns` and `xmlns:*` attributes.
+    declarations: Vec<(usize, Vec<Attribute<'static>>)>,
     doctype_seen: bool,
     since_restart: usize,
     /// Restart after this many tokens (or twice the open elements, when more).
@@ -169,8 +170,8 @@ impl<B> Checker<B> {
             ops,
             reported: 0,
             phase: Phase::Start,
-            open: Vec::new(),
-            open_names: HashMap::new(),
+            open: OpenElements::default(),
+            declarations: Vec::new(),
             doctype_seen: false,
             since_restart: 0,
             restart_after,
@@ -197,20 +198,24 @@ impl<B> Checker<B> {
             (_, TokenKind::Eof) => self.phase = Phase::Stopped,
             (Phase::Start, TokenKind::Doctype { .. }) => self.doctype_seen = true,
             (Phase::Start | Phase::Main, TokenKind::StartTag { name, attributes }) => {
-                let declarations = attributes
+                let declarations: Vec<Attribute<'static>> = attributes
                     .iter()
                     .filter(|a| a.name == "xmlns" || a.name.starts_with("xmlns:"))
                     .cloned()
                     .collect();
-                *self.open_names.entry(name.to_string()).or_insert(0) += 1;
-                self.open.push((name.to_string(), declarations));
+                if !declarations.is_empty() {
+                    self.declarations.push((self.open.len(), declarations));
+                }
+                self.open.push(name, ());
                 self.phase = Phase::Main;
             }
             (Phase::Start, TokenKind::EmptyTag { .. }) => self.phase = Phase::End,
             (Phase::Main, TokenKind::EndTag { name }) => {
-                if self.open_names.get(name.as_ref()).copied().unwrap_or(0) > 0 {
-                    while let Some(popped) = self.pop() {
-                        if popped == *name {
+                if self.open.is_open(name) {
+                    loop {
+                        let done = self.open.last_name().is_none_or(|n| n == name);
+                        self.pop();
+                        if done {
                             break;
                         }
                     }
@@ -229,15 +234,15 @@ impl<B> Checker<B> {
         }
     }
 
-    fn pop(&mut self) -> Option<String> {
-        let (name, _) = self.open.pop()?;
-        if let Some(n) = self.open_names.get_mut(&name) {
-            *n -= 1;
-            if *n == 0 {
-                self.open_names.remove(&name);
-            }
+    fn pop(&mut self) {
+        self.open.pop();
+        if self
+            .declarations
+            .last()
+            .is_some_and(|(i, _)| *i >= self.open.len())
+        {
+            self.declarations.pop();
         }
-        Some(name)
     }
 
     /// A fresh builder in the state of the current one, without its nodes.
@@ -258,12 +263,16 @@ impl<B> Checker<B> {
             ),
             Phase::Start => process(&mut builder, token(TokenKind::Comment(Cow::Borrowed("")))),
             Phase::Main => {
-                for (name, declarations) in &self.open {
+                let mut declarations = self.declarations.iter().peekable();
+                for (i, (name, ())) in self.open.iter().enumerate() {
+                    let attributes = declarations
+                        .next_if(|(at, _)| *at == i)
+                        .map_or_else(Vec::new, |(_, d)| d.clone());
                     process(
                         &mut builder,
                         token(TokenKind::StartTag {
-                            name: Cow::Owned(name.clone()),
-                            attributes: declarations.clone(),
+                            name: Cow::Owned(name.to_owned()),
+                            attributes,
                         }),
                     );
                 }
@@ -412,6 +421,8 @@ mod tests {
             "<a xmlns:p='urn:p' xmlns:q='urn:p'><b p:x='1' q:x='2'/></a>",
             "<a><b><c></>x</></></>more",
             "<a><b></c></a>",
+            "<a><b xmlns:p='urn:p'><c><p:d/></c></b><p:e/></a>",
+            "<a xmlns:p='u'><b><c xmlns:q='v'></b><q:x/><p:y/><d xmlns:q='w'><q:z/></></a>",
             "",
             "<a",
         ];
