@@ -67,7 +67,11 @@ impl<T> OpenElements<T> {
     /// The current element's name.
     pub fn last_name(&self) -> Option<&str> {
         let (end, _) = self.items.last()?;
-        let start = self.items.len().checked_sub(2).map_or(0, |i| self.items[i].0);
+        let start = self
+            .items
+            .len()
+            .checked_sub(2)
+            .map_or(0, |i| self.items[i].0);
         Some(&self.names[start..*end])
     }
 

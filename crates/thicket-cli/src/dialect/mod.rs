@@ -518,26 +518,52 @@ impl<'t> Parsed<'t> {
     }
 }
 
+/// The first `cap` of `diagnostics` in input order (by start, then as raised): selected with a
+/// heap of `cap` entries, so that a few shown out of millions cost no sort of the millions.
+fn first_in_order<C: ErrorCode>(
+    mut diagnostics: Vec<thicket_input::Diagnostic<C>>,
+    cap: Option<usize>,
+) -> Vec<thicket_input::Diagnostic<C>> {
+    match cap {
+        Some(cap) if cap < diagnostics.len() => {
+            let mut heap = std::collections::BinaryHeap::with_capacity(cap + 1);
+            for (i, d) in diagnostics.iter().enumerate() {
+                let key = (d.span.start, i);
+                if heap.len() < cap {
+                    heap.push(key);
+                } else if heap.peek().is_some_and(|top| key < *top) {
+                    heap.pop();
+                    heap.push(key);
+                }
+            }
+            let mut kept = heap.into_vec();
+            kept.sort_unstable();
+            kept.into_iter().map(|(_, i)| diagnostics[i]).collect()
+        }
+        _ => {
+            // Tree construction reports when a token ends: show everything in source order.
+            diagnostics.sort_by_key(|d| d.span.start);
+            diagnostics
+        }
+    }
+}
+
 /// Keeps the first `cap` of `diagnostics` and the encoding diagnostic, in input order, and
 /// counts the rest.
 fn keep_diags<C: ErrorCode>(
     encoding: Option<&Diag>,
-    mut diagnostics: Vec<thicket_input::Diagnostic<C>>,
+    diagnostics: Vec<thicket_input::Diagnostic<C>>,
     cap: Option<usize>,
 ) -> (Vec<Diag>, usize) {
-    // Tree construction reports when a token ends: show everything in source order.
-    diagnostics.sort_by_key(|d| d.span.start);
     let total = diagnostics.len() + usize::from(encoding.is_some());
-    let cap = cap.unwrap_or(usize::MAX);
-    let mut kept: Vec<Diag> = diagnostics
+    let mut kept: Vec<Diag> = first_in_order(diagnostics, cap)
         .iter()
-        .take(cap)
         .map(Diag::from_diagnostic)
         .collect();
     if let Some(e) = encoding {
         let at = kept.partition_point(|d| d.span.start <= e.span.start);
         kept.insert(at, e.clone());
-        kept.truncate(cap);
+        kept.truncate(cap.unwrap_or(usize::MAX));
     }
     let omitted = total - kept.len();
     (kept, omitted)
@@ -601,5 +627,36 @@ pub fn supports(dialect: Dialect, view: StreamView) -> Result<(), String> {
         (Dialect::Html | Dialect::Microxml, StreamView::Events) => Err(format!(
             "`--events` is for xml5 and leafxml; the {dialect} dialect has `--tokens`"
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use thicket_input::Diagnostic;
+
+    #[test]
+    fn the_first_in_order_are_those_a_stable_sort_puts_first() {
+        // Starts out of order, with ties (kept in the order raised).
+        let starts = [5, 3, 9, 3, 0, 7, 5, 1, 3, 8, 2, 5];
+        let all: Vec<Diagnostic<thicket_xml5::ErrorCode>> = starts
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| {
+                let code = if i % 2 == 0 {
+                    thicket_xml5::ErrorCode::EofInTag
+                } else {
+                    thicket_xml5::ErrorCode::MismatchedEndTag
+                };
+                Diagnostic::new(code, Span::new(s, s + i))
+            })
+            .collect();
+        let mut sorted = all.clone();
+        sorted.sort_by_key(|d| d.span.start);
+        for cap in 0..=all.len() + 1 {
+            let got = first_in_order(all.clone(), Some(cap));
+            assert_eq!(got, sorted[..cap.min(all.len())], "cap {cap}");
+        }
+        assert_eq!(first_in_order(all, None), sorted);
     }
 }
