@@ -295,7 +295,7 @@ impl<B> Checker<B> {
 const RESTART_AFTER: usize = 1 << 13;
 
 /// Streams tokens or events (with the tokenizer's errors), or checks the document (tokenizer
-/// and tree builder errors, in bounded memory: see [`Checker`]).
+/// and tree builder errors, in bounded memory: see `Checker`).
 pub fn stream(
     src: &mut Source,
     view: StreamView,
