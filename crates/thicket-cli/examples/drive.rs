@@ -8,7 +8,8 @@
 //!   tokenizers, the LeafXML `Reader`, the HTML tokenizer), diagnostics drained per chunk.
 //!
 //! `limits` is the command line's defaults (`thicket_cli::default_limits`), `no-limits` the
-//! library's (`Limits::none`). Prints the number of items and diagnostics on stdout.
+//! library's (`Limits::none`). Prints the number of items and diagnostics on stdout; with
+//! `THICKET_REPORT_USAGE=FILE`, writes its peak memory and CPU time there (as `thicket` does).
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -52,6 +53,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(path) = std::env::var_os("THICKET_REPORT_USAGE") {
+        let _ = thicket_cli::write_usage(std::path::Path::new(&path));
+    }
     match counts {
         Ok((items, diagnostics)) => {
             println!("items {items} diagnostics {diagnostics}");

@@ -250,6 +250,9 @@ where
     if std::env::var_os("THICKET_REPORT_PEAK_RSS").is_some() {
         report_peak_rss();
     }
+    if let Some(path) = std::env::var_os("THICKET_REPORT_USAGE") {
+        let _ = write_usage(std::path::Path::new(&path));
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(CliError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_OK),
@@ -272,6 +275,30 @@ fn report_peak_rss() {
     {
         eprintln!("thicket: peak {}", line.trim_start_matches("Vm").trim());
     }
+}
+
+/// Writes this process's peak resident set size (`VmHWM` of /proc/self/status) and the time
+/// its main thread spent on a CPU (/proc/self/schedstat, in nanoseconds: unlike the wall clock,
+/// it does not count waiting for a CPU on a busy machine) to `path`, as `peak_kb N` and
+/// `cpu_ns N` lines. `THICKET_REPORT_USAGE=FILE` makes `thicket` call it at exit; the `drive`
+/// example and `cargo xtask adversarial` use it too (Linux only: elsewhere both read 0).
+pub fn write_usage(path: &std::path::Path) -> io::Result<()> {
+    let peak_kb = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .unwrap_or(0);
+    // The kernel adds the running slice to the count at the next scheduling event: yielding
+    // makes one, so the count read is current (it would otherwise lag by up to a tick).
+    std::thread::yield_now();
+    let cpu_ns = std::fs::read_to_string("/proc/self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .unwrap_or(0);
+    std::fs::write(path, format!("peak_kb {peak_kb}\ncpu_ns {cpu_ns}\n"))
 }
 
 /// Whether diagnostics on stderr get colour.
@@ -585,20 +612,26 @@ fn check(args: CheckArgs) -> Result<u8, CliError> {
         .max(1);
     let progress = files.len() == 1;
     let limits = args.limits.settings().limits;
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(path) = files.get(i) else { break };
-                    let outcome = check_one(path, args.dialect, limits, progress);
-                    if let Ok(mut slot) = results[i].lock() {
-                        *slot = Some(outcome);
-                    }
-                }
-            });
+    let work = || {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(path) = files.get(i) else { break };
+            let outcome = check_one(path, args.dialect, limits, progress);
+            if let Ok(mut slot) = results[i].lock() {
+                *slot = Some(outcome);
+            }
         }
-    });
+    };
+    if workers == 1 {
+        // One file (or one core): no thread to start.
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(work);
+            }
+        });
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let (mut valid, mut invalid, mut unreadable) = (0, 0, 0);
