@@ -98,11 +98,26 @@ fn write_escaped<W: Write + ?Sized>(out: &mut W, s: &str, json: bool) -> io::Res
 /// `"text"` with `\n`, `\t`, `\r`, `"`, `\` and other controls escaped, so that one item stays on
 /// one line.
 pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    escaped(s, false, |piece| out.push_str(piece));
-    out.push('"');
-    out
+    Quoted(s).to_string()
+}
+
+/// Displays a string as [`quote`] does, without making a copy of it first (a token's text can
+/// be megabytes long).
+#[derive(Clone, Copy, Debug)]
+pub struct Quoted<'a>(pub &'a str);
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("\"")?;
+        let mut result = Ok(());
+        escaped(self.0, false, |piece| {
+            if result.is_ok() {
+                result = f.write_str(piece);
+            }
+        });
+        result?;
+        f.write_str("\"")
+    }
 }
 
 /// Writes `s` quoted as [`quote`] does.

@@ -1,7 +1,6 @@
 //! MicroXML: error recovery (the spec's options) with validity diagnostics.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::io;
 
 use thicket_input::{Limits, Span};
@@ -11,7 +10,7 @@ use thicket_microxml::{
 
 use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
 use crate::open::OpenElements;
-use crate::outline::{Attr, Item, Visit, quote};
+use crate::outline::{Attr, Item, Quoted, Visit};
 use crate::render::Diag;
 use crate::source::Source;
 
@@ -25,17 +24,26 @@ fn options(limits: Limits) -> Options {
 
 /// One line for a token: `StartTagOpen doc 0..4`.
 pub fn token_line(token: &Token<'_>) -> String {
-    let mut line = match token {
-        Token::StartTagOpen { name, .. } => format!("StartTagOpen {name}"),
-        Token::AttributeName { name, .. } => format!("AttributeName {name}"),
-        Token::StartTagClose { .. } => "StartTagClose".to_owned(),
-        Token::EmptyElementTagClose { .. } => "EmptyElementTagClose".to_owned(),
-        Token::EndTag { name, .. } => format!("EndTag {name}"),
-        Token::Data { text, .. } => format!("Data {}", quote(text)),
-        Token::CharRef { text, .. } => format!("CharRef {}", quote(text)),
-    };
-    let _ = write!(line, " {}", token.span());
-    line
+    TokenLine(token).to_string()
+}
+
+/// A token's line, displayed without copying its text (a `Data` token can be megabytes).
+#[derive(Clone, Copy, Debug)]
+pub struct TokenLine<'a, 't>(pub &'a Token<'t>);
+
+impl std::fmt::Display for TokenLine<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Token::StartTagOpen { name, .. } => write!(f, "StartTagOpen {name}")?,
+            Token::AttributeName { name, .. } => write!(f, "AttributeName {name}")?,
+            Token::StartTagClose { .. } => f.write_str("StartTagClose")?,
+            Token::EmptyElementTagClose { .. } => f.write_str("EmptyElementTagClose")?,
+            Token::EndTag { name, .. } => write!(f, "EndTag {name}")?,
+            Token::Data { text, .. } => write!(f, "Data {}", Quoted(text))?,
+            Token::CharRef { text, .. } => write!(f, "CharRef {}", Quoted(text))?,
+        }
+        write!(f, " {}", self.0.span())
+    }
 }
 
 /// The tree builder's diagnostics without the tree: the open element names and the current
@@ -168,7 +176,7 @@ pub fn stream(
         }
         while let Some(token) = tok.next_token() {
             if lines {
-                sink.line(format_args!("{}", token_line(&token)))?;
+                sink.line(format_args!("{}", TokenLine(&token)))?;
             }
             structure.push(&token);
         }

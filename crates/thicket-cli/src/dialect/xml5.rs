@@ -1,7 +1,6 @@
 //! XML5: the draft's tokenizer and tree builder (draft profile).
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::io;
 
 use thicket_input::{Limits, Span};
@@ -12,7 +11,7 @@ use thicket_xml5::{
 
 use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
 use crate::open::OpenElements;
-use crate::outline::{Attr, Item, Visit, declaration_data, quote};
+use crate::outline::{Attr, Item, Quoted, Visit, declaration_data};
 use crate::render::Diag;
 use crate::source::Source;
 
@@ -26,68 +25,69 @@ fn options(limits: Limits) -> Options {
 
 /// One line for a token: `StartTag doc a="1" 0..11`.
 pub fn token_line(token: &Token<'_>) -> String {
-    let mut line = String::new();
-    match &token.kind {
-        TokenKind::StartTag { name, attributes } | TokenKind::EmptyTag { name, attributes } => {
-            let kind = if matches!(token.kind, TokenKind::StartTag { .. }) {
-                "StartTag"
-            } else {
-                "EmptyTag"
-            };
-            let _ = write!(line, "{kind} {name}");
-            for a in attributes {
-                let _ = write!(line, " {}={}", a.name, quote(&a.value));
-            }
-        }
-        TokenKind::EndTag { name } => {
-            let _ = write!(line, "EndTag {name}");
-        }
-        TokenKind::ShortEndTag => line.push_str("ShortEndTag"),
-        TokenKind::Text(t) => {
-            let _ = write!(line, "Text {}", quote(t));
-        }
-        TokenKind::Comment(c) => {
-            let _ = write!(line, "Comment {}", quote(c));
-        }
-        TokenKind::Pi { target, data } => {
-            let _ = write!(line, "Pi {target} {}", quote(data));
-        }
-        TokenKind::XmlDeclaration {
-            version,
-            encoding,
-            standalone,
-        } => {
-            line.push_str("XmlDeclaration");
-            for (key, value) in [
-                ("version", version),
-                ("encoding", encoding),
-                ("standalone", standalone),
-            ] {
-                if let Some(v) = value {
-                    let _ = write!(line, " {key}={}", quote(v));
+    TokenLine(token).to_string()
+}
+
+/// A token's line, displayed without copying its text (a text token can be megabytes).
+#[derive(Clone, Copy, Debug)]
+pub struct TokenLine<'a, 't>(pub &'a Token<'t>);
+
+impl std::fmt::Display for TokenLine<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let token = self.0;
+        match &token.kind {
+            TokenKind::StartTag { name, attributes } | TokenKind::EmptyTag { name, attributes } => {
+                let kind = if matches!(token.kind, TokenKind::StartTag { .. }) {
+                    "StartTag"
+                } else {
+                    "EmptyTag"
+                };
+                write!(f, "{kind} {name}")?;
+                for a in attributes {
+                    write!(f, " {}={}", a.name, Quoted(&a.value))?;
                 }
             }
+            TokenKind::EndTag { name } => write!(f, "EndTag {name}")?,
+            TokenKind::ShortEndTag => f.write_str("ShortEndTag")?,
+            TokenKind::Text(t) => write!(f, "Text {}", Quoted(t))?,
+            TokenKind::Comment(c) => write!(f, "Comment {}", Quoted(c))?,
+            TokenKind::Pi { target, data } => write!(f, "Pi {target} {}", Quoted(data))?,
+            TokenKind::XmlDeclaration {
+                version,
+                encoding,
+                standalone,
+            } => {
+                f.write_str("XmlDeclaration")?;
+                for (key, value) in [
+                    ("version", version),
+                    ("encoding", encoding),
+                    ("standalone", standalone),
+                ] {
+                    if let Some(v) = value {
+                        write!(f, " {key}={}", Quoted(v))?;
+                    }
+                }
+            }
+            TokenKind::Doctype {
+                name,
+                public_id,
+                system_id,
+            } => {
+                f.write_str("Doctype")?;
+                if let Some(n) = name {
+                    write!(f, " {n}")?;
+                }
+                if let Some(p) = public_id {
+                    write!(f, " public={}", Quoted(p))?;
+                }
+                if let Some(s) = system_id {
+                    write!(f, " system={}", Quoted(s))?;
+                }
+            }
+            TokenKind::Eof => f.write_str("Eof")?,
         }
-        TokenKind::Doctype {
-            name,
-            public_id,
-            system_id,
-        } => {
-            line.push_str("Doctype");
-            if let Some(n) = name {
-                let _ = write!(line, " {n}");
-            }
-            if let Some(p) = public_id {
-                let _ = write!(line, " public={}", quote(p));
-            }
-            if let Some(s) = system_id {
-                let _ = write!(line, " system={}", quote(s));
-            }
-        }
-        TokenKind::Eof => line.push_str("Eof"),
+        write!(f, " {}", token.span)
     }
-    let _ = write!(line, " {}", token.span);
-    line
 }
 
 /// The same token with its character data shrunk to what the tree builder's diagnostics depend
@@ -314,7 +314,7 @@ pub fn stream(
             match event {
                 Event::Token(token) => {
                     if sink.wants_lines() {
-                        sink.line(format_args!("{}", token_line(&token)))?;
+                        sink.line(format_args!("{}", TokenLine(&token)))?;
                     }
                     if let Some(c) = checker.as_mut() {
                         for d in c.process(token) {
