@@ -11,7 +11,8 @@ use thicket_leafxml::{Error, Event, EventKind, Reader};
 use super::{CliError, Sink, StreamView};
 use crate::outline::{Attr, Item, Visit};
 use crate::render::Diag;
-use crate::source::Source;
+use crate::source::{CHUNK, Source};
+use crate::window::Window;
 
 /// The decoder's error as a diagnostic (its own line and column: LeafXML counts NEL and LS as
 /// line breaks too).
@@ -31,22 +32,28 @@ pub fn event_line(event: &Event) -> String {
     format!("{} {}", event.kind, event.span)
 }
 
-/// A reader that hands what it reads to LeafXML and keeps a lossy decoding of it, so that the
-/// line of an error can be shown.
+/// A reader that hands what it reads to LeafXML and pushes a lossy decoding of it into the
+/// window as it goes (bounded: the window trims), so that the line of an error can be shown.
 struct Tee<R> {
     inner: R,
     decoder: StreamDecoder,
-    text: Rc<RefCell<String>>,
+    text: String,
+    window: Rc<RefCell<Window<'static>>>,
 }
 
 impl<R: Read> Read for Tee<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        let mut text = self.text.borrow_mut();
+        // At most a chunk at a time, so the decoded copy stays small.
+        let len = buf.len().min(CHUNK);
+        let n = self.inner.read(&mut buf[..len])?;
         if n == 0 {
-            self.decoder.finish(&mut text);
+            self.decoder.finish(&mut self.text);
         } else {
-            self.decoder.feed(&buf[..n], &mut text);
+            self.decoder.feed(&buf[..n], &mut self.text);
+        }
+        if !self.text.is_empty() {
+            self.window.borrow_mut().push(&self.text);
+            self.text.clear();
         }
         Ok(n)
     }
@@ -62,27 +69,24 @@ pub fn stream(
 ) -> Result<(), CliError> {
     // `--tokens` is not offered for leafxml (see `super::supports`); any view streams events.
     let _ = view;
-    let pending = Rc::new(RefCell::new(String::new()));
+    // The sink's window, lent to the reader while it reads.
+    let window = Rc::new(RefCell::new(std::mem::replace(
+        &mut sink.window,
+        Window::with_keep(1),
+    )));
     let tee = Tee {
         inner: src.reader(),
         decoder: StreamDecoder::leafxml(),
-        text: Rc::clone(&pending),
+        text: String::new(),
+        window: Rc::clone(&window),
     };
     let mut reader = Reader::new(tee).with_limits(limits);
     let mut error = None;
     loop {
-        let next = reader.next_event();
-        {
-            let mut text = pending.borrow_mut();
-            if !text.is_empty() {
-                sink.window.push(&text);
-                text.clear();
-            }
-        }
-        match next {
+        match reader.next_event() {
             Ok(Some(event)) => {
                 if sink.wants_lines() {
-                    sink.line(format_args!("{}", event_line(&event)))?;
+                    sink.line(format_args!("{} {}", event.kind, event.span))?;
                 }
             }
             Ok(None) => break,
@@ -93,6 +97,9 @@ pub fn stream(
         }
     }
     drop(reader);
+    if let Ok(window) = Rc::try_unwrap(window) {
+        sink.window = window.into_inner();
+    }
     if let Some(e) = src.take_read_error() {
         return Err(CliError::Read(e));
     }
