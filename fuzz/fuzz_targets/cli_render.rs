@@ -17,9 +17,10 @@ use thicket_input::{Limits, LineIndex};
 #[path = "split.rs"]
 mod split;
 
-/// The longest line a rendered diagnostic may have: the snippet is cut to about 60 characters
-/// on each side of the span (at most 4 bytes each), plus the gutter and markers.
-const MAX_LINE: usize = 2 * 61 * 4 + 64;
+/// The longest line a rendered diagnostic may have: the snippet is cut to 60 characters on each
+/// side of the span and the span to its first 60 (at most 4 bytes each), plus the gutter and
+/// markers.
+const MAX_LINE: usize = 3 * 61 * 4 + 64;
 
 fn check_rendered(out: &[u8], head: Option<&str>) {
     let out = String::from_utf8(out.to_vec()).expect("rendered diagnostics are UTF-8");

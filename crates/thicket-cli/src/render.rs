@@ -102,9 +102,11 @@ fn snippet(window: &Window<'_>, diag: &Diag, styled: bool) -> Option<String> {
             .max(rel_start)
             .min(line.text.len()),
     );
-    // Cut long lines (minified documents) to a window around the span.
+    // Cut long lines (minified documents) to a window around the span, and a long span (a
+    // comment left open for megabytes) to its first characters.
+    let rel_end = rel_end.min(forward_chars(line.text, rel_start, CONTEXT_CHARS));
     let from = back_chars(line.text, rel_start, CONTEXT_CHARS);
-    let to = forward_chars(line.text, rel_end.max(rel_start), CONTEXT_CHARS);
+    let to = forward_chars(line.text, rel_end, CONTEXT_CHARS);
     let prefix = if from > 0 || line.hidden_columns > 0 {
         "…"
     } else {
@@ -114,7 +116,7 @@ fn snippet(window: &Window<'_>, diag: &Diag, styled: bool) -> Option<String> {
     let shown = format!("{prefix}{}{suffix}", &line.text[from..to]);
     let shift = prefix.len();
     let start = rel_start - from + shift;
-    let end = rel_end.min(to) - from + shift;
+    let end = rel_end - from + shift;
     let report = &[Group::with_level(Level::ERROR).element(
         Snippet::source(shown.as_str())
             .line_start(number)
@@ -174,6 +176,17 @@ mod tests {
         );
         assert!(out.contains("2 | <a b"), "{out}");
         assert!(out.contains('^'), "{out}");
+    }
+
+    #[test]
+    fn cuts_a_long_span_to_its_start() {
+        let text = format!("a<!--{}", "é".repeat(100_000));
+        let out = render(&text, Span::new(1, text.len()));
+        assert!(out.starts_with("a.html:1:2: "), "{out}");
+        assert!(out.lines().all(|l| l.chars().count() < 140), "{out}");
+        assert!(out.contains("a<!--ééé"), "{out}");
+        assert!(out.contains(&"^".repeat(60)), "{out}");
+        assert!(!out.contains(&"^".repeat(61)), "{out}");
     }
 
     #[test]
