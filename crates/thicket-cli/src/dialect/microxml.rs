@@ -54,8 +54,10 @@ impl std::fmt::Display for TokenLine<'_, '_> {
 struct Structure {
     /// The start-tag being read: its name, span and attribute names.
     tag: Option<(String, Span, HashSet<String>)>,
-    /// Open elements with their start-tag spans.
-    stack: OpenElements<Span>,
+    /// Open elements (their spans are not kept: only the outermost's is ever reported).
+    stack: OpenElements<()>,
+    /// The start-tag span of the outermost open element.
+    outermost: Span,
     top_elements: usize,
     diagnostics: Vec<Diagnostic>,
 }
@@ -75,7 +77,7 @@ impl Structure {
             }
             Token::StartTagClose { .. } => {
                 if let Some((name, span, _)) = self.tag.take() {
-                    self.stack.push(&name, span);
+                    self.open(&name, span);
                 }
             }
             Token::EmptyElementTagClose { .. } => {
@@ -124,9 +126,18 @@ impl Structure {
         }
     }
 
+    fn open(&mut self, name: &str, span: Span) {
+        if self.stack.is_empty() {
+            self.outermost = span;
+        }
+        self.stack.push(name, ());
+    }
+
+    /// Closes the current element (appending it, as the tree builder does: only an outermost
+    /// element's span can be reported).
     fn pop(&mut self) {
-        if let Some(span) = self.stack.pop() {
-            self.append_element(span);
+        if self.stack.pop().is_some() {
+            self.append_element(self.outermost);
         }
     }
 
@@ -141,11 +152,10 @@ impl Structure {
 
     fn finish(&mut self, end: usize) {
         if let Some((name, span, _)) = self.tag.take() {
-            self.stack.push(&name, span);
+            self.open(&name, span);
         }
-        let outermost = self.stack.iter().next().map(|(_, &span)| span);
-        if let Some(span) = outermost {
-            self.error(ErrorCode::UnclosedElement, span);
+        if !self.stack.is_empty() {
+            self.error(ErrorCode::UnclosedElement, self.outermost);
         }
         while !self.stack.is_empty() {
             self.pop();
