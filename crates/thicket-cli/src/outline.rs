@@ -204,10 +204,9 @@ impl<W: Write> OutlineWriter<W> {
     }
 
     fn indent(&mut self) -> io::Result<()> {
-        let levels = self.depth.min(MAX_INDENT);
-        for _ in 0..levels {
-            self.out.write_all(b"  ")?;
-        }
+        const SPACES: &[u8; 2 * MAX_INDENT] = &[b' '; 2 * MAX_INDENT];
+        self.out
+            .write_all(&SPACES[..2 * self.depth.min(MAX_INDENT)])?;
         if self.depth > MAX_INDENT {
             write!(self.out, "[depth {}] ", self.depth)?;
         }
