@@ -6,7 +6,9 @@
 //! - `cargo xtask callgrind [--files PAT,...] [--views VIEW,...] [--others] [--save FILE] [--against FILE] [--max-increase PCT]`
 //! - `cargo xtask package`
 //! - `cargo xtask suites [list | fetch]`
+//! - `cargo xtask adversarial [--quick] [...]`
 
+mod adversarial;
 mod bench;
 mod callgrind;
 mod codegen;
@@ -38,6 +40,9 @@ commands:
   suites [list | fetch]
                  where each external suite is read from; fetch the missing ones at their
                  pinned commits into conformance/suites/
+  adversarial [--quick] [--cases A,B] [--dialects D] [--sizes 1,2,4] [--out FILE.md] ...
+                 hostile inputs through every dialect (library and command line): time per
+                 byte against a normal document, growth, peak memory (--help for all options)
 ";
 
 fn main() {
@@ -49,6 +54,7 @@ fn main() {
         Some("callgrind") => callgrind::run(&args[1..]),
         Some("suites") => suites::run(&args[1..]),
         Some("package") => package::run(&args[1..]),
+        Some("adversarial") => adversarial::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(())

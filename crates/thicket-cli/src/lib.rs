@@ -12,10 +12,11 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Args, Parser, Subcommand};
+use thicket_input::Limits;
 
-use dialect::{CliError, Dialect, Parsed, Sink, StreamView};
-use outline::{json_str, lines};
-use render::write_diag;
+use dialect::{CliError, Dialect, Input, Parsed, Sink, StreamView};
+use outline::{JsonTreeWriter, OutlineWriter, write_json_str};
+use render::{write_diag, write_omitted};
 use source::{Source, describe};
 use window::Window;
 
@@ -78,6 +79,108 @@ struct ParseArgs {
     /// The file to read, or `-` for standard input.
     #[arg(value_name = "FILE|-")]
     file: String,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// A limit given on the command line: a number, or `none`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LimitValue(Option<usize>);
+
+fn limit_value(s: &str) -> Result<LimitValue, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(LimitValue(None));
+    }
+    s.parse()
+        .map(|n| LimitValue(Some(n)))
+        .map_err(|_| format!("`{s}` is not a number or `none`"))
+}
+
+/// `what [default: N]`, with the default from [`default_limits`].
+fn limit_help(what: &str, default: fn(Limits) -> Option<usize>) -> String {
+    match default(default_limits()) {
+        Some(n) => format!("{what} [default: {n}]"),
+        None => format!("{what} [default: none]"),
+    }
+}
+
+/// The limits on what one document may make a parser hold (docs/cli.md, "Limits").
+#[derive(Debug, Args)]
+#[command(
+    next_help_heading = "Limits (a number, or `none`; defaults are safe for untrusted input)"
+)]
+struct LimitArgs {
+    #[arg(long, value_name = "N", value_parser = limit_value,
+          help = limit_help("Deepest element nesting", |l| l.max_depth))]
+    max_depth: Option<LimitValue>,
+    #[arg(long, value_name = "N", value_parser = limit_value,
+          help = limit_help("Most attributes on one tag", |l| l.max_attributes))]
+    max_attributes: Option<LimitValue>,
+    #[arg(long, value_name = "N", value_parser = limit_value,
+          help = limit_help("Longest name, in bytes", |l| l.max_name_len))]
+    max_name_len: Option<LimitValue>,
+    #[arg(long, value_name = "N", value_parser = limit_value,
+          help = limit_help("Longest attribute value, in bytes", |l| l.max_value_len))]
+    max_value_len: Option<LimitValue>,
+    #[arg(long, value_name = "N", value_parser = limit_value,
+          help = limit_help("Most namespace declarations in scope (xml5, leafxml)",
+                            |l| l.max_namespace_declarations))]
+    max_namespaces: Option<LimitValue>,
+    #[arg(long, value_name = "N", value_parser = limit_value,
+          help = limit_help("Longest token LeafXML holds whole, in bytes", |l| l.max_token_len))]
+    max_token_len: Option<LimitValue>,
+    #[arg(long, value_name = "N", value_parser = limit_value,
+          help = limit_help("Diagnostics shown per file; the rest are counted",
+                            |l| l.max_diagnostics))]
+    max_diagnostics: Option<LimitValue>,
+    /// Turn every parser limit off (the flags above still apply); diagnostics shown stay at
+    /// --max-diagnostics.
+    #[arg(long)]
+    no_limits: bool,
+}
+
+/// What the limit flags ask for.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// The limits given to the parsers.
+    pub limits: Limits,
+    /// How many diagnostics are shown per file (`None`: all).
+    pub shown: Option<usize>,
+}
+
+/// Diagnostics shown per file by default.
+pub const DEFAULT_MAX_DIAGNOSTICS: usize = 100;
+
+/// The command line's default limits: `Limits::untrusted()` with [`DEFAULT_MAX_DIAGNOSTICS`].
+pub fn default_limits() -> Limits {
+    Limits::untrusted().with_max_diagnostics(DEFAULT_MAX_DIAGNOSTICS)
+}
+
+impl LimitArgs {
+    fn settings(&self) -> Settings {
+        let mut limits = if self.no_limits {
+            Limits::none()
+        } else {
+            default_limits()
+        };
+        let set = |field: &mut Option<usize>, value: Option<LimitValue>| {
+            if let Some(LimitValue(v)) = value {
+                *field = v;
+            }
+        };
+        set(&mut limits.max_depth, self.max_depth);
+        set(&mut limits.max_attributes, self.max_attributes);
+        set(&mut limits.max_name_len, self.max_name_len);
+        set(&mut limits.max_value_len, self.max_value_len);
+        set(&mut limits.max_namespace_declarations, self.max_namespaces);
+        set(&mut limits.max_token_len, self.max_token_len);
+        set(&mut limits.max_diagnostics, self.max_diagnostics);
+        let shown = match self.max_diagnostics {
+            Some(LimitValue(shown)) => shown,
+            None => Some(DEFAULT_MAX_DIAGNOSTICS),
+        };
+        Settings { limits, shown }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -105,6 +208,8 @@ struct CompareArgs {
     /// The file to read, or `-` for standard input.
     #[arg(value_name = "FILE|-")]
     file: String,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Debug, Args)]
@@ -115,6 +220,8 @@ struct CheckArgs {
     /// The files to check (`-` for standard input).
     #[arg(value_name = "FILE", required = true)]
     files: Vec<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 /// Runs the command line `args` (the program name first) and returns the exit code.
@@ -142,6 +249,9 @@ where
     if std::env::var_os("THICKET_REPORT_PEAK_RSS").is_some() {
         report_peak_rss();
     }
+    if let Some(path) = std::env::var_os("THICKET_REPORT_USAGE") {
+        let _ = write_usage(std::path::Path::new(&path));
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(CliError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_OK),
@@ -164,6 +274,30 @@ fn report_peak_rss() {
     {
         eprintln!("thicket: peak {}", line.trim_start_matches("Vm").trim());
     }
+}
+
+/// Writes this process's peak resident set size (`VmHWM` of /proc/self/status) and the time
+/// its main thread spent on a CPU (/proc/self/schedstat, in nanoseconds: unlike the wall clock,
+/// it does not count waiting for a CPU on a busy machine) to `path`, as `peak_kb N` and
+/// `cpu_ns N` lines. `THICKET_REPORT_USAGE=FILE` makes `thicket` call it at exit; the `drive`
+/// example and `cargo xtask adversarial` use it too (Linux only: elsewhere both read 0).
+pub fn write_usage(path: &std::path::Path) -> io::Result<()> {
+    let peak_kb = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .unwrap_or(0);
+    // The kernel adds the running slice to the count at the next scheduling event: yielding
+    // makes one, so the count read is current (it would otherwise lag by up to a tick).
+    std::thread::yield_now();
+    let cpu_ns = std::fs::read_to_string("/proc/self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .unwrap_or(0);
+    std::fs::write(path, format!("peak_kb {peak_kb}\ncpu_ns {cpu_ns}\n"))
 }
 
 /// Whether diagnostics on stderr get colour.
@@ -196,110 +330,176 @@ fn parse(args: ParseArgs) -> Result<u8, CliError> {
         eprintln!("thicket: {message}");
         return Ok(EXIT_TROUBLE);
     }
+    let Settings { limits, shown } = args.limits.settings();
     let mut src = Source::open(&args.file)?.with_progress();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let stderr = io::stderr();
     let mut err = BufWriter::new(stderr.lock());
     if let Some(view) = streamed {
-        let count = {
+        let (count, omitted) = {
             let mut sink = Sink::new(&src.name.clone());
             sink.out = Some(&mut out);
             sink.err = Some(&mut err);
             sink.styled = styled();
-            dialect::stream(dialect, &mut src, view, &mut sink)?;
-            sink.count
+            sink.cap = shown;
+            dialect::stream(dialect, &mut src, view, limits, &mut sink)?;
+            (sink.count, sink.omitted())
         };
         out.flush()?;
+        write_omitted(&mut err, &src.name, omitted)?;
         err.flush()?;
         return Ok(if count == 0 { EXIT_OK } else { EXIT_INVALID });
     }
     let name = src.name.clone();
     let bytes = src.read_all()?;
-    let parsed = dialect::parse(dialect, &bytes);
-    drop(bytes);
+    let input = Input::new(dialect, bytes);
+    let parsed = dialect::parse(&input, limits, shown);
+    let mut window = None;
     if v.json {
-        let mut json = String::new();
-        write_json(&mut json, dialect, &name, &parsed);
-        out.write_all(json.as_bytes())?;
+        write_json_with(&mut out, &name, &parsed, &mut window)?;
         out.write_all(b"\n")?;
-    } else if let Some(tree) = &parsed.tree {
-        for line in lines(tree) {
-            writeln!(out, "{line}")?;
-        }
+    } else {
+        let mut w = OutlineWriter::new(&mut out);
+        parsed.walk(&mut |item| w.item(item))?;
     }
     out.flush()?;
-    let mut window = Window::unbounded();
-    window.push(&parsed.text);
-    let styled = styled();
-    for d in &parsed.diags {
-        write_diag(&mut err, &name, &window, d, styled)?;
+    if !parsed.diags.is_empty() {
+        let window = window.get_or_insert_with(|| Window::whole(&parsed.text));
+        let styled = styled();
+        for d in &parsed.diags {
+            write_diag(&mut err, &name, window, d, styled)?;
+        }
     }
+    write_omitted(&mut err, &name, parsed.omitted)?;
     err.flush()?;
-    Ok(if parsed.diags.is_empty() {
+    Ok(if parsed.total() == 0 {
         EXIT_OK
     } else {
         EXIT_INVALID
     })
 }
 
-/// The `--json` object (documented in docs/cli.md).
-fn write_json(out: &mut String, dialect: Dialect, name: &str, parsed: &Parsed) {
-    use std::fmt::Write as _;
-    let mut window = Window::unbounded();
-    window.push(&parsed.text);
-    out.push_str(r#"{"dialect":"#);
-    json_str(out, dialect.name());
-    out.push_str(r#","file":"#);
-    json_str(out, name);
-    let _ = write!(out, r#","valid":{}"#, parsed.diags.is_empty());
-    out.push_str(r#","tree":"#);
-    match &parsed.tree {
-        // LeafXML stops at its first error: there is no document then.
-        Some(_) if dialect == Dialect::Leafxml && !parsed.diags.is_empty() => out.push_str("null"),
-        Some(tree) => outline::json(tree, out),
-        None => out.push_str("null"),
+/// Writes the `--json` object of `parsed` for the file `name` (documented in docs/cli.md), as
+/// the document is walked.
+pub fn write_json(out: &mut dyn Write, name: &str, parsed: &Parsed<'_>) -> io::Result<()> {
+    write_json_with(out, name, parsed, &mut None)
+}
+
+/// [`write_json`], leaving the window made to locate the diagnostics in `window` for reuse.
+fn write_json_with<'t>(
+    out: &mut dyn Write,
+    name: &str,
+    parsed: &'t Parsed<'_>,
+    window: &mut Option<Window<'t>>,
+) -> io::Result<()> {
+    out.write_all(br#"{"dialect":"#)?;
+    write_json_str(out, parsed.dialect.name())?;
+    out.write_all(br#","file":"#)?;
+    write_json_str(out, name)?;
+    write!(out, r#","valid":{}"#, parsed.total() == 0)?;
+    out.write_all(br#","tree":"#)?;
+    if parsed.has_tree() {
+        let mut tree = JsonTreeWriter::new(&mut *out)?;
+        parsed.walk(&mut |item| tree.item(item))?;
+        tree.finish()?;
+    } else {
+        // HTML has no tree; LeafXML stops at its first error: there is no document then.
+        out.write_all(b"null")?;
     }
-    out.push_str(r#","tokens":"#);
-    match &parsed.tokens_json {
-        Some(tokens) => {
-            out.push('[');
-            for (i, t) in tokens.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(t);
+    out.write_all(br#","tokens":"#)?;
+    if parsed.dialect == Dialect::Html {
+        out.write_all(b"[")?;
+        let mut first = true;
+        parsed.html_tokens_json(&mut |token| {
+            if !first {
+                out.write_all(b",")?;
             }
-            out.push(']');
-        }
-        None => out.push_str("null"),
+            first = false;
+            out.write_all(token.as_bytes())
+        })?;
+        out.write_all(b"]")?;
+    } else {
+        out.write_all(b"null")?;
     }
-    out.push_str(r#","diagnostics":["#);
+    out.write_all(br#","diagnostics":["#)?;
     for (i, d) in parsed.diags.iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            out.write_all(b",")?;
         }
-        out.push_str(r#"{"code":"#);
-        json_str(out, d.code);
-        out.push_str(r#","message":"#);
-        json_str(out, d.message);
-        let (line, column) = d.locate(&window).unwrap_or((0, 0));
-        let _ = write!(
+        let window = window.get_or_insert_with(|| Window::whole(&parsed.text));
+        out.write_all(br#"{"code":"#)?;
+        write_json_str(out, d.code)?;
+        out.write_all(br#","message":"#)?;
+        write_json_str(out, d.message)?;
+        let (line, column) = d.locate(window).unwrap_or((0, 0));
+        write!(
             out,
             r#","line":{line},"column":{column},"start":{},"end":{}}}"#,
             d.span.start, d.span.end
-        );
+        )?;
     }
-    out.push_str("]}");
+    write!(out, r#"],"omitted_diagnostics":{}}}"#, parsed.omitted)
+}
+
+/// What `compare` shows of one dialect.
+struct Compared {
+    dialect: Dialect,
+    total: usize,
+    first: String,
+    what: &'static str,
+    shown: outline::LineCollector,
+    diags: Vec<String>,
+}
+
+fn compare_one(dialect: Dialect, bytes: &[u8], limit: usize, settings: Settings) -> Compared {
+    let input = Input::new(dialect, bytes);
+    let parsed = dialect::parse(&input, settings.limits, settings.shown);
+    let mut window = Window::whole(&parsed.text);
+    let diags: Vec<String> = parsed
+        .diags
+        .iter()
+        .take(limit)
+        .map(|diag| {
+            let (line, col) = diag.locate(&mut window).unwrap_or((0, 0));
+            format!("{line}:{col}: {}", diag.headline())
+        })
+        .collect();
+    let first = match parsed.diags.first() {
+        Some(diag) => {
+            let (line, col) = diag.locate(&mut window).unwrap_or((0, 0));
+            format!("{line}:{col}: {}", diag.code)
+        }
+        None => "-".to_owned(),
+    };
+    Compared {
+        dialect,
+        total: parsed.total(),
+        first,
+        what: if dialect == Dialect::Html {
+            "tokens"
+        } else {
+            "tree"
+        },
+        shown: parsed.outline(limit),
+        diags,
+    }
 }
 
 fn compare(args: CompareArgs) -> Result<u8, CliError> {
+    let settings = args.limits.settings();
     let src = Source::open(&args.file)?.with_progress();
     let name = src.name.clone();
     let bytes = src.read_all()?;
-    let results: Vec<(Dialect, Parsed)> = Dialect::ALL
+    let limit = if args.max_lines == 0 {
+        usize::MAX
+    } else {
+        args.max_lines
+    };
+    // One dialect at a time: only what is shown is kept.
+    let results: Vec<Compared> = Dialect::ALL
         .iter()
-        .map(|&d| (d, dialect::parse(d, &bytes)))
+        .map(|&d| compare_one(d, &bytes, limit, settings))
         .collect();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -310,67 +510,41 @@ fn compare(args: CompareArgs) -> Result<u8, CliError> {
         "{:<9} {:>11}  first diagnostic",
         "dialect", "diagnostics"
     )?;
-    for (d, parsed) in &results {
-        let mut window = Window::unbounded();
-        window.push(&parsed.text);
-        let first = match parsed.diags.first() {
-            Some(diag) => {
-                let (line, col) = diag.locate(&window).unwrap_or((0, 0));
-                format!("{line}:{col}: {}", diag.code)
-            }
-            None => "-".to_owned(),
-        };
-        writeln!(out, "{:<9} {:>11}  {first}", d.name(), parsed.diags.len())?;
+    for c in &results {
+        writeln!(out, "{:<9} {:>11}  {}", c.dialect.name(), c.total, c.first)?;
     }
-    for (d, parsed) in &results {
-        let mut window = Window::unbounded();
-        window.push(&parsed.text);
+    for c in &results {
         writeln!(out)?;
-        let (what, shown): (&str, Vec<String>) = match (&parsed.tree, &parsed.tokens) {
-            (Some(tree), _) => ("tree", lines(tree)),
-            (None, Some(tokens)) => (
-                "tokens",
-                tokens
-                    .iter()
-                    .map(|t| t.rsplit_once(' ').map_or(t.as_str(), |(l, _)| l).to_owned())
-                    .collect(),
-            ),
-            (None, None) => ("nothing", Vec::new()),
-        };
-        let stopped = if *d == Dialect::Leafxml && !parsed.diags.is_empty() {
+        let stopped = if c.dialect == Dialect::Leafxml && c.total > 0 {
             ", stopped at the first error"
         } else {
             ""
         };
         writeln!(
             out,
-            "== {d} {what} ({}{stopped})",
-            plural(parsed.diags.len(), "diagnostic")
+            "== {} {} ({}{stopped})",
+            c.dialect,
+            c.what,
+            plural(c.total, "diagnostic")
         )?;
-        let limit = if args.max_lines == 0 {
-            usize::MAX
-        } else {
-            args.max_lines
-        };
-        for line in shown.iter().take(limit) {
+        for line in &c.shown.lines {
             writeln!(out, "{line}")?;
         }
-        if shown.len() > limit {
+        if c.shown.total > c.shown.lines.len() {
             writeln!(
                 out,
                 "… {} more (--max-lines 0 shows all)",
-                plural(shown.len() - limit, "line")
+                plural(c.shown.total - c.shown.lines.len(), "line")
             )?;
         }
-        for diag in parsed.diags.iter().take(limit) {
-            let (line, col) = diag.locate(&window).unwrap_or((0, 0));
-            writeln!(out, "! {line}:{col}: {}", diag.headline())?;
+        for line in &c.diags {
+            writeln!(out, "! {line}")?;
         }
-        if parsed.diags.len() > limit {
+        if c.total > c.diags.len() {
             writeln!(
                 out,
                 "! … {}",
-                plural(parsed.diags.len() - limit, "more diagnostic")
+                plural(c.total - c.diags.len(), "more diagnostic")
             )?;
         }
     }
@@ -397,7 +571,7 @@ enum Checked {
     Unreadable(String),
 }
 
-fn check_one(path: &str, forced: Option<Dialect>, progress: bool) -> Checked {
+fn check_one(path: &str, forced: Option<Dialect>, limits: Limits, progress: bool) -> Checked {
     let dialect = forced.unwrap_or_else(|| Dialect::from_path(path));
     let mut src = match Source::open(path) {
         Ok(s) if progress => s.with_progress(),
@@ -405,7 +579,7 @@ fn check_one(path: &str, forced: Option<Dialect>, progress: bool) -> Checked {
         Err(e) => return Checked::Unreadable(format!("cannot read: {}", describe(&e.error))),
     };
     let mut sink = Sink::new(&src.name.clone());
-    match dialect::stream(dialect, &mut src, StreamView::Check, &mut sink) {
+    match dialect::stream(dialect, &mut src, StreamView::Check, limits, &mut sink) {
         Ok(()) => {}
         Err(CliError::Read(e)) => {
             return Checked::Unreadable(format!("cannot read: {}", describe(&e.error)));
@@ -436,20 +610,27 @@ fn check(args: CheckArgs) -> Result<u8, CliError> {
         .min(files.len())
         .max(1);
     let progress = files.len() == 1;
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(path) = files.get(i) else { break };
-                    let outcome = check_one(path, args.dialect, progress);
-                    if let Ok(mut slot) = results[i].lock() {
-                        *slot = Some(outcome);
-                    }
-                }
-            });
+    let limits = args.limits.settings().limits;
+    let work = || {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(path) = files.get(i) else { break };
+            let outcome = check_one(path, args.dialect, limits, progress);
+            if let Ok(mut slot) = results[i].lock() {
+                *slot = Some(outcome);
+            }
         }
-    });
+    };
+    if workers == 1 {
+        // One file (or one core): no thread to start.
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(work);
+            }
+        });
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let (mut valid, mut invalid, mut unreadable) = (0, 0, 0);

@@ -1,171 +1,136 @@
-//! One tree model for every dialect, flattened in document order so that printing and JSON need
-//! no recursion (a million nested elements print like a flat list).
+//! One tree model for every dialect, walked in document order and written as it is walked: the
+//! outline (`--tree`) and the JSON tree (`--json`) stream to their writer, so printing a tree
+//! costs no copy of it, and need no recursion (a million nested elements print like a flat list).
 
 use std::fmt::Write as _;
+use std::io::{self, Write};
 
-/// An attribute as shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Attr {
+/// An attribute as shown, borrowed from the document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attr<'a> {
     /// Its namespace, when the dialect has namespaces and the attribute is in one.
-    pub namespace: Option<String>,
+    pub namespace: Option<&'a str>,
     /// The name (qualified as written for XML5, local for LeafXML external attributes).
-    pub name: String,
+    pub name: &'a str,
     /// The value.
-    pub value: String,
+    pub value: &'a str,
 }
 
-/// One step of a pre-order walk of a tree.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Item {
+/// One step of a pre-order walk of a tree, borrowed from the document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item<'a> {
     /// An element starts; its children follow until the matching [`Item::Close`].
     Open {
         /// Its namespace, if any.
-        namespace: Option<String>,
+        namespace: Option<&'a str>,
         /// Its name (qualified as written where the dialect keeps prefixes).
-        name: String,
+        name: &'a str,
         /// Its attributes in the dialect's order.
-        attributes: Vec<Attr>,
+        attributes: &'a [Attr<'a>],
     },
     /// The current element ends.
     Close,
     /// Character data.
-    Text(String),
+    Text(&'a str),
     /// A comment.
-    Comment(String),
+    Comment(&'a str),
     /// A processing instruction.
     Pi {
         /// The target.
-        target: String,
+        target: &'a str,
         /// The data.
-        data: String,
+        data: &'a str,
     },
     /// A DOCTYPE.
     Doctype {
         /// The name.
-        name: Option<String>,
+        name: Option<&'a str>,
         /// The public identifier.
-        public_id: Option<String>,
+        public_id: Option<&'a str>,
         /// The system identifier.
-        system_id: Option<String>,
+        system_id: Option<&'a str>,
     },
+}
+
+/// What receives a walk: called once per item, in document order.
+pub type Visit<'v> = dyn FnMut(&Item<'_>) -> io::Result<()> + 'v;
+
+/// Calls `emit` with the pieces of `s` escaped: for JSON (`"`, `\`, controls below U+0020) or,
+/// when `json` is false, for an outline quote (also DEL and the C1 controls, as `\u{..}`).
+fn escaped(s: &str, json: bool, mut emit: impl FnMut(&str)) {
+    let b = s.as_bytes();
+    let (mut run, mut i) = (0, 0);
+    while i < b.len() {
+        let c = b[i];
+        let c1 = !json && c == 0xC2 && b.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n));
+        if !(c == b'"' || c == b'\\' || c < 0x20 || c1 || (!json && c == 0x7F)) {
+            i += 1;
+            continue;
+        }
+        emit(&s[run..i]);
+        let ch = s[i..].chars().next().unwrap_or('\0');
+        match ch {
+            '"' => emit("\\\""),
+            '\\' => emit("\\\\"),
+            '\n' => emit("\\n"),
+            '\t' => emit("\\t"),
+            '\r' => emit("\\r"),
+            c if json => emit(&format!("\\u{:04x}", c as u32)),
+            c => emit(&format!("\\u{{{:x}}}", c as u32)),
+        }
+        i += ch.len_utf8();
+        run = i;
+    }
+    emit(&s[run..]);
+}
+
+/// Writes the pieces `escaped` gives, keeping the first error.
+fn write_escaped<W: Write + ?Sized>(out: &mut W, s: &str, json: bool) -> io::Result<()> {
+    let mut result = Ok(());
+    escaped(s, json, |piece| {
+        if result.is_ok() {
+            result = out.write_all(piece.as_bytes());
+        }
+    });
+    result
 }
 
 /// `"text"` with `\n`, `\t`, `\r`, `"`, `\` and other controls escaped, so that one item stays on
 /// one line.
 pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    Quoted(s).to_string()
 }
 
-/// `{namespace}name` or `name`.
-pub fn expanded(namespace: Option<&str>, name: &str) -> String {
-    match namespace {
-        Some(ns) => format!("{{{ns}}}{name}"),
-        None => name.to_owned(),
+/// Displays a string as [`quote`] does, without making a copy of it first (a token's text can
+/// be megabytes long).
+#[derive(Clone, Copy, Debug)]
+pub struct Quoted<'a>(pub &'a str);
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("\"")?;
+        let mut result = Ok(());
+        escaped(self.0, false, |piece| {
+            if result.is_ok() {
+                result = f.write_str(piece);
+            }
+        });
+        result?;
+        f.write_str("\"")
     }
 }
 
-/// Deepest level drawn with indentation; deeper lines say their depth instead, so the output of
-/// a very deep tree stays linear in its size.
-const MAX_INDENT: usize = 40;
-
-fn indent(depth: usize) -> String {
-    if depth <= MAX_INDENT {
-        "  ".repeat(depth)
-    } else {
-        format!("{}[depth {depth}] ", "  ".repeat(MAX_INDENT))
-    }
-}
-
-/// The indented outline: one line per node, two spaces per level.
-pub fn lines(items: &[Item]) -> Vec<String> {
-    let mut out = Vec::with_capacity(items.len());
-    let mut depth = 0usize;
-    for item in items {
-        if matches!(item, Item::Close) {
-            depth = depth.saturating_sub(1);
-            continue;
-        }
-        let indent = indent(depth);
-        let line = match item {
-            Item::Open {
-                namespace,
-                name,
-                attributes,
-            } => {
-                depth += 1;
-                let mut line = format!("{indent}<{}", expanded(namespace.as_deref(), name));
-                for a in attributes {
-                    let _ = write!(
-                        line,
-                        " {}={}",
-                        expanded(a.namespace.as_deref(), &a.name),
-                        quote(&a.value)
-                    );
-                }
-                line.push('>');
-                line
-            }
-            Item::Close => continue,
-            Item::Text(t) => format!("{indent}{}", quote(t)),
-            Item::Comment(c) => format!("{indent}<!--{c}-->"),
-            Item::Pi { target, data } if data.is_empty() => format!("{indent}<?{target}?>"),
-            Item::Pi { target, data } => format!("{indent}<?{target} {data}?>"),
-            Item::Doctype {
-                name,
-                public_id,
-                system_id,
-            } => {
-                let mut line = format!("{indent}<!DOCTYPE");
-                if let Some(n) = name {
-                    let _ = write!(line, " {n}");
-                }
-                if let Some(p) = public_id {
-                    let _ = write!(line, " PUBLIC {}", quote(p));
-                }
-                if let Some(s) = system_id {
-                    let _ = write!(line, " SYSTEM {}", quote(s));
-                }
-                line.push('>');
-                line
-            }
-        };
-        out.push(line);
-    }
-    out
+/// Writes `s` quoted as [`quote`] does.
+pub fn write_quoted<W: Write + ?Sized>(out: &mut W, s: &str) -> io::Result<()> {
+    out.write_all(b"\"")?;
+    write_escaped(out, s, false)?;
+    out.write_all(b"\"")
 }
 
 /// Appends `s` as a JSON string.
 pub fn json_str(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
+    escaped(s, true, |piece| out.push_str(piece));
     out.push('"');
 }
 
@@ -177,113 +142,342 @@ pub fn json_opt(out: &mut String, s: Option<&str>) {
     }
 }
 
-/// Appends the tree as JSON: `{"type":"document","children":[...]}` (see docs/cli.md).
-pub fn json(items: &[Item], out: &mut String) {
-    out.push_str(r#"{"type":"document","children":["#);
-    // Whether the next value at each open level is the first one.
-    let mut first = vec![true];
-    for item in items {
-        if !matches!(item, Item::Close)
-            && let Some(f) = first.last_mut()
-        {
-            if !*f {
-                out.push(',');
-            }
-            *f = false;
+/// Writes `s` as a JSON string.
+pub fn write_json_str<W: Write + ?Sized>(out: &mut W, s: &str) -> io::Result<()> {
+    out.write_all(b"\"")?;
+    write_escaped(out, s, true)?;
+    out.write_all(b"\"")
+}
+
+/// Writes a JSON string or `null`.
+pub fn write_json_opt<W: Write + ?Sized>(out: &mut W, s: Option<&str>) -> io::Result<()> {
+    match s {
+        Some(s) => write_json_str(out, s),
+        None => out.write_all(b"null"),
+    }
+}
+
+/// `{namespace}name` or `name`.
+pub fn expanded(namespace: Option<&str>, name: &str) -> String {
+    match namespace {
+        Some(ns) => format!("{{{ns}}}{name}"),
+        None => name.to_owned(),
+    }
+}
+
+fn write_expanded<W: Write + ?Sized>(
+    out: &mut W,
+    namespace: Option<&str>,
+    name: &str,
+) -> io::Result<()> {
+    if let Some(ns) = namespace {
+        write!(out, "{{{ns}}}")?;
+    }
+    out.write_all(name.as_bytes())
+}
+
+/// Deepest level drawn with indentation; deeper lines say their depth instead, so the output of
+/// a very deep tree stays linear in its size.
+const MAX_INDENT: usize = 40;
+
+/// Writes the indented outline (`--tree`): one line per node, two spaces per level.
+#[derive(Debug)]
+pub struct OutlineWriter<W> {
+    out: W,
+    depth: usize,
+}
+
+impl<W: Write> OutlineWriter<W> {
+    /// An outline written to `out`.
+    pub fn new(out: W) -> OutlineWriter<W> {
+        OutlineWriter { out, depth: 0 }
+    }
+
+    /// The writer back.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// The writer, to write other lines between items.
+    pub fn inner_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    fn indent(&mut self) -> io::Result<()> {
+        const SPACES: &[u8; 2 * MAX_INDENT] = &[b' '; 2 * MAX_INDENT];
+        self.out
+            .write_all(&SPACES[..2 * self.depth.min(MAX_INDENT)])?;
+        if self.depth > MAX_INDENT {
+            write!(self.out, "[depth {}] ", self.depth)?;
         }
-        match item {
+        Ok(())
+    }
+
+    /// Writes the line of one item (nothing for [`Item::Close`], which ends a level).
+    pub fn item(&mut self, item: &Item<'_>) -> io::Result<()> {
+        if matches!(item, Item::Close) {
+            self.depth = self.depth.saturating_sub(1);
+            return Ok(());
+        }
+        self.indent()?;
+        let out = &mut self.out;
+        match *item {
             Item::Open {
                 namespace,
                 name,
                 attributes,
             } => {
-                out.push_str(r#"{"type":"element","name":"#);
-                json_str(out, name);
-                out.push_str(r#","namespace":"#);
-                json_opt(out, namespace.as_deref());
-                out.push_str(r#","attributes":["#);
+                self.depth += 1;
+                out.write_all(b"<")?;
+                write_expanded(out, namespace, name)?;
+                for a in attributes {
+                    out.write_all(b" ")?;
+                    write_expanded(out, a.namespace, a.name)?;
+                    out.write_all(b"=")?;
+                    write_quoted(out, a.value)?;
+                }
+                out.write_all(b">")?;
+            }
+            Item::Close => {}
+            Item::Text(t) => write_quoted(out, t)?,
+            Item::Comment(c) => write!(out, "<!--{c}-->")?,
+            Item::Pi { target, data: "" } => write!(out, "<?{target}?>")?,
+            Item::Pi { target, data } => write!(out, "<?{target} {data}?>")?,
+            Item::Doctype {
+                name,
+                public_id,
+                system_id,
+            } => {
+                out.write_all(b"<!DOCTYPE")?;
+                if let Some(n) = name {
+                    write!(out, " {n}")?;
+                }
+                if let Some(p) = public_id {
+                    out.write_all(b" PUBLIC ")?;
+                    write_quoted(out, p)?;
+                }
+                if let Some(s) = system_id {
+                    out.write_all(b" SYSTEM ")?;
+                    write_quoted(out, s)?;
+                }
+                out.write_all(b">")?;
+            }
+        }
+        out.write_all(b"\n")
+    }
+}
+
+/// Writes the tree as JSON, `{"type":"document","children":[...]}` (see docs/cli.md), as it is
+/// walked: [`JsonTreeWriter::new`] writes the opening, [`JsonTreeWriter::finish`] the closing.
+#[derive(Debug)]
+pub struct JsonTreeWriter<W> {
+    out: W,
+    /// Whether the next value at each open level is the first one.
+    first: Vec<bool>,
+}
+
+impl<W: Write> JsonTreeWriter<W> {
+    /// Starts the document object on `out`.
+    pub fn new(mut out: W) -> io::Result<JsonTreeWriter<W>> {
+        out.write_all(br#"{"type":"document","children":["#)?;
+        Ok(JsonTreeWriter {
+            out,
+            first: vec![true],
+        })
+    }
+
+    /// Writes one item.
+    pub fn item(&mut self, item: &Item<'_>) -> io::Result<()> {
+        let out = &mut self.out;
+        if !matches!(item, Item::Close)
+            && let Some(f) = self.first.last_mut()
+        {
+            if !*f {
+                out.write_all(b",")?;
+            }
+            *f = false;
+        }
+        match *item {
+            Item::Open {
+                namespace,
+                name,
+                attributes,
+            } => {
+                out.write_all(br#"{"type":"element","name":"#)?;
+                write_json_str(out, name)?;
+                out.write_all(br#","namespace":"#)?;
+                write_json_opt(out, namespace)?;
+                out.write_all(br#","attributes":["#)?;
                 for (i, a) in attributes.iter().enumerate() {
                     if i > 0 {
-                        out.push(',');
+                        out.write_all(b",")?;
                     }
-                    out.push_str(r#"{"name":"#);
-                    json_str(out, &a.name);
-                    out.push_str(r#","namespace":"#);
-                    json_opt(out, a.namespace.as_deref());
-                    out.push_str(r#","value":"#);
-                    json_str(out, &a.value);
-                    out.push('}');
+                    out.write_all(br#"{"name":"#)?;
+                    write_json_str(out, a.name)?;
+                    out.write_all(br#","namespace":"#)?;
+                    write_json_opt(out, a.namespace)?;
+                    out.write_all(br#","value":"#)?;
+                    write_json_str(out, a.value)?;
+                    out.write_all(b"}")?;
                 }
-                out.push_str(r#"],"children":["#);
-                first.push(true);
+                out.write_all(br#"],"children":["#)?;
+                self.first.push(true);
             }
             Item::Close => {
-                if first.len() > 1 {
-                    first.pop();
-                    out.push_str("]}");
+                if self.first.len() > 1 {
+                    self.first.pop();
+                    out.write_all(b"]}")?;
                 }
             }
             Item::Text(t) => {
-                out.push_str(r#"{"type":"text","data":"#);
-                json_str(out, t);
-                out.push('}');
+                out.write_all(br#"{"type":"text","data":"#)?;
+                write_json_str(out, t)?;
+                out.write_all(b"}")?;
             }
             Item::Comment(c) => {
-                out.push_str(r#"{"type":"comment","data":"#);
-                json_str(out, c);
-                out.push('}');
+                out.write_all(br#"{"type":"comment","data":"#)?;
+                write_json_str(out, c)?;
+                out.write_all(b"}")?;
             }
             Item::Pi { target, data } => {
-                out.push_str(r#"{"type":"pi","target":"#);
-                json_str(out, target);
-                out.push_str(r#","data":"#);
-                json_str(out, data);
-                out.push('}');
+                out.write_all(br#"{"type":"pi","target":"#)?;
+                write_json_str(out, target)?;
+                out.write_all(br#","data":"#)?;
+                write_json_str(out, data)?;
+                out.write_all(b"}")?;
             }
             Item::Doctype {
                 name,
                 public_id,
                 system_id,
             } => {
-                out.push_str(r#"{"type":"doctype","name":"#);
-                json_opt(out, name.as_deref());
-                out.push_str(r#","public_id":"#);
-                json_opt(out, public_id.as_deref());
-                out.push_str(r#","system_id":"#);
-                json_opt(out, system_id.as_deref());
-                out.push('}');
+                out.write_all(br#"{"type":"doctype","name":"#)?;
+                write_json_opt(out, name)?;
+                out.write_all(br#","public_id":"#)?;
+                write_json_opt(out, public_id)?;
+                out.write_all(br#","system_id":"#)?;
+                write_json_opt(out, system_id)?;
+                out.write_all(b"}")?;
             }
         }
+        Ok(())
     }
-    // Close anything left open (a partial tree).
-    while first.len() > 1 {
-        first.pop();
-        out.push_str("]}");
+
+    /// Closes anything left open (a partial tree) and the document object.
+    pub fn finish(mut self) -> io::Result<W> {
+        while self.first.len() > 1 {
+            self.first.pop();
+            self.out.write_all(b"]}")?;
+        }
+        self.out.write_all(b"]}")?;
+        Ok(self.out)
     }
-    out.push_str("]}");
+}
+
+/// Collects the lines written to it, keeping the first `limit` and counting the rest (for
+/// `compare`, which shows the start of each outline).
+#[derive(Debug, Default)]
+pub struct LineCollector {
+    /// The lines kept, without their line breaks.
+    pub lines: Vec<String>,
+    /// Every line written, kept or not.
+    pub total: usize,
+    limit: usize,
+    current: Vec<u8>,
+}
+
+impl LineCollector {
+    /// Keeps at most `limit` lines.
+    pub fn new(limit: usize) -> LineCollector {
+        LineCollector {
+            limit,
+            ..LineCollector::default()
+        }
+    }
+}
+
+impl Write for LineCollector {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while let Some(i) = memchr::memchr(b'\n', rest) {
+            if self.lines.len() < self.limit {
+                self.current.extend_from_slice(&rest[..i]);
+                self.lines
+                    .push(String::from_utf8_lossy(&self.current).into_owned());
+            }
+            self.current.clear();
+            self.total += 1;
+            rest = &rest[i + 1..];
+        }
+        if self.lines.len() < self.limit {
+            self.current.extend_from_slice(rest);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The outline of `items` as lines (a convenience for tests and small documents).
+pub fn lines(items: &[Item<'_>]) -> Vec<String> {
+    let mut w = OutlineWriter::new(LineCollector::new(usize::MAX));
+    for item in items {
+        // Writing to memory cannot fail.
+        let _ = w.item(item);
+    }
+    w.into_inner().lines
+}
+
+/// `items` as the JSON tree (a convenience for tests and small documents).
+pub fn json(items: &[Item<'_>]) -> String {
+    let mut out = Vec::new();
+    if let Ok(mut w) = JsonTreeWriter::new(&mut out) {
+        for item in items {
+            let _ = w.item(item);
+        }
+        let _ = w.finish();
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Appends `key=value` pairs as the outline shows an XML declaration's data.
+pub fn declaration_data(pairs: &[(&str, Option<&str>)]) -> String {
+    let mut data = String::new();
+    for (key, value) in pairs {
+        if let Some(v) = value {
+            if !data.is_empty() {
+                data.push(' ');
+            }
+            let _ = write!(data, "{key}={}", quote(v));
+        }
+    }
+    data
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn sample() -> Vec<Item> {
+    fn sample() -> Vec<Item<'static>> {
+        const ATTRS: &[Attr<'static>] = &[Attr {
+            namespace: None,
+            name: "a",
+            value: "1\"2",
+        }];
         vec![
-            Item::Comment(" c ".into()),
+            Item::Comment(" c "),
             Item::Open {
-                namespace: Some("urn:x".into()),
-                name: "x:doc".into(),
-                attributes: vec![Attr {
-                    namespace: None,
-                    name: "a".into(),
-                    value: "1\"2".into(),
-                }],
+                namespace: Some("urn:x"),
+                name: "x:doc",
+                attributes: ATTRS,
             },
-            Item::Text("hi\n".into()),
+            Item::Text("hi\n"),
             Item::Open {
                 namespace: None,
-                name: "br".into(),
-                attributes: vec![],
+                name: "br",
+                attributes: &[],
             },
             Item::Close,
             Item::Close,
@@ -305,27 +499,49 @@ mod tests {
 
     #[test]
     fn json_nests_children() {
-        let mut out = String::new();
-        json(&sample(), &mut out);
         assert_eq!(
-            out,
+            json(&sample()),
             r#"{"type":"document","children":[{"type":"comment","data":" c "},{"type":"element","name":"x:doc","namespace":"urn:x","attributes":[{"name":"a","namespace":null,"value":"1\"2"}],"children":[{"type":"text","data":"hi\n"},{"type":"element","name":"br","namespace":null,"attributes":[],"children":[]}]}]}"#
         );
     }
 
     #[test]
+    fn escapes_for_each_form() {
+        let s = "a\"b\\c\n\t\r\u{1}\u{7f}\u{85}é";
+        assert_eq!(quote(s), "\"a\\\"b\\\\c\\n\\t\\r\\u{1}\\u{7f}\\u{85}é\"");
+        let mut j = String::new();
+        json_str(&mut j, s);
+        assert_eq!(j, "\"a\\\"b\\\\c\\n\\t\\r\\u0001\u{7f}\u{85}é\"");
+        let mut w = Vec::new();
+        write_quoted(&mut w, s).unwrap();
+        assert_eq!(String::from_utf8(w).unwrap(), quote(s));
+        let mut w = Vec::new();
+        write_json_str(&mut w, s).unwrap();
+        assert_eq!(String::from_utf8(w).unwrap(), j);
+    }
+
+    #[test]
     fn deep_trees_need_no_recursion() {
-        let mut items = Vec::new();
-        for _ in 0..200_000 {
-            items.push(Item::Open {
+        let items = vec![
+            Item::Open {
                 namespace: None,
-                name: "a".into(),
-                attributes: vec![],
-            });
-        }
-        let mut out = String::new();
-        json(&items, &mut out);
-        assert!(out.ends_with("]}]}"));
-        assert_eq!(lines(&items).len(), 200_000);
+                name: "a",
+                attributes: &[],
+            };
+            200_000
+        ];
+        assert!(json(&items).ends_with("]}]}"));
+        let out = lines(&items);
+        assert_eq!(out.len(), 200_000);
+        assert_eq!(out[41], format!("{}[depth 41] <a>", "  ".repeat(40)));
+    }
+
+    #[test]
+    fn the_collector_keeps_the_first_lines_and_counts_all() {
+        let mut c = LineCollector::new(2);
+        c.write_all(b"one\ntw").unwrap();
+        c.write_all(b"o\nthree\nfour\n").unwrap();
+        assert_eq!(c.lines, ["one", "two"]);
+        assert_eq!(c.total, 4);
     }
 }

@@ -37,7 +37,7 @@ impl Diag {
 
     /// The line and column, from the dialect or from the window (`None` once the window has
     /// moved past the span in a streamed input).
-    pub fn locate(&self, window: &Window) -> Option<(usize, usize)> {
+    pub fn locate(&self, window: &mut Window<'_>) -> Option<(usize, usize)> {
         self.line_col.or_else(|| window.line_col(self.span.start))
     }
 
@@ -58,7 +58,7 @@ const CONTEXT_CHARS: usize = 60;
 pub fn write_diag(
     out: &mut dyn Write,
     name: &str,
-    window: &Window,
+    window: &mut Window<'_>,
     diag: &Diag,
     styled: bool,
 ) -> io::Result<()> {
@@ -73,7 +73,24 @@ pub fn write_diag(
     Ok(())
 }
 
-fn snippet(window: &Window, diag: &Diag, styled: bool) -> Option<String> {
+/// Writes the line that ends the diagnostics of a file when `omitted` of them were not shown
+/// (past `--max-diagnostics`).
+pub fn write_omitted(out: &mut dyn Write, name: &str, omitted: usize) -> io::Result<()> {
+    if omitted > 0 {
+        let what = if omitted == 1 {
+            "diagnostic"
+        } else {
+            "diagnostics"
+        };
+        writeln!(
+            out,
+            "{name}: {omitted} more {what} (not shown: --max-diagnostics sets how many are)"
+        )?;
+    }
+    Ok(())
+}
+
+fn snippet(window: &Window<'_>, diag: &Diag, styled: bool) -> Option<String> {
     let line = window.line(diag.span.start)?;
     let number = diag.line_col.map_or(line.number, |(l, _)| l);
     let rel_start = floor_char_boundary(line.text, diag.span.start - line.start);
@@ -85,9 +102,11 @@ fn snippet(window: &Window, diag: &Diag, styled: bool) -> Option<String> {
             .max(rel_start)
             .min(line.text.len()),
     );
-    // Cut long lines (minified documents) to a window around the span.
+    // Cut long lines (minified documents) to a window around the span, and a long span (a
+    // comment left open for megabytes) to its first characters.
+    let rel_end = rel_end.min(forward_chars(line.text, rel_start, CONTEXT_CHARS));
     let from = back_chars(line.text, rel_start, CONTEXT_CHARS);
-    let to = forward_chars(line.text, rel_end.max(rel_start), CONTEXT_CHARS);
+    let to = forward_chars(line.text, rel_end, CONTEXT_CHARS);
     let prefix = if from > 0 || line.hidden_columns > 0 {
         "…"
     } else {
@@ -97,7 +116,7 @@ fn snippet(window: &Window, diag: &Diag, styled: bool) -> Option<String> {
     let shown = format!("{prefix}{}{suffix}", &line.text[from..to]);
     let shift = prefix.len();
     let start = rel_start - from + shift;
-    let end = rel_end.min(to) - from + shift;
+    let end = rel_end - from + shift;
     let report = &[Group::with_level(Level::ERROR).element(
         Snippet::source(shown.as_str())
             .line_start(number)
@@ -144,7 +163,7 @@ mod tests {
             note: None,
         };
         let mut out = Vec::new();
-        write_diag(&mut out, "a.html", &w, &diag, false).unwrap();
+        write_diag(&mut out, "a.html", &mut w, &diag, false).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -160,11 +179,46 @@ mod tests {
     }
 
     #[test]
+    fn cuts_a_long_span_to_its_start() {
+        let text = format!("a<!--{}", "é".repeat(100_000));
+        let out = render(&text, Span::new(1, text.len()));
+        assert!(out.starts_with("a.html:1:2: "), "{out}");
+        assert!(out.lines().all(|l| l.chars().count() < 140), "{out}");
+        assert!(out.contains("a<!--ééé"), "{out}");
+        assert!(out.contains(&"^".repeat(60)), "{out}");
+        assert!(!out.contains(&"^".repeat(61)), "{out}");
+    }
+
+    #[test]
     fn cuts_long_lines_around_the_span() {
         let text = format!("{}<x{}", "a".repeat(5000), "b".repeat(5000));
         let out = render(&text, Span::new(5000, 5002));
         assert!(out.starts_with("a.html:1:5001: "), "{out}");
         assert!(out.len() < 600, "{out}");
         assert!(out.contains("…aaa"), "{out}");
+    }
+
+    /// Showing a diagnostic at every byte of a 1 MB line: the positions are found counting each
+    /// byte once, and every snippet is cut to a short window around its span.
+    #[test]
+    fn many_diagnostics_on_one_long_line_cost_linear_work() {
+        let text = "<".repeat(1 << 20);
+        let mut w = Window::whole(&text);
+        let mut out = Vec::new();
+        for start in (0..text.len()).step_by(97) {
+            let diag = Diag {
+                code: "x",
+                message: "m",
+                span: Span::new(start, start + 1),
+                line_col: None,
+                note: None,
+            };
+            out.clear();
+            write_diag(&mut out, "f", &mut w, &diag, false).unwrap();
+            assert!(out.len() < 600, "{}", out.len());
+            let head = format!("f:1:{}: ", start + 1);
+            assert!(out.starts_with(head.as_bytes()));
+        }
+        assert!(w.scanned_bytes() <= text.len() as u64);
     }
 }

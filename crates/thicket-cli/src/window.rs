@@ -4,11 +4,22 @@
 //! The window keeps the most recent text (at least [`KEEP`] bytes once the input is longer) and
 //! the global byte offsets of the line starts inside it. Lines end at LF, CR LF and a lone CR, as
 //! `thicket_input::LineIndex` counts them. Offsets before the window can no longer be located.
+//! A window over a whole document ([`Window::whole`]) borrows the text instead of copying it.
+//!
+//! Columns are found in time linear in the text and the lookups together, however long a line
+//! is: the window remembers the furthest offset whose column it has counted (the *front*) and,
+//! every [`MARK`] bytes behind it, the column at that offset. A lookup past the front counts on
+//! from the front (diagnostics mostly come in input order, so this is all the counting there is);
+//! a lookup behind it counts from the nearest mark or line start, at most [`MARK`] bytes.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
-/// How much text the window keeps behind the newest chunk when it trims.
+/// How much text a bounded window keeps behind the newest chunk when it trims.
 pub const KEEP: usize = 256 << 10;
+
+/// Spacing, in bytes, of the remembered columns: the most a lookup behind the front counts.
+pub const MARK: usize = 4 << 10;
 
 /// A located line: its number, and the slice of it the window still holds.
 #[derive(Debug)]
@@ -26,8 +37,8 @@ pub struct Line<'a> {
 
 /// Decoded text with line bookkeeping; see the module docs.
 #[derive(Debug)]
-pub struct Window {
-    text: String,
+pub struct Window<'t> {
+    text: Cow<'t, str>,
     /// Global offset of `text[0]`.
     base: usize,
     /// Line number of the line that contains `base`.
@@ -38,30 +49,61 @@ pub struct Window {
     starts: VecDeque<usize>,
     /// End offset of the last CR seen, so that an LF right after it joins the same line break.
     last_cr_end: Option<usize>,
-    /// Whether the window trims at all (false when the whole document is held anyway).
-    bounded: bool,
+    /// How much text to keep when trimming (`None`: keep everything).
+    keep: Option<usize>,
+    /// Columns are known up to this global offset.
+    front: usize,
+    /// The column at `front` (characters from its line start, hidden ones included).
+    front_col: usize,
+    /// The column at each global offset `(first_mark + i) * MARK`, for every such offset from
+    /// the window start up to `front` (inclusive).
+    marks: VecDeque<usize>,
+    /// Index of `marks[0]`.
+    first_mark: usize,
+    /// Bytes counted to find columns (for tests that check the work stays linear).
+    scanned: u64,
 }
 
-impl Window {
-    /// A window that keeps everything (for documents read whole).
-    pub fn unbounded() -> Window {
-        Window::new(false)
+impl Window<'static> {
+    /// A window that keeps everything pushed into it.
+    pub fn unbounded() -> Window<'static> {
+        Window::new(Cow::Owned(String::new()), None)
     }
 
     /// A window that keeps about [`KEEP`] bytes (for streaming).
-    pub fn bounded() -> Window {
-        Window::new(true)
+    pub fn bounded() -> Window<'static> {
+        Window::with_keep(KEEP)
     }
 
-    fn new(bounded: bool) -> Window {
+    /// A window that keeps at least `keep` bytes and at most about twice as many (tests and
+    /// fuzzing use a small one to exercise trimming).
+    pub fn with_keep(keep: usize) -> Window<'static> {
+        Window::new(Cow::Owned(String::new()), Some(keep.max(1)))
+    }
+}
+
+impl<'t> Window<'t> {
+    /// A window over a whole document, borrowing it.
+    pub fn whole(text: &'t str) -> Window<'t> {
+        let mut w = Window::new(Cow::Borrowed(text), None);
+        w.scan_line_starts(0);
+        w
+    }
+
+    fn new(text: Cow<'t, str>, keep: Option<usize>) -> Window<'t> {
         Window {
-            text: String::new(),
+            text,
             base: 0,
             base_line: 1,
             base_col: 0,
             starts: VecDeque::new(),
             last_cr_end: None,
-            bounded,
+            keep,
+            front: 0,
+            front_col: 0,
+            marks: VecDeque::from([0]),
+            first_mark: 0,
+            scanned: 0,
         }
     }
 
@@ -70,20 +112,31 @@ impl Window {
         self.base + self.text.len()
     }
 
+    /// Bytes counted so far to find columns. Locating diagnostics in input order counts each
+    /// byte at most once; out of order, at most [`MARK`] bytes more per lookup.
+    pub fn scanned_bytes(&self) -> u64 {
+        self.scanned
+    }
+
     /// Appends decoded text (trimming old text first when bounded).
     pub fn push(&mut self, chunk: &str) {
-        if self.bounded && self.text.len() > 2 * KEEP {
-            self.trim(self.text.len() - KEEP);
-        }
-        let offset = self.end();
-        let bytes = chunk.as_bytes();
-        let mut from = 0;
-        while let Some(i) = bytes[from..]
-            .iter()
-            .position(|&b| b == b'\n' || b == b'\r')
-            .map(|i| i + from)
+        if let Some(keep) = self.keep
+            && self.text.len() > 2 * keep
         {
-            let g = offset + i;
+            self.trim(self.text.len() - keep);
+        }
+        let from = self.text.len();
+        self.text.to_mut().push_str(chunk);
+        self.scan_line_starts(from);
+    }
+
+    /// Records the line starts in `text[from..]`.
+    fn scan_line_starts(&mut self, from: usize) {
+        let base = self.base;
+        let bytes = self.text.as_bytes();
+        for i in memchr::memchr2_iter(b'\n', b'\r', &bytes[from..]) {
+            let i = from + i;
+            let g = base + i;
             if bytes[i] == b'\n' && self.last_cr_end == Some(g) && self.starts.back() == Some(&g) {
                 // The LF of a CR LF pair: the line starts after the LF.
                 if let Some(last) = self.starts.back_mut() {
@@ -95,9 +148,7 @@ impl Window {
             if bytes[i] == b'\r' {
                 self.last_cr_end = Some(g + 1);
             }
-            from = i + 1;
         }
-        self.text.push_str(chunk);
     }
 
     /// Drops text before local offset `cut` (moved to a character boundary, never right after a CR).
@@ -108,21 +159,34 @@ impl Window {
             cut += 1;
         }
         let new_base = self.base + cut;
-        let mut last_popped = None;
+        // The column at the new start, found as any other (the front moves there if it lagged).
+        let (_, start, start_col) = self.line_of(new_base);
+        let new_base_col = self.column(new_base, start, start_col);
         while let Some(&s) = self.starts.front() {
             if s > new_base {
                 break;
             }
-            last_popped = Some(s);
             self.starts.pop_front();
             self.base_line += 1;
         }
-        self.base_col = match last_popped {
-            Some(s) => self.text[s - self.base..cut].chars().count(),
-            None => self.base_col + self.text[..cut].chars().count(),
-        };
-        self.text.drain(..cut);
+        self.base_col = new_base_col;
+        self.text.to_mut().drain(..cut);
         self.base = new_base;
+        while self.first_mark * MARK < new_base && !self.marks.is_empty() {
+            self.marks.pop_front();
+            self.first_mark += 1;
+        }
+    }
+
+    /// The line number, start offset and column at the start, of the line holding `offset`
+    /// (which the window holds).
+    fn line_of(&self, offset: usize) -> (usize, usize, usize) {
+        let idx = self.starts.partition_point(|&s| s <= offset);
+        if idx == 0 {
+            (self.base_line, self.base, self.base_col)
+        } else {
+            (self.base_line + idx, self.starts[idx - 1], 0)
+        }
     }
 
     /// The line containing global `offset`, or `None` when the window no longer holds it.
@@ -130,12 +194,8 @@ impl Window {
         if offset < self.base || offset > self.end() {
             return None;
         }
+        let (number, start, hidden) = self.line_of(offset);
         let idx = self.starts.partition_point(|&s| s <= offset);
-        let (number, start, hidden) = if idx == 0 {
-            (self.base_line, self.base, self.base_col)
-        } else {
-            (self.base_line + idx, self.starts[idx - 1], 0)
-        };
         let end = self.starts.get(idx).copied().unwrap_or(self.end());
         let text = self.text[start - self.base..end - self.base].trim_end_matches(['\n', '\r']);
         Some(Line {
@@ -147,16 +207,69 @@ impl Window {
     }
 
     /// The 1-based line and column (in characters) of global `offset`.
-    pub fn line_col(&self, offset: usize) -> Option<(usize, usize)> {
-        let line = self.line(offset)?;
-        // Count over the raw text (its line break included: an offset can point at the LF of
-        // a CR LF pair).
-        let raw = &self.text[line.start - self.base..];
-        let upto = floor_char_boundary(raw, offset - line.start);
-        Some((
-            line.number,
-            line.hidden_columns + raw[..upto].chars().count() + 1,
-        ))
+    pub fn line_col(&mut self, offset: usize) -> Option<(usize, usize)> {
+        if offset < self.base || offset > self.end() {
+            return None;
+        }
+        let (number, start, start_col) = self.line_of(offset);
+        let mut col = self.column(offset, start, start_col);
+        if !self.text.is_char_boundary(offset - self.base) {
+            // The count includes the first byte of the character `offset` points into.
+            col -= 1;
+        }
+        Some((number, col + 1))
+    }
+
+    /// Characters (counted as the bytes that start one) from the start of the line to
+    /// `offset`, given the line's `start` and the column there.
+    fn column(&mut self, offset: usize, start: usize, start_col: usize) -> usize {
+        if offset >= self.front {
+            self.advance(offset);
+            return self.front_col;
+        }
+        let mark = offset / MARK;
+        let (from, col) = if mark >= self.first_mark && mark * MARK >= start {
+            (mark * MARK, self.marks[mark - self.first_mark])
+        } else {
+            (start, start_col)
+        };
+        self.count(from, offset) + col
+    }
+
+    /// Moves the front to `to`, recording the marks it passes.
+    fn advance(&mut self, to: usize) {
+        let mut at = self.front;
+        let mut col = self.front_col;
+        let mut next_start_idx = self.starts.partition_point(|&s| s <= at);
+        while at < to {
+            let next_mark = (self.first_mark + self.marks.len()) * MARK;
+            let next_start = self
+                .starts
+                .get(next_start_idx)
+                .copied()
+                .unwrap_or(usize::MAX);
+            let stop = to.min(next_mark).min(next_start);
+            col += self.count(at, stop);
+            at = stop;
+            if at == next_start {
+                col = 0;
+                next_start_idx += 1;
+            }
+            if at == next_mark {
+                self.marks.push_back(col);
+            }
+        }
+        self.front = at;
+        self.front_col = col;
+    }
+
+    /// The characters that start in global `from..to`.
+    fn count(&mut self, from: usize, to: usize) -> usize {
+        self.scanned += (to - from) as u64;
+        self.text.as_bytes()[from - self.base..to - self.base]
+            .iter()
+            .filter(|&&b| (b as i8) >= -0x40)
+            .count()
     }
 }
 
@@ -185,18 +298,64 @@ mod tests {
             let mut w = Window::unbounded();
             w.push(&text[..split]);
             w.push(&text[split..]);
-            for off in 0..=text.len() {
-                if !text.is_char_boundary(off) {
-                    continue;
-                }
+            let mut whole = Window::whole(text);
+            // Forwards, then backwards (behind the front).
+            let offsets: Vec<usize> = (0..=text.len())
+                .chain((0..=text.len()).rev())
+                .filter(|&o| text.is_char_boundary(o))
+                .collect();
+            for off in offsets {
                 let lc = index.line_col(text, off);
                 assert_eq!(
                     w.line_col(off),
                     Some((lc.line, lc.column)),
                     "split {split} off {off}"
                 );
+                assert_eq!(whole.line_col(off), Some((lc.line, lc.column)), "off {off}");
             }
         }
+    }
+
+    #[test]
+    fn agrees_with_line_index_on_long_lines_in_any_order() {
+        // Lines longer than MARK, multi-byte characters straddling marks, lookups in a
+        // scrambled order.
+        let line = format!("{}\n{}\r\n", "é".repeat(3 * MARK), "a".repeat(MARK + 7));
+        let text = line.repeat(3);
+        let index = LineIndex::new(&text);
+        let mut w = Window::whole(&text);
+        let n = text.len();
+        for i in 0..2000 {
+            let off = floor_char_boundary(&text, (i * 7919 + i * i * 31) % (n + 1));
+            let lc = index.line_col(&text, off);
+            assert_eq!(w.line_col(off), Some((lc.line, lc.column)), "off {off}");
+        }
+        // Not on a character boundary: the column of the character it points into.
+        let lc = index.line_col(&text, 2);
+        assert_eq!(w.line_col(3), Some((lc.line, lc.column)));
+    }
+
+    #[test]
+    fn lookups_in_order_count_each_byte_once_on_one_long_line() {
+        let text = "<".repeat(1 << 20);
+        let mut w = Window::whole(&text);
+        for off in 0..text.len() {
+            assert_eq!(w.line_col(off), Some((1, off + 1)));
+        }
+        assert!(w.scanned_bytes() <= text.len() as u64);
+    }
+
+    #[test]
+    fn lookups_out_of_order_count_at_most_a_mark_each() {
+        let text = "<".repeat(1 << 20);
+        let mut w = Window::whole(&text);
+        let lookups = 20_000;
+        w.line_col(text.len());
+        for i in 0..lookups {
+            let off = text.len() - 1 - (i * 37) % text.len();
+            assert_eq!(w.line_col(off), Some((1, off + 1)));
+        }
+        assert!(w.scanned_bytes() <= (text.len() + lookups * MARK) as u64);
     }
 
     #[test]
@@ -224,7 +383,44 @@ mod tests {
         }
         let end = w.end();
         assert_eq!(w.line_col(end), Some((1, 3_000_001)));
+        assert_eq!(w.line_col(end - 2), Some((1, 3_000_000)));
         let l = w.line(end - 2).unwrap();
         assert!(l.hidden_columns > 0);
+        // Trimming counts the trimmed text once, not once per push.
+        assert!(w.scanned_bytes() <= 2 * end as u64);
+    }
+
+    #[test]
+    fn a_small_window_agrees_with_line_index_where_it_still_holds_the_text() {
+        let text = "ab\r\ncé\rx\n\ny\r\r\nzz".repeat(50);
+        let index = LineIndex::new(&text);
+        for step in [1, 3, 7, 64] {
+            let mut w = Window::with_keep(16);
+            let mut pushed = 0;
+            while pushed < text.len() {
+                let to = floor_char_boundary(&text, (pushed + step).min(text.len()));
+                let to = if to == pushed {
+                    pushed + text[pushed..].chars().next().map_or(1, char::len_utf8)
+                } else {
+                    to
+                };
+                w.push(&text[pushed..to]);
+                pushed = to;
+                // (Not `pushed` itself: a CR at the end may yet be followed by an LF.)
+                for off in [
+                    pushed.saturating_sub(20),
+                    pushed.saturating_sub(3),
+                    pushed - 1,
+                ] {
+                    if !text.is_char_boundary(off) {
+                        continue;
+                    }
+                    if let Some(got) = w.line_col(off) {
+                        let lc = index.line_col(&text, off);
+                        assert_eq!(got, (lc.line, lc.column), "step {step} off {off}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -2,19 +2,23 @@
 //! token list.
 
 use std::fmt::Write as _;
+use std::io;
 
-use thicket_html::{Options, Token, Tokenizer};
+use thicket_html::{Diagnostic, Options, Token, Tokenizer};
+use thicket_input::{Diagnostics, Limits};
 
-use super::{CliError, Parsed, Piece, Sink, Sniff, StreamView, drive_text};
+use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
 use crate::outline::{json_opt, json_str, quote};
 use crate::render::Diag;
-use crate::source::Source;
+use crate::source::{CHUNK, Source};
+use crate::window::floor_char_boundary;
 
 /// A tokenizer that switches to RCDATA, RAWTEXT, script data and PLAINTEXT after the start tags
 /// that do so, as a tree builder would (there is none here).
-fn tokenizer() -> Tokenizer {
+fn tokenizer(limits: Limits) -> Tokenizer {
     Tokenizer::with_options(Options {
         switch_by_tag_name: true,
+        limits,
         ..Options::default()
     })
 }
@@ -125,10 +129,15 @@ pub fn token_json(token: &Token<'_>) -> String {
 }
 
 /// Streams tokens (or only counts parse errors).
-pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result<(), CliError> {
+pub fn stream(
+    src: &mut Source,
+    view: StreamView,
+    limits: Limits,
+    sink: &mut Sink<'_>,
+) -> Result<(), CliError> {
     // `--events` is not offered for html (see `super::supports`); any view streams tokens.
     let _ = view;
-    let mut tok = tokenizer();
+    let mut tok = tokenizer(limits);
     drive_text(src, Sniff::Whatwg, sink, |piece, sink| {
         match piece {
             Piece::Text(t) => tok.feed(t),
@@ -146,30 +155,65 @@ pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result
     })
 }
 
-/// Tokenizes a whole document.
-pub fn parse(bytes: &[u8]) -> Parsed {
-    let text = Sniff::Whatwg.decode(bytes);
-    let mut tok = tokenizer();
-    tok.feed(&text);
-    tok.finish();
-    let mut lines = Vec::new();
-    let mut json = Vec::new();
-    while let Some(token) = tok.next_token() {
-        lines.push(token_line(&token));
-        json.push(token_json(&token));
+/// Tokenizes a whole document held in memory, feeding it in pieces (the tokenizer keeps
+/// unconsumed input in a buffer of its own: pieces keep that small), and calls `on_token` with
+/// each token and `on_diags` with the diagnostics after each piece.
+fn run(
+    text: &str,
+    limits: Limits,
+    mut on_token: impl FnMut(&Token<'_>) -> io::Result<()>,
+    mut on_diags: impl FnMut(Vec<Diagnostic>),
+) -> io::Result<()> {
+    // Diagnostics are drained after every piece: the caller caps them.
+    let mut tok = tokenizer(super::streaming_limits(limits));
+    let mut at = 0;
+    loop {
+        let done = at == text.len();
+        if done {
+            tok.finish();
+        } else {
+            let mut to = floor_char_boundary(text, at + CHUNK);
+            if to == at {
+                to = text.len();
+            }
+            tok.feed(&text[at..to]);
+            at = to;
+        }
+        while let Some(token) = tok.next_token() {
+            on_token(&token)?;
+        }
+        on_diags(tok.take_diagnostics());
+        if done {
+            return Ok(());
+        }
     }
-    let diags = tok
-        .take_diagnostics()
-        .iter()
-        .map(Diag::from_diagnostic)
-        .collect();
-    Parsed {
+}
+
+/// Calls `each` with every token of a whole document.
+pub fn each_token(
+    text: &str,
+    limits: Limits,
+    each: impl FnMut(&Token<'_>) -> io::Result<()>,
+) -> io::Result<()> {
+    run(text, limits, each, drop)
+}
+
+/// The parse errors of a whole document: the first `limits.max_diagnostics` and a count of the
+/// rest.
+pub fn diagnostics(text: &str, limits: Limits) -> (Vec<Diagnostic>, usize) {
+    let mut kept = Diagnostics::new(limits.max_diagnostics);
+    // Tokens go nowhere: this pass only counts errors.
+    let _ = run(
         text,
-        tree: None,
-        tokens: Some(lines),
-        tokens_json: Some(json),
-        diags,
-    }
+        limits,
+        |_| Ok(()),
+        |diags| {
+            for d in diags {
+                kept.push(d);
+            }
+        },
+    );
+    kept.into_parts()
 }
 
 #[cfg(test)]
@@ -178,11 +222,16 @@ mod tests {
 
     #[test]
     fn processing_instructions_print_as_pi() {
-        let parsed = parse(b"<?xml-stylesheet a?><?pi x=\"1\"?>");
-        let tokens = parsed.tokens.expect("token lines");
-        assert_eq!(tokens[0], "Comment \"?xml-stylesheet a?\" 0..20");
-        assert_eq!(tokens[1], "Pi pi \"x=\\\"1\\\"\" 20..32");
-        let json = parsed.tokens_json.expect("token objects");
+        let mut lines = Vec::new();
+        let mut json = Vec::new();
+        each_token("<?xml-stylesheet a?><?pi x=\"1\"?>", Limits::none(), |t| {
+            lines.push(token_line(t));
+            json.push(token_json(t));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(lines[0], "Comment \"?xml-stylesheet a?\" 0..20");
+        assert_eq!(lines[1], "Pi pi \"x=\\\"1\\\"\" 20..32");
         assert_eq!(
             json[1],
             r#"{"type":"pi","target":"pi","data":"x=\"1\"","start":20,"end":32}"#

@@ -4,23 +4,23 @@ use std::cell::RefCell;
 use std::io::{self, Read};
 use std::rc::Rc;
 
-use thicket_input::Span;
+use thicket_input::Limits;
 use thicket_input::stream::StreamDecoder;
 use thicket_leafxml::{Error, Event, EventKind, Reader};
 
-use super::{CliError, Parsed, Sink, StreamView};
-use crate::outline::{Attr, Item};
+use super::{CliError, Sink, StreamView};
+use crate::outline::{Attr, Item, Visit};
 use crate::render::Diag;
-use crate::source::Source;
+use crate::source::{CHUNK, Source};
+use crate::window::Window;
 
 /// The decoder's error as a diagnostic (its own line and column: LeafXML counts NEL and LS as
 /// line breaks too).
 pub fn diag(e: &Error) -> Diag {
-    let offset = usize::try_from(e.byte_offset).unwrap_or(usize::MAX);
     Diag {
         code: e.code.as_str(),
         message: e.code.message(),
-        span: Span::empty(offset),
+        span: e.span,
         line_col: Some((e.line as usize, e.column as usize)),
         note: e.codepoint.map(|cp| format!("(U+{cp:04X})")),
     }
@@ -31,120 +31,131 @@ pub fn event_line(event: &Event) -> String {
     format!("{} {}", event.kind, event.span)
 }
 
-/// A reader that hands what it reads to LeafXML and keeps a lossy decoding of it, so that the
-/// line of an error can be shown.
+/// A reader that hands what it reads to LeafXML and pushes a lossy decoding of it into the
+/// window as it goes (bounded: the window trims), so that the line of an error can be shown.
 struct Tee<R> {
     inner: R,
     decoder: StreamDecoder,
-    text: Rc<RefCell<String>>,
+    text: String,
+    window: Rc<RefCell<Window<'static>>>,
 }
 
 impl<R: Read> Read for Tee<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        let mut text = self.text.borrow_mut();
+        // At most a chunk at a time, so the decoded copy stays small.
+        let len = buf.len().min(CHUNK);
+        let n = self.inner.read(&mut buf[..len])?;
         if n == 0 {
-            self.decoder.finish(&mut text);
+            self.decoder.finish(&mut self.text);
         } else {
-            self.decoder.feed(&buf[..n], &mut text);
+            self.decoder.feed(&buf[..n], &mut self.text);
+        }
+        if !self.text.is_empty() {
+            self.window.borrow_mut().push(&self.text);
+            self.text.clear();
         }
         Ok(n)
     }
 }
 
-/// Streams events, or checks that the document decodes.
-pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result<(), CliError> {
+/// Streams events, or checks that the document decodes. An input that cannot be read is a
+/// read error (exit status 2), not the decoder's `io-error`.
+pub fn stream(
+    src: &mut Source,
+    view: StreamView,
+    limits: Limits,
+    sink: &mut Sink<'_>,
+) -> Result<(), CliError> {
     // `--tokens` is not offered for leafxml (see `super::supports`); any view streams events.
     let _ = view;
-    let pending = Rc::new(RefCell::new(String::new()));
+    // The sink's window, lent to the reader while it reads.
+    let window = Rc::new(RefCell::new(std::mem::replace(
+        &mut sink.window,
+        Window::with_keep(1),
+    )));
     let tee = Tee {
         inner: src.reader(),
         decoder: StreamDecoder::leafxml(),
-        text: Rc::clone(&pending),
+        text: String::new(),
+        window: Rc::clone(&window),
     };
-    let mut reader = Reader::new(tee);
+    let mut reader = Reader::new(tee).with_limits(limits);
+    let mut error = None;
     loop {
-        let next = reader.next_event();
-        {
-            let mut text = pending.borrow_mut();
-            if !text.is_empty() {
-                sink.window.push(&text);
-                text.clear();
-            }
-        }
-        match next {
+        match reader.next_event() {
             Ok(Some(event)) => {
                 if sink.wants_lines() {
-                    sink.line(format_args!("{}", event_line(&event)))?;
+                    sink.line(format_args!("{} {}", event.kind, event.span))?;
                 }
             }
             Ok(None) => break,
             Err(e) => {
-                sink.diag(diag(&e))?;
+                error = Some(e);
                 break;
             }
         }
+    }
+    drop(reader);
+    if let Ok(window) = Rc::try_unwrap(window) {
+        sink.window = window.into_inner();
+    }
+    if let Some(e) = src.take_read_error() {
+        return Err(CliError::Read(e));
+    }
+    if let Some(e) = error {
+        sink.diag(diag(&e))?;
     }
     src.done();
     Ok(())
 }
 
-/// Decodes a whole document: the outline of the events before any error, and the error.
-pub fn parse(bytes: &[u8]) -> Parsed {
-    let (text, _, _) = thicket_input::decode_bom_lossy(bytes);
-    let mut reader = Reader::from_bytes(bytes);
-    let mut items = Vec::new();
-    let mut diags = Vec::new();
+/// The first error of a whole document, if any.
+pub fn error(bytes: &[u8], limits: Limits) -> Option<Diag> {
+    let mut reader = Reader::from_bytes(bytes).with_limits(limits);
     loop {
         match reader.next_event() {
-            Ok(Some(event)) => items.push(item(&event)),
-            Ok(None) => break,
-            Err(e) => {
-                diags.push(diag(&e));
-                break;
-            }
+            Ok(Some(_)) => {}
+            Ok(None) => return None,
+            Err(e) => return Some(diag(&e)),
         }
-    }
-    Parsed {
-        text: text.into_owned(),
-        tree: Some(items),
-        tokens: None,
-        tokens_json: None,
-        diags,
     }
 }
 
-/// The outline item of an event. (Written against references and `to_string`, so it reads
-/// events whether their strings are owned or borrowed.)
-fn item(event: &Event) -> Item {
-    match &event.kind {
-        EventKind::Start {
-            namespace,
-            local_name,
-            attributes,
-        } => {
-            let mut attrs: Vec<Attr> = attributes
-                .local()
-                .map(|(name, value)| Attr {
-                    namespace: None,
-                    name: name.to_string(),
-                    value: value.to_string(),
-                })
-                .collect();
-            for (ns, name, value) in attributes.external_sorted() {
-                attrs.push(Attr {
-                    namespace: Some(ns.to_string()),
-                    name: name.to_string(),
-                    value: value.to_string(),
-                });
+/// Walks the elements decoded before the first error, in document order (attributes: the
+/// local ones in document order, then the external ones sorted by namespace and name).
+pub fn walk(bytes: &[u8], limits: Limits, visit: &mut Visit<'_>) -> io::Result<()> {
+    let mut reader = Reader::from_bytes(bytes).with_limits(limits);
+    while let Ok(Some(event)) = reader.next_event() {
+        match &event.kind {
+            EventKind::Start {
+                namespace,
+                local_name,
+                attributes,
+            } => {
+                let mut attrs: Vec<Attr<'_>> = attributes
+                    .local()
+                    .map(|(name, value)| Attr {
+                        namespace: None,
+                        name,
+                        value,
+                    })
+                    .collect();
+                for (ns, name, value) in attributes.external_sorted() {
+                    attrs.push(Attr {
+                        namespace: Some(ns),
+                        name,
+                        value,
+                    });
+                }
+                visit(&Item::Open {
+                    namespace: namespace.as_deref(),
+                    name: local_name,
+                    attributes: &attrs,
+                })?;
             }
-            Item::Open {
-                namespace: namespace.as_deref().map(str::to_owned),
-                name: local_name.to_string(),
-                attributes: attrs,
-            }
+            EventKind::Text(t) => visit(&Item::Text(t))?,
+            EventKind::End { .. } => visit(&Item::Close)?,
         }
-        EventKind::Text(t) => Item::Text(t.to_string()),
-        EventKind::End { .. } => Item::Close,
     }
+    Ok(())
 }

@@ -1,277 +1,127 @@
 //! MicroXML: error recovery (the spec's options) with validity diagnostics.
 
-use std::collections::{HashMap, HashSet};
-use std::fmt::Write as _;
+use std::io;
 
-use thicket_input::Span;
-use thicket_microxml::{
-    Diagnostic, ElementRef, ErrorCode, NodeRef, Options, Token, Tokenizer, validity,
-};
+use thicket_input::Limits;
+use thicket_microxml::{Checker, ElementRef, NodeRef, Options, Parsed, Token};
 
-use super::{CliError, Parsed, Piece, Sink, Sniff, StreamView, drive_text};
-use crate::outline::{Attr, Item, quote};
+use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
+use crate::outline::{Attr, Item, Quoted, Visit};
 use crate::render::Diag;
 use crate::source::Source;
 
+/// The spec's options with `limits`.
+fn options(limits: Limits) -> Options {
+    Options {
+        limits,
+        ..Options::default()
+    }
+}
+
 /// One line for a token: `StartTagOpen doc 0..4`.
 pub fn token_line(token: &Token<'_>) -> String {
-    let mut line = match token {
-        Token::StartTagOpen { name, .. } => format!("StartTagOpen {name}"),
-        Token::AttributeName { name, .. } => format!("AttributeName {name}"),
-        Token::StartTagClose { .. } => "StartTagClose".to_owned(),
-        Token::EmptyElementTagClose { .. } => "EmptyElementTagClose".to_owned(),
-        Token::EndTag { name, .. } => format!("EndTag {name}"),
-        Token::Data { text, .. } => format!("Data {}", quote(text)),
-        Token::CharRef { text, .. } => format!("CharRef {}", quote(text)),
-    };
-    let _ = write!(line, " {}", token.span());
-    line
+    TokenLine(token).to_string()
 }
 
-/// The tree builder's diagnostics without the tree: the open element names and the current
-/// tag's attribute names are all it keeps, so memory is bounded by the nesting depth and not by
-/// the document size. It mirrors `thicket_microxml::TreeBuilder` code for code (a unit test
-/// compares the two).
-#[derive(Default)]
-struct Structure {
-    /// The start-tag being read: its name, span and attribute names.
-    tag: Option<(String, Span, HashSet<String>)>,
-    /// Open elements with their start-tag spans.
-    stack: Vec<(String, Span)>,
-    /// How many open elements have each name.
-    open_names: HashMap<String, u32>,
-    top_elements: usize,
-    diagnostics: Vec<Diagnostic>,
-}
+/// A token's line, displayed without copying its text (a `Data` token can be megabytes).
+#[derive(Clone, Copy, Debug)]
+pub struct TokenLine<'a, 't>(pub &'a Token<'t>);
 
-impl Structure {
-    fn push(&mut self, token: &Token<'_>) {
-        match token {
-            Token::StartTagOpen { name, span } => {
-                self.tag = Some((name.to_string(), *span, HashSet::new()));
-            }
-            Token::AttributeName { name, span } => {
-                if let Some((_, _, names)) = &mut self.tag
-                    && !names.insert(name.to_string())
-                {
-                    self.error(ErrorCode::DuplicateAttribute, *span);
-                }
-            }
-            Token::StartTagClose { .. } => {
-                if let Some((name, span, _)) = self.tag.take() {
-                    *self.open_names.entry(name.clone()).or_insert(0) += 1;
-                    self.stack.push((name, span));
-                }
-            }
-            Token::EmptyElementTagClose { .. } => {
-                if let Some((_, span, _)) = self.tag.take() {
-                    self.append_element(span);
-                }
-            }
-            Token::EndTag { name, span } => self.end_tag(name, *span),
-            Token::Data { text, span } => {
-                if self.tag.is_none()
-                    && self.stack.is_empty()
-                    && text.chars().any(|c| !validity::is_s(c))
-                {
-                    self.error(ErrorCode::TextOutsideRoot, *span);
-                }
-            }
-            Token::CharRef { span, .. } => {
-                if self.tag.is_none() && self.stack.is_empty() {
-                    self.error(ErrorCode::TextOutsideRoot, *span);
-                }
-            }
+impl std::fmt::Display for TokenLine<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Token::StartTagOpen { name, .. } => write!(f, "StartTagOpen {name}")?,
+            Token::AttributeName { name, .. } => write!(f, "AttributeName {name}")?,
+            Token::StartTagClose { .. } => f.write_str("StartTagClose")?,
+            Token::EmptyElementTagClose { .. } => f.write_str("EmptyElementTagClose")?,
+            Token::EndTag { name, .. } => write!(f, "EndTag {name}")?,
+            Token::Data { text, .. } => write!(f, "Data {}", Quoted(text))?,
+            Token::CharRef { text, .. } => write!(f, "CharRef {}", Quoted(text))?,
+            Token::Discarded { .. } => f.write_str("Discarded")?,
         }
-    }
-
-    #[cold]
-    fn error(&mut self, code: ErrorCode, span: Span) {
-        self.diagnostics.push(Diagnostic::new(code, span));
-    }
-
-    fn end_tag(&mut self, name: &str, span: Span) {
-        if self.stack.last().is_some_and(|(n, _)| n == name) {
-            self.pop();
-            return;
-        }
-        if self.open_names.get(name).copied().unwrap_or(0) == 0 {
-            self.error(ErrorCode::StrayEndTag, span);
-            return;
-        }
-        self.error(ErrorCode::MismatchedEndTag, span);
-        while let Some((n, _)) = self.stack.last() {
-            let done = n == name;
-            self.pop();
-            if done {
-                break;
-            }
-        }
-    }
-
-    fn pop(&mut self) {
-        if let Some((name, span)) = self.stack.pop() {
-            if let Some(n) = self.open_names.get_mut(&name) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    self.open_names.remove(&name);
-                }
-            }
-            self.append_element(span);
-        }
-    }
-
-    fn append_element(&mut self, span: Span) {
-        if self.stack.is_empty() {
-            self.top_elements += 1;
-            if self.top_elements == 2 {
-                self.error(ErrorCode::MultipleRootElements, span);
-            }
-        }
-    }
-
-    fn finish(&mut self, end: usize) {
-        if let Some((name, span, _)) = self.tag.take() {
-            *self.open_names.entry(name.clone()).or_insert(0) += 1;
-            self.stack.push((name, span));
-        }
-        if let Some(&(_, span)) = self.stack.first() {
-            self.error(ErrorCode::UnclosedElement, span);
-        }
-        while !self.stack.is_empty() {
-            self.pop();
-        }
-        if self.top_elements == 0 {
-            self.error(ErrorCode::NoRootElement, Span::empty(end));
-        }
+        write!(f, " {}", self.0.span())
     }
 }
 
-/// Streams tokens, or checks the document. The tokenizer's diagnostics and those of tree
-/// construction (tag matching, roots, duplicate attributes) come as they are found; no tree is
-/// built, so memory stays bounded.
-pub fn stream(src: &mut Source, view: StreamView, sink: &mut Sink<'_>) -> Result<(), CliError> {
+/// Streams tokens, or checks the document. `thicket_microxml::Checker` gives the tokens and
+/// every diagnostic of the parser (tokenizer and tree construction: tag matching, roots,
+/// duplicate attributes) in source order as they are released; no tree is built, so memory is
+/// bounded by the open elements.
+pub fn stream(
+    src: &mut Source,
+    view: StreamView,
+    limits: Limits,
+    sink: &mut Sink<'_>,
+) -> Result<(), CliError> {
     let lines = view == StreamView::Tokens;
-    let mut tok = Tokenizer::new(Options::default());
-    let mut structure = Structure::default();
+    let mut checker = Checker::new(options(limits));
     drive_text(src, Sniff::Xml, sink, |piece, sink| {
-        let end = sink.window.end();
         match piece {
-            Piece::Text(t) => tok.feed(t),
-            Piece::End => tok.finish(),
+            Piece::Text(t) => checker.feed(t),
+            Piece::End => checker.finish(),
         }
-        while let Some(token) = tok.next_token() {
+        while let Some(token) = checker.next_token() {
             if lines {
-                sink.line(format_args!("{}", token_line(&token)))?;
+                sink.line(format_args!("{}", TokenLine(&token)))?;
             }
-            structure.push(&token);
         }
-        if let Piece::End = piece {
-            structure.finish(end);
-        }
-        let mut diags = tok.take_diagnostics();
-        diags.append(&mut structure.diagnostics);
-        diags.sort_by_key(|d| (d.span.start, d.span.end, d.code));
-        for d in diags {
+        for d in checker.take_diagnostics() {
             sink.diag(Diag::from_diagnostic(&d))?;
         }
         Ok(())
     })
 }
 
-/// Parses a whole document into its tree.
-pub fn parse(bytes: &[u8]) -> Parsed {
-    let text = Sniff::Xml.decode(bytes);
-    let parsed = thicket_microxml::parse(&text);
-    let diags = parsed
-        .diagnostics
-        .iter()
-        .map(Diag::from_diagnostic)
-        .collect();
-    Parsed {
-        tree: Some(items(parsed.root())),
-        text,
-        tokens: None,
-        tokens_json: None,
-        diags,
-    }
+/// Parses a whole document into its tree (borrowing the text).
+pub fn parse(text: &str, limits: Limits) -> Parsed<'_> {
+    thicket_microxml::parse_with(text, options(limits))
 }
 
-/// The tree in document order, without recursion.
-fn items(root: ElementRef<'_, '_>) -> Vec<Item> {
-    fn open(e: &ElementRef<'_, '_>) -> Item {
-        Item::Open {
+/// Walks the tree in document order, without recursion.
+pub fn walk<'d, 'a>(root: ElementRef<'d, 'a>, visit: &mut Visit<'_>) -> io::Result<()> {
+    let mut attributes = Vec::new();
+    let mut open = |e: &ElementRef<'d, 'a>, visit: &mut Visit<'_>| {
+        attributes.clear();
+        attributes.extend(e.attributes().map(|a| Attr {
             namespace: None,
-            name: e.name().to_owned(),
-            attributes: e
-                .attributes()
-                .map(|(name, value)| Attr {
-                    namespace: None,
-                    name: name.to_owned(),
-                    value: value.to_owned(),
-                })
-                .collect(),
-        }
-    }
-    let mut out = vec![open(&root)];
+            name: a.name(),
+            value: a.value(),
+        }));
+        visit(&Item::Open {
+            namespace: None,
+            name: e.name(),
+            attributes: &attributes,
+        })
+    };
+    open(&root, visit)?;
     // Each open element's remaining children; an exhausted iterator closes its element.
     let mut stack = vec![root.children()];
     while let Some(children) = stack.last_mut() {
         match children.next() {
             None => {
                 stack.pop();
-                out.push(Item::Close);
+                visit(&Item::Close)?;
             }
-            Some(NodeRef::Text(t)) => out.push(Item::Text(t.to_owned())),
+            Some(NodeRef::Text(t)) => visit(&Item::Text(t.as_str()))?,
             Some(NodeRef::Element(e)) => {
-                out.push(open(&e));
+                open(&e, visit)?;
                 stack.push(e.children());
             }
         }
     }
-    out
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The structure checker and the tokenizer together report exactly what the parser does.
     #[test]
-    fn structure_agrees_with_the_tree_builder() {
-        let inputs = [
-            "<doc>text</doc>",
-            "<a><b></a></b>",
-            "</x><a/><b/>text &amp; <c>",
-            "  <a x='1' x='2' y=3>&#x41;</a>  &lt; ",
-            "",
-            "just text",
-            "<a><a><b></a>x</a></a>",
-            "<a b='<'>",
-            "<a",
-            "<?pi?><!-- c --><r/>\n",
-            "<p>one<b>two</p>\n<q a=1>&nbsp;</q></doc>",
-        ];
-        for input in inputs {
-            let mut expected = thicket_microxml::parse(input).diagnostics;
-            let mut tok = Tokenizer::new(Options::default());
-            let mut structure = Structure::default();
-            for c in input.chars() {
-                tok.feed(c.encode_utf8(&mut [0; 4]));
-                while let Some(t) = tok.next_token() {
-                    structure.push(&t);
-                }
-            }
-            tok.finish();
-            while let Some(t) = tok.next_token() {
-                structure.push(&t);
-            }
-            structure.finish(input.len());
-            let mut got = tok.take_diagnostics();
-            got.append(&mut structure.diagnostics);
-            got.sort_by_key(|d| (d.span.start, d.span.end, d.code));
-            expected.sort_by_key(|d| (d.span.start, d.span.end, d.code));
-            assert_eq!(got, expected, "{input:?}");
-        }
+    fn discarded_input_has_a_line() {
+        let mut tok = thicket_microxml::Tokenizer::new(Options::default());
+        tok.feed("<!-- c --><r/>");
+        tok.finish();
+        let first = tok.next_token().expect("a token");
+        assert_eq!(token_line(&first), "Discarded 0..10");
     }
 }

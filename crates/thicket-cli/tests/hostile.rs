@@ -1,0 +1,411 @@
+//! Hostile and broken inputs through the real command line: the diagnostics cap in every view,
+//! the limit flags reaching the dialects, encoding labels that are unknown or contradict the
+//! bytes, and exit status 2 for every input that cannot be read.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn thicket() -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("thicket"));
+    cmd.env("NO_COLOR", "1").stdin(Stdio::null());
+    cmd
+}
+
+fn run(args: &[&str]) -> Output {
+    thicket().args(args).output().expect("thicket runs")
+}
+
+fn write(name: &str, content: &[u8]) -> String {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, content).expect("the test input is written");
+    path.to_str().expect("utf-8 path").to_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Diagnostic headlines on stderr (`file:line:col: code: message`) for the file `name`.
+fn headlines(err: &str, name: &str) -> usize {
+    err.lines()
+        .filter(|l| {
+            l.strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix(':'))
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .count()
+}
+
+/// The count in the `N more diagnostics` line, 0 when there is none.
+fn more(err: &str, name: &str) -> usize {
+    err.lines()
+        .filter_map(|l| l.strip_prefix(name)?.strip_prefix(": "))
+        .find_map(|rest| {
+            let (n, tail) = rest.split_once(' ')?;
+            tail.starts_with("more diagnostic")
+                .then(|| n.parse().ok())?
+        })
+        .unwrap_or(0)
+}
+
+/// `"key":N` in a JSON text.
+fn json_number(json: &str, key: &str) -> usize {
+    let at = json.find(&format!("\"{key}\":")).expect("the key is there") + key.len() + 3;
+    json[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .expect("a number")
+}
+
+/// Every diagnostic counted by `check` (which shows none).
+fn total(dialect: &str, file: &str) -> usize {
+    let o = run(&["check", "-d", dialect, file]);
+    let out = stdout(&o);
+    let n = out
+        .split("invalid ")
+        .nth(1)
+        .and_then(|r| r.split(": ").nth(1))
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {out}"));
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    n
+}
+
+#[test]
+fn every_view_shows_at_most_the_cap_and_counts_the_rest() {
+    let file = write("cap.xml", "<".repeat(300).as_bytes());
+    let html = write("cap.html", "</>".repeat(300).as_bytes());
+    for (dialect, file, view) in [
+        ("xml5", &file, "--tree"),
+        ("xml5", &file, "--tokens"),
+        ("xml5", &file, "--events"),
+        ("microxml", &file, "--tree"),
+        ("microxml", &file, "--tokens"),
+        ("html", &html, "--tokens"),
+    ] {
+        // What the view reports (the streamed views report the tokenizer's errors only).
+        let uncapped = stderr(&run(&[
+            "parse",
+            "-d",
+            dialect,
+            view,
+            file,
+            "--max-diagnostics",
+            "none",
+        ]));
+        let all = headlines(&uncapped, file);
+        assert!(all > 150, "{dialect} {view}: {all}");
+        assert_eq!(more(&uncapped, file), 0);
+        if view == "--tree" {
+            assert_eq!(
+                all,
+                total(dialect, file),
+                "{dialect}: check counts the same"
+            );
+        }
+        for (cap, shown) in [(None, 100), (Some("7"), 7), (Some("0"), 0)] {
+            let mut args = vec!["parse", "-d", dialect, view, file];
+            if let Some(cap) = cap {
+                args.extend(["--max-diagnostics", cap]);
+            }
+            let o = run(&args);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{args:?}");
+            assert_eq!(headlines(&err, file), shown, "{args:?}\n{err}");
+            assert_eq!(more(&err, file), all - shown, "{args:?}\n{err}");
+        }
+        // --no-limits turns the parsers' limits off, not the number shown.
+        let err = stderr(&run(&["parse", "-d", dialect, view, file, "--no-limits"]));
+        assert_eq!(headlines(&err, file), 100, "{dialect} {view} --no-limits");
+        assert_eq!(more(&err, file), all - 100, "{dialect} {view} --no-limits");
+    }
+}
+
+#[test]
+fn json_lists_the_first_diagnostics_and_counts_the_rest() {
+    let file = write("cap-json.xml", "<".repeat(300).as_bytes());
+    let html = write("cap-json.html", "</>".repeat(300).as_bytes());
+    for (dialect, file) in [("xml5", &file), ("microxml", &file), ("html", &html)] {
+        let all = total(dialect, file);
+        let o = run(&[
+            "parse",
+            "-d",
+            dialect,
+            "--json",
+            file,
+            "--max-diagnostics",
+            "5",
+        ]);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(out.contains(r#""valid":false"#), "{out}");
+        assert_eq!(out.matches(r#"{"code":"#).count(), 5, "{dialect}");
+        assert_eq!(
+            json_number(&out, "omitted_diagnostics"),
+            all - 5,
+            "{dialect}"
+        );
+        assert_eq!(more(&stderr(&o), file), all - 5);
+    }
+    let valid = write("valid.xml", b"<a/>");
+    let out = stdout(&run(&["parse", "--json", &valid]));
+    assert!(out.contains(r#""valid":true"#), "{out}");
+    assert_eq!(json_number(&out, "omitted_diagnostics"), 0);
+}
+
+#[test]
+fn leafxml_error_counts_past_a_zero_cap() {
+    let file = write("cap-leaf.xml", b"<a></b>");
+    for view in ["--tree", "--events", "--json"] {
+        let o = run(&[
+            "parse",
+            "-d",
+            "leafxml",
+            view,
+            &file,
+            "--max-diagnostics",
+            "0",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{view}");
+        assert_eq!(headlines(&err, &file), 0, "{view}: {err}");
+        assert_eq!(more(&err, &file), 1, "{view}: {err}");
+    }
+}
+
+#[test]
+fn check_counts_every_diagnostic_past_the_cap() {
+    let file = write("cap-check.xml", "<".repeat(300).as_bytes());
+    let capped = run(&["check", &file, "--max-diagnostics", "3"]);
+    let uncapped = run(&["check", &file, "--no-limits"]);
+    assert_eq!(stdout(&capped), stdout(&uncapped));
+    assert_eq!(capped.status.code(), Some(1));
+}
+
+#[test]
+fn limit_flags_take_a_number_or_none() {
+    let file = write("flags.xml", b"<a/>");
+    for ok in [
+        &["--max-depth", "5"][..],
+        &["--max-depth", "none"],
+        &["--max-attributes", "NONE"],
+        &["--max-name-len", "1"],
+        &["--max-value-len", "10"],
+        &["--max-namespaces", "1"],
+        &["--max-token-len", "100"],
+        &["--no-limits", "--max-depth", "3"],
+    ] {
+        let o = thicket().arg("parse").arg(&file).args(ok).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{ok:?}: {}", stderr(&o));
+    }
+    for bad in [
+        &["--max-depth", "deep"][..],
+        &["--max-depth", "-1"],
+        &["--max-depth"],
+    ] {
+        let o = thicket()
+            .arg("parse")
+            .arg(&file)
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+    }
+}
+
+/// LeafXML already honours its limits: the flags reach it in every view.
+#[test]
+fn leafxml_gets_the_limits() {
+    let deep = write("deep.xml", b"<a><b><c><d/></c></b></a>");
+    let wide = write("wide.xml", b"<a x='1' y='2' z='3'/>");
+    for view in [&["--tree"][..], &["--events"], &["--json"]] {
+        let o = thicket()
+            .args(["parse", "-d", "leafxml", "--max-depth", "2", &deep])
+            .args(view)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{view:?}");
+        assert!(
+            stderr(&o).contains("depth-limit"),
+            "{view:?}: {}",
+            stderr(&o)
+        );
+        let o = thicket()
+            .args(["parse", "-d", "leafxml", "--max-attributes", "2", &wide])
+            .args(view)
+            .output()
+            .unwrap();
+        assert!(stderr(&o).contains("attribute-limit"), "{view:?}");
+    }
+    let o = run(&["check", "-d", "leafxml", "--max-depth", "2", &deep]);
+    assert!(stdout(&o).contains("depth-limit"), "{}", stdout(&o));
+    assert_eq!(
+        run(&["check", "-d", "leafxml", &deep]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(&["check", "-d", "leafxml", "--no-limits", &deep])
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+/// The recovering dialects report their limits with the uniform codes, in every view.
+#[test]
+fn recovering_dialects_get_the_limits() {
+    let deep = write("deep-r.xml", b"<a><b><c><d/></c></b></a>");
+    let wide = write("wide-r.xml", b"<a x='1' y='2' z='3'/>");
+    let wide_html = write("wide-r.html", b"<p x=1 y=2 z=3>");
+    for dialect in ["xml5", "microxml"] {
+        for view in ["--tree", "--json"] {
+            let o = run(&["parse", "-d", dialect, view, "--max-depth", "2", &deep]);
+            assert!(stderr(&o).contains("depth-limit"), "{dialect} {view}");
+        }
+        let o = run(&["check", "-d", dialect, "--max-depth", "2", &deep]);
+        assert!(stdout(&o).contains("depth-limit"), "{dialect} check");
+        let o = run(&["parse", "-d", dialect, "--max-attributes", "2", &wide]);
+        assert!(stderr(&o).contains("attribute-limit"), "{dialect}");
+    }
+    for view in ["--tokens", "--json"] {
+        let o = run(&[
+            "parse",
+            "-d",
+            "html",
+            view,
+            "--max-attributes",
+            "2",
+            &wide_html,
+        ]);
+        assert!(stderr(&o).contains("attribute-limit"), "html {view}");
+    }
+}
+
+#[test]
+fn encoding_labels_that_are_unknown_or_contradict_the_bytes_are_diagnostics() {
+    let unknown = write(
+        "unknown-label.xml",
+        b"<?xml version=\"1.0\" encoding=\"x-bogus-42\"?><a>caf\xc3\xa9</a>",
+    );
+    let mut utf16 = vec![0xFF, 0xFE];
+    for c in "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>café</a>".encode_utf16() {
+        utf16.extend(c.to_le_bytes());
+    }
+    let mismatch = write("mismatch-label.xml", &utf16);
+    for (file, code) in [
+        (&unknown, "unknown-encoding"),
+        (&mismatch, "encoding-mismatch"),
+    ] {
+        for args in [
+            &["parse", "-d", "xml5", "--tree"][..],
+            &["parse", "-d", "xml5", "--tokens"],
+            &["parse", "-d", "xml5", "--events"],
+            &["parse", "-d", "microxml", "--tokens"],
+        ] {
+            let o = thicket().args(args).arg(file).output().unwrap();
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{args:?}");
+            assert!(err.contains(&format!(":1:31: {code}: ")), "{args:?}: {err}");
+            // Decoding is unchanged: the text still reads `café`.
+            if args.contains(&"--tree") {
+                assert!(stdout(&o).contains("\"café\""), "{}", stdout(&o));
+            }
+        }
+        let o = run(&["parse", "-d", "xml5", "--json", file]);
+        assert!(
+            stdout(&o).contains(&format!(r#"{{"code":"{code}""#)),
+            "{}",
+            stdout(&o)
+        );
+        let o = run(&["parse", "-d", "microxml", "--json", file]);
+        assert!(stdout(&o).contains(&format!(r#"{{"code":"{code}""#)));
+        let o = run(&["check", "-d", "xml5", file]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(stdout(&o).contains(code), "{}", stdout(&o));
+    }
+    // A known label that agrees is no diagnostic.
+    let fine = write(
+        "fine-label.xml",
+        b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>caf\xe9</a>",
+    );
+    assert_eq!(run(&["check", "-d", "xml5", &fine]).status.code(), Some(0));
+    // HTML: a BOM that disagrees with <meta charset> is not an error.
+    let html = write(
+        "bom-meta.html",
+        b"\xEF\xBB\xBF<!DOCTYPE html><meta charset=windows-1252><p>caf\xc3\xa9</p>",
+    );
+    assert_eq!(run(&["check", "-d", "html", &html]).status.code(), Some(0));
+}
+
+/// Every command and view of every dialect.
+fn every_view() -> Vec<Vec<&'static str>> {
+    let mut all = Vec::new();
+    for (dialect, views) in [
+        ("xml5", &["--tree", "--tokens", "--events", "--json"][..]),
+        ("microxml", &["--tree", "--tokens", "--json"]),
+        ("leafxml", &["--tree", "--events", "--json"]),
+        ("html", &["--tokens", "--json"]),
+    ] {
+        for view in views {
+            all.push(vec!["parse", "-d", dialect, view]);
+        }
+        all.push(vec!["check", "-d", dialect]);
+    }
+    all.push(vec!["compare"]);
+    all
+}
+
+fn assert_read_error(args: &[&str], input: &str) {
+    let o = thicket().args(args).arg(input).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{args:?} {input}: {}", stderr(&o));
+    let said = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(said.contains("cannot read"), "{args:?} {input}: {said}");
+}
+
+#[test]
+fn inputs_that_cannot_be_read_exit_with_2_in_every_view() {
+    let dir: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).to_owned();
+    let dir = dir.to_str().expect("utf-8 path");
+    let missing = format!("{dir}/no-such-file.xml");
+    // Opens, then fails on the first read (EIO: address 0 is not mapped).
+    let failing = "/proc/self/mem";
+    let fails_on_read = std::fs::File::open(failing)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut [0; 16]))
+        .is_err();
+    for args in every_view() {
+        assert_read_error(&args, dir);
+        assert_read_error(&args, &missing);
+        if fails_on_read {
+            assert_read_error(&args, failing);
+        }
+    }
+}
+
+#[test]
+fn a_closed_standard_input_is_a_read_error() {
+    if !Path::new("/proc/self/fdinfo/0").exists() {
+        return; // Telling a closed stdin from /dev/null needs /proc (Linux).
+    }
+    let bin = assert_cmd::cargo::cargo_bin!("thicket");
+    for args in every_view() {
+        let script = format!("exec \"$0\" {} - <&-", args.join(" "));
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(&script)
+            .arg(bin)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{script}: {}", stderr(&o));
+        // An empty standard input is a document like any other.
+        let o = thicket().args(&args).arg("-").output().unwrap();
+        assert_ne!(o.status.code(), Some(2), "{args:?} on /dev/null");
+    }
+}
