@@ -283,7 +283,7 @@ impl<'a> Cursor<'a> {
 
     /// The text between absolute offsets `start` and `end`. Panics when it is not buffered (a
     /// bug in the caller's compaction mark) or not on character boundaries.
-    #[inline]
+    #[inline(always)]
     pub fn slice(&self, start: usize, end: usize) -> &str {
         &self.text[start - self.base..end - self.base]
     }
