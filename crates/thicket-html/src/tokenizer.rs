@@ -444,6 +444,14 @@ impl Tokenizer {
         self.direct_paths = on;
     }
 
+    /// Bytes of input the tokenizer holds: what it has not consumed yet and the source of the
+    /// token it is building. The consumed prefix is let go at the next [`feed`](Self::feed) once
+    /// it is large; text is returned in pieces as it becomes certain, so a text run is never
+    /// held whole (docs/html.md, "What is held in memory").
+    pub fn buffered(&self) -> usize {
+        self.input.buffered()
+    }
+
     /// The parse errors so far (not yet taken), in source order: by the start of their spans,
     /// errors at the same place in the order the standard reports them. With
     /// `Limits::max_diagnostics`, only the first that many are kept.

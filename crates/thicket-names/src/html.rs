@@ -90,6 +90,13 @@ pub fn is_ascii_hex_digit_char(c: char) -> bool {
     c.is_ascii_hexdigit()
 }
 
+/// A processing instruction target character (HTML Standard, 2026): an ASCII alphanumeric,
+/// U+002D (-) or U+005F (_).
+#[inline]
+pub fn is_processing_instruction_target_byte(b: u8) -> bool {
+    is_ascii_alphanumeric(b) || b == b'-' || b == b'_'
+}
+
 /// Whether a character whose UTF-8 encoding starts with byte `b` may be one the HTML input
 /// stream reports ("Preprocessing the input stream"): a control other than ASCII whitespace and
 /// U+0000 (`control-character-in-input-stream`: `01`-`08`, `0B`, `0E`-`1F`, DEL, and the C1

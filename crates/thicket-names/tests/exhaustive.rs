@@ -141,6 +141,10 @@ fn html_byte_lists_and_char_forms() {
         );
         assert_eq!(html::is_ascii_upper_alpha(b), b.is_ascii_uppercase());
         assert_eq!(html::is_ascii_lower_alpha(b), b.is_ascii_lowercase());
+        assert_eq!(
+            html::is_processing_instruction_target_byte(b),
+            b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
+        );
     }
     for c in all_chars() {
         let ascii = |f: fn(u8) -> bool| c.is_ascii() && f(c as u8);

@@ -53,6 +53,13 @@ static PLAIN: StopSet = stops(b"");
 /// `&` (a reference), at the characters that are errors there and at what [`PLAIN`] excludes.
 static UNQUOTED_VALUE: StopSet = stops(b"&>\"'<=`").stop(names::ASCII_WHITESPACE);
 
+/// What may follow a quoted attribute value on the direct path: whitespace, `/` or `>`
+/// (anything else is `missing-whitespace-between-attributes`).
+static AFTER_QUOTED_VALUE: StopSet = StopSet::new(b"/>").stop(names::ASCII_WHITESPACE);
+
+/// What ends an unquoted attribute value on the direct path: whitespace or `>`.
+static AFTER_UNQUOTED_VALUE: StopSet = StopSet::new(b">").stop(names::ASCII_WHITESPACE);
+
 /// True when `bytes[from..to]` has no byte the direct paths leave to the states ([`PLAIN`]).
 #[inline]
 fn is_plain(bytes: &[u8], from: usize, to: usize) -> bool {
@@ -175,13 +182,6 @@ fn fast_reference(
         (c, None) => Some((Resolved::Char(c), j + 1)),
         (_, Some(_)) => None,
     }
-}
-
-/// Whether `b` may follow a quoted attribute value on the direct path: whitespace, `/` or `>`
-/// (anything else is `missing-whitespace-between-attributes`).
-#[inline(always)]
-fn ends_quoted_value(b: u8) -> bool {
-    names::is_ascii_whitespace(b) || b == b'/' || b == b'>'
 }
 
 impl Tokenizer {
@@ -464,7 +464,7 @@ impl Tokenizer {
                                 return None;
                             }
                         }
-                        if !ends_quoted_value(at(ve + 1)?) {
+                        if !AFTER_QUOTED_VALUE.is_stop(at(ve + 1)?) {
                             return None;
                         }
                         attr.end = base + ve + 1;
@@ -473,7 +473,7 @@ impl Tokenizer {
                         continue;
                     }
                     // After the closing quote: whitespace, `/` or `>` (anything else is an error).
-                    if !ends_quoted_value(at(ve + 1)?) {
+                    if !AFTER_QUOTED_VALUE.is_stop(at(ve + 1)?) {
                         return None;
                     }
                     (vs, ve, ve + 1)
@@ -481,8 +481,7 @@ impl Tokenizer {
                 b if !UNQUOTED_VALUE.contains(b) => {
                     let vs = j;
                     let ve = UNQUOTED_VALUE.find(bytes, j + 1);
-                    let b = at(ve)?;
-                    if !(names::is_ascii_whitespace(b) || b == b'>') {
+                    if !AFTER_UNQUOTED_VALUE.is_stop(at(ve)?) {
                         return None;
                     }
                     (vs, ve, ve)
@@ -569,7 +568,9 @@ impl Tokenizer {
                     }
                     let after = value_end + 1;
                     match bytes.get(after) {
-                        Some(&b) if ends_quoted_value(b) => (value_start, value_end, after, b),
+                        Some(&b) if AFTER_QUOTED_VALUE.is_stop(b) => {
+                            (value_start, value_end, after, b)
+                        }
                         _ => break,
                     }
                 }
@@ -579,9 +580,7 @@ impl Tokenizer {
                     let value_start = eq + 1;
                     let j = UNQUOTED_VALUE.find(bytes, value_start + 1);
                     match bytes.get(j) {
-                        Some(&b) if names::is_ascii_whitespace(b) || b == b'>' => {
-                            (value_start, j, j, b)
-                        }
+                        Some(&b) if AFTER_UNQUOTED_VALUE.is_stop(b) => (value_start, j, j, b),
                         _ => break,
                     }
                 }

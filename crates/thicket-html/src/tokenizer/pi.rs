@@ -48,12 +48,6 @@ impl PiBuild {
 /// Processing instruction data runs until `?` or `>` (NULL and CR stop too, for the states).
 static DATA: StopSet = stops(b"?>");
 
-/// Whether `b` is a processing instruction target character: an ASCII alphanumeric, `-` or `_`.
-#[inline]
-fn is_target_byte(b: u8) -> bool {
-    names::is_ascii_alphanumeric(b) || b == b'-' || b == b'_'
-}
-
 impl Tokenizer {
     /// The tag open state's `?` branch: "Set the temporary buffer to the empty string. Switch to
     /// the processing instruction open state." (the `?` is consumed).
@@ -127,7 +121,7 @@ impl Tokenizer {
         let to = from
             + bytes[from..]
                 .iter()
-                .take_while(|&&b| is_target_byte(b))
+                .take_while(|&&b| names::is_processing_instruction_target_byte(b))
                 .count();
         if to > from {
             self.pi.saw(&bytes[from..to]);
