@@ -122,6 +122,25 @@ mod tests {
         assert_eq!(t.omitted_diagnostics(), 2);
     }
 
+    /// The first bytes are held only until the sniffing rules decide: a BOM or a transport
+    /// label at once, a `<meta>` as soon as it is read; otherwise up to 1024 bytes.
+    #[test]
+    fn tokens_come_out_as_soon_as_the_encoding_is_known() {
+        let first = |label: Option<&str>, bytes: &[u8]| {
+            let mut t = ByteTokenizer::new(label, Options::default());
+            t.feed(bytes);
+            t.next_token().map(|tok| tok.into_owned())
+        };
+        assert!(first(Some("utf-8"), b"<p>x").is_some());
+        assert!(first(None, b"\xEF\xBB\xBF<p>x").is_some());
+        assert!(first(None, b"<meta charset=utf-8><p>x").is_some());
+        assert!(first(None, b"<p>x").is_none());
+        let mut t = ByteTokenizer::new(None, Options::default());
+        t.feed(&b"<p>".repeat(400));
+        assert!(t.next_token().is_some());
+        assert_eq!(t.encoding().map(|(e, _)| e.name()), Some("windows-1252"));
+    }
+
     #[test]
     fn sniffs_meta_bom_label_and_default() {
         let doc = b"<meta charset=iso-8859-2><p>\xB1";
