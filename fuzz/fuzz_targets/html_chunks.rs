@@ -1,7 +1,8 @@
 #![no_main]
-//! thicket-html: whole vs chunked equality, lossless spans and diagnostics in source order, with
-//! the options the first byte's high bits pick (bit 3: legacy processing instructions, bit 4:
-//! tight limits, bit 5: switching by tag name); its low bits choose the cuts (split.rs).
+//! thicket-html: whole vs chunked equality, the direct paths (src/tokenizer/fast.rs) against the
+//! states (`set_direct_paths(false)`), lossless spans and diagnostics in source order, with the
+//! options the first byte's high bits pick (bit 3: legacy processing instructions, bit 4: tight
+//! limits, bit 5: switching by tag name); its low bits choose the cuts (split.rs).
 
 use libfuzzer_sys::fuzz_target;
 use thicket_html::{Options, Token, Tokenizer};
@@ -11,8 +12,13 @@ use thicket_input::Limits;
 mod split;
 
 /// Tokens with text coalesced (text may be split where a chunk ended) and the spans seen.
-fn run(chunks: &[&str], options: &Options) -> (Vec<String>, Vec<(usize, usize)>, Vec<String>) {
+fn run(
+    chunks: &[&str],
+    options: &Options,
+    direct: bool,
+) -> (Vec<String>, Vec<(usize, usize)>, Vec<String>) {
     let mut tok = Tokenizer::with_options(options.clone());
+    tok.set_direct_paths(direct);
     let mut out: Vec<String> = Vec::new();
     let mut spans = Vec::new();
     let mut text: Option<String> = None;
@@ -69,7 +75,7 @@ fuzz_target!(|data: &[u8]| {
         ..Options::default()
     };
     let (text, cuts) = split::text_and_chunks(data);
-    let (whole, spans, diags) = run(&[&text], &options);
+    let (whole, spans, diags) = run(&[&text], &options, true);
     // Spans tile the input.
     let mut at = 0;
     for &(s, e) in &spans {
@@ -78,10 +84,16 @@ fuzz_target!(|data: &[u8]| {
         at = e;
     }
     assert_eq!(at, text.len(), "spans do not cover the input");
-    let (chunked, _, chunked_diags) = run(&split::chunks(&text, &cuts), &options);
+    let (chunked, _, chunked_diags) = run(&split::chunks(&text, &cuts), &options, true);
     assert_eq!(whole, chunked, "tokens differ when split at {cuts:?}");
     assert_eq!(
         diags, chunked_diags,
         "diagnostics differ when split at {cuts:?}"
+    );
+    let (states, _, state_diags) = run(&[&text], &options, false);
+    assert_eq!(whole, states, "the direct paths differ from the states");
+    assert_eq!(
+        diags, state_diags,
+        "the direct paths report other diagnostics"
     );
 });

@@ -1,24 +1,23 @@
-//! The decoding front: bytes in, WHATWG encoding sniffing (`thicket_input::whatwg`), text to the
-//! tokenizer.
+//! The decoding front: bytes in, the WHATWG encoding sniffing and a streaming decoder
+//! (`thicket_input::front::SniffingDecoder`), text straight into the tokenizer's buffer.
 
 use thicket_input::Encoding;
-use thicket_input::stream::StreamDecoder;
-use thicket_input::whatwg::{self, Confidence, PRESCAN_LIMIT};
+use thicket_input::front::SniffingDecoder;
+use thicket_input::whatwg::Confidence;
 
 use crate::{Options, Token, Tokenizer};
 
 /// A [`Tokenizer`] fed with bytes. The encoding is sniffed as the standard's "determining the
 /// character encoding" says (BOM, then the transport layer's label, then a prescan of the first
-/// 1024 bytes for `<meta charset>`, then windows-1252), so tokens start to come out once 1024
-/// bytes have arrived (or at [`finish`](Self::finish)). Spans are byte offsets into the *decoded*
-/// text (without the BOM); malformed input is decoded to U+FFFD.
+/// 1024 bytes for `<meta charset>`, then windows-1252): the first bytes are held only until
+/// those rules decide (at most 1024 bytes, fewer once a BOM, the label or a `<meta>` settles
+/// it), or until [`finish`](Self::finish). Then every chunk is decoded straight into the
+/// tokenizer's buffer. Spans are byte offsets into the *decoded* text (without the BOM);
+/// malformed input is decoded to U+FFFD.
+#[derive(Debug)]
 pub struct ByteTokenizer {
     tokenizer: Tokenizer,
-    transport_label: Option<String>,
-    pending: Vec<u8>,
-    decoder: Option<StreamDecoder>,
-    sniffed: Option<(&'static Encoding, Confidence)>,
-    text: String,
+    decoder: SniffingDecoder,
 }
 
 impl ByteTokenizer {
@@ -27,41 +26,25 @@ impl ByteTokenizer {
     pub fn new(transport_label: Option<&str>, options: Options) -> ByteTokenizer {
         ByteTokenizer {
             tokenizer: Tokenizer::with_options(options),
-            transport_label: transport_label.map(str::to_owned),
-            pending: Vec::new(),
-            decoder: None,
-            sniffed: None,
-            text: String::new(),
+            decoder: SniffingDecoder::whatwg(transport_label, encoding_rs::WINDOWS_1252),
         }
     }
 
     /// Appends a chunk of bytes.
     pub fn feed(&mut self, bytes: &[u8]) {
-        match &mut self.decoder {
-            Some(decoder) => {
-                decoder.feed(bytes, &mut self.text);
-                self.tokenizer.feed(&self.text);
-                self.text.clear();
-            }
-            None => {
-                self.pending.extend_from_slice(bytes);
-                if self.pending.len() >= PRESCAN_LIMIT {
-                    self.start();
-                }
-            }
-        }
+        let decoder = &mut self.decoder;
+        self.tokenizer.feed_with(|input| {
+            // Lossy decoding never fails.
+            let _ = decoder.feed_into(bytes, input);
+        });
     }
 
     /// Marks the end of the input.
     pub fn finish(&mut self) {
-        if self.decoder.is_none() {
-            self.start();
-        }
-        if let Some(decoder) = &mut self.decoder {
-            decoder.finish(&mut self.text);
-            self.tokenizer.feed(&self.text);
-            self.text.clear();
-        }
+        let decoder = &mut self.decoder;
+        self.tokenizer.feed_with(|input| {
+            let _ = decoder.finish_into(input);
+        });
         self.tokenizer.finish();
     }
 
@@ -72,7 +55,9 @@ impl ByteTokenizer {
 
     /// The encoding and its confidence, once sniffed.
     pub fn encoding(&self) -> Option<(&'static Encoding, Confidence)> {
-        self.sniffed
+        self.decoder
+            .detected()
+            .map(|d| (d.encoding, d.confidence()))
     }
 
     /// How many diagnostics were counted but not kept, past `Limits::max_diagnostics`
@@ -84,21 +69,6 @@ impl ByteTokenizer {
     /// The tokenizer behind, for diagnostics and the tree-builder hooks.
     pub fn tokenizer(&mut self) -> &mut Tokenizer {
         &mut self.tokenizer
-    }
-
-    /// Sniffs the encoding from the bytes so far and decodes them.
-    fn start(&mut self) {
-        let s = whatwg::sniff(&self.pending, self.transport_label.as_deref());
-        self.sniffed = Some((s.encoding, s.confidence));
-        let mut decoder = StreamDecoder::without_bom_handling(s.encoding);
-        decoder.feed(
-            &self.pending[s.bom_len.min(self.pending.len())..],
-            &mut self.text,
-        );
-        self.pending = Vec::new();
-        self.tokenizer.feed(&self.text);
-        self.text.clear();
-        self.decoder = Some(decoder);
     }
 }
 
@@ -150,6 +120,25 @@ mod tests {
             .collect();
         assert_eq!(kept, ["value-length-limit"]);
         assert_eq!(t.omitted_diagnostics(), 2);
+    }
+
+    /// The first bytes are held only until the sniffing rules decide: a BOM or a transport
+    /// label at once, a `<meta>` as soon as it is read; otherwise up to 1024 bytes.
+    #[test]
+    fn tokens_come_out_as_soon_as_the_encoding_is_known() {
+        let first = |label: Option<&str>, bytes: &[u8]| {
+            let mut t = ByteTokenizer::new(label, Options::default());
+            t.feed(bytes);
+            t.next_token().map(|tok| tok.into_owned())
+        };
+        assert!(first(Some("utf-8"), b"<p>x").is_some());
+        assert!(first(None, b"\xEF\xBB\xBF<p>x").is_some());
+        assert!(first(None, b"<meta charset=utf-8><p>x").is_some());
+        assert!(first(None, b"<p>x").is_none());
+        let mut t = ByteTokenizer::new(None, Options::default());
+        t.feed(&b"<p>".repeat(400));
+        assert!(t.next_token().is_some());
+        assert_eq!(t.encoding().map(|(e, _)| e.name()), Some("windows-1252"));
     }
 
     #[test]

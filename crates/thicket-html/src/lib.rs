@@ -2,7 +2,6 @@
 
 mod bytes;
 mod error;
-mod sbuf;
 mod state;
 mod token;
 mod tokenizer;

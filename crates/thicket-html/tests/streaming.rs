@@ -206,3 +206,156 @@ fn last_start_tag_survives_buffer_compaction() {
         assert_eq!(names, ["S:textarea", "E:textarea", "S:p", "EOF"], "{open}");
     }
 }
+
+/// The tokens returned after feeding `chunk` (nothing finished), as `texts` lines.
+fn after_feed(options: Options, chunk: &str) -> Vec<String> {
+    let mut tok = Tokenizer::with_options(options);
+    tok.feed(chunk);
+    let mut got = Vec::new();
+    while let Some(t) = tok.next_token() {
+        got.push(t.into_owned());
+    }
+    texts(&got)
+}
+
+fn in_state(state: State) -> Options {
+    Options {
+        initial_state: Some(state),
+        last_start_tag: Some("title".into()),
+        ..Options::default()
+    }
+}
+
+/// The streaming notes' rule: text is returned as soon as the standard makes it certain, so
+/// `feed("abc<")` yields `abc` before the next feed in every text state (the `<` may still start
+/// a tag, an end tag or a `<!--`); in PLAINTEXT a `<` is text at once.
+#[test]
+fn text_before_a_less_than_sign_is_returned_before_the_next_feed() {
+    assert_eq!(after_feed(Options::default(), "abc<"), ["T:abc"]);
+    for state in [State::Rcdata, State::Rawtext, State::ScriptData] {
+        assert_eq!(after_feed(in_state(state), "abc<"), ["T:abc"], "{state:?}");
+        assert_eq!(
+            after_feed(in_state(state), "abc</ti"),
+            ["T:abc"],
+            "{state:?}"
+        );
+    }
+    assert_eq!(after_feed(in_state(State::Plaintext), "abc<"), ["T:abc<"]);
+    let cdata = Options {
+        cdata_allowed: true,
+        ..Options::default()
+    };
+    assert_eq!(after_feed(cdata, "<![CDATA[abc]"), ["T:abc"]);
+    // In script data escapes the text up to the `<` or `-` that may end them.
+    assert_eq!(
+        after_feed(in_state(State::ScriptData), "<!--abc<"),
+        ["T:<!--abc"]
+    );
+}
+
+/// What waits at a chunk end, and nothing else: a `&` that may still start a reference, a CR
+/// (CR LF?), a `<`; the text before each is returned.
+#[test]
+fn only_the_undecided_tail_waits() {
+    assert_eq!(after_feed(Options::default(), "abc&am"), ["T:abc"]);
+    assert_eq!(after_feed(Options::default(), "abc&amq"), ["T:abc&amq"]);
+    assert_eq!(after_feed(Options::default(), "abc\r"), ["T:abc"]);
+    assert_eq!(after_feed(Options::default(), "a\r\nb"), ["T:a\nb"]);
+    assert_eq!(after_feed(Options::default(), "a <"), ["T:a "]);
+    assert_eq!(after_feed(Options::default(), "a < b"), ["T:a < b"]);
+    assert_eq!(after_feed(Options::default(), "a <b"), ["T:a "]);
+    assert_eq!(after_feed(in_state(State::Rcdata), "x&lt;y&"), ["T:x<y"]);
+}
+
+mod certain_text {
+    use proptest::prelude::*;
+    use thicket_html::{Options, State, Token, Tokenizer};
+
+    proptest! {
+        /// Plain text followed by a tail that leaves the decision to the next chunk: every
+        /// character of the text is returned by the time the chunk is fed.
+        #[test]
+        fn is_returned_by_the_end_of_its_chunk(
+            text in "[a-zA-Z0-9 .,;:\u{e9}\u{4e2d}\u{1F600}\n\t]{0,300}",
+            tail in prop::sample::select(vec!["", "<", "&", "&am", "&notin", "&#x1", "\r", "</"]),
+            state in prop::sample::select(vec![
+                State::Data, State::Rcdata, State::Rawtext, State::ScriptData,
+            ]),
+        ) {
+            let mut tok = Tokenizer::with_options(Options {
+                initial_state: Some(state),
+                ..Options::default()
+            });
+            let mut chunk = text.clone();
+            chunk.push_str(tail);
+            tok.feed(&chunk);
+            let mut got = String::new();
+            while let Some(t) = tok.next_token() {
+                if let Token::Text { text, .. } = t {
+                    got.push_str(&text);
+                }
+            }
+            // In RAWTEXT and script data `&` is text too; everything else in the tails may
+            // still become markup, a reference or CR LF.
+            let mut expected = text.clone();
+            if tail.starts_with('&') && matches!(state, State::Rawtext | State::ScriptData) {
+                expected.push_str(tail);
+            }
+            prop_assert_eq!(got, expected);
+        }
+    }
+}
+
+/// Feeds `total` bytes of text (with references, CR LF and non-ASCII in it) in chunks of
+/// `chunk` bytes in `state`, pulling after each feed; returns the most input the tokenizer held
+/// at once and the longest text token returned.
+fn text_run(state: State, total: usize, chunk: usize) -> (usize, usize) {
+    let mut tok = Tokenizer::with_options(Options {
+        initial_state: Some(state),
+        cdata_allowed: true,
+        ..Options::default()
+    });
+    let piece = "Fish &amp; chips \u{e9}\r\n, caf\u{e9} &lt;3 ";
+    let block = piece.repeat(chunk / piece.len() + 1);
+    let mut cut = chunk.min(block.len());
+    while !block.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let block = &block[..cut];
+    let (mut held, mut longest, mut fed) = (0, 0, 0);
+    while fed < total {
+        tok.feed(block);
+        fed += block.len();
+        held = held.max(tok.buffered());
+        while let Some(t) = tok.next_token() {
+            longest = longest.max(t.span().len());
+        }
+    }
+    (held, longest)
+}
+
+/// A text run is never held whole: the input held and the longest text token stay within a
+/// few chunks, whatever the length of the run (1 MiB and 8 MiB give the same), in every text
+/// state and in a CDATA section.
+#[test]
+fn memory_is_independent_of_the_length_of_a_text_run() {
+    const CHUNK: usize = 16 << 10;
+    for state in [
+        State::Data,
+        State::Rcdata,
+        State::Rawtext,
+        State::ScriptData,
+        State::Plaintext,
+        State::CdataSection,
+    ] {
+        let short = text_run(state, 1 << 20, CHUNK);
+        let long = text_run(state, 8 << 20, CHUNK);
+        assert_eq!(short, long, "{state:?}");
+        assert!(long.0 <= 3 * CHUNK, "{state:?}: {} bytes held", long.0);
+        assert!(
+            long.1 <= 2 * CHUNK,
+            "{state:?}: a text token of {} bytes",
+            long.1
+        );
+    }
+}

@@ -61,10 +61,18 @@ impl TextAcc {
     #[inline(always)]
     pub fn push_range(&mut self, start: usize, end: usize, input: &Cursor<'_>) {
         match &mut self.0 {
-            Repr::Empty => self.0 = Repr::Range(start, end),
+            Repr::Empty => self.set(Repr::Range(start, end)),
             Repr::Range(_, e) if *e == start => *e = end,
             _ => self.push_range_slow(start, end, input),
         }
+    }
+
+    /// Replaces a representation that owns nothing (empty, a range, a static string) with
+    /// `repr`: nothing to drop, so no call to the drop glue on the hot paths.
+    #[inline(always)]
+    fn set(&mut self, repr: Repr) {
+        debug_assert!(!self.is_owned());
+        std::mem::forget(std::mem::replace(&mut self.0, repr));
     }
 
     /// [`TextAcc::push_range`] once the text is no longer one range.
@@ -109,7 +117,7 @@ impl TextAcc {
     #[inline]
     pub fn push_static(&mut self, s: &'static str, input: &Cursor<'_>) {
         match &mut self.0 {
-            Repr::Empty => self.0 = Repr::Static(s),
+            Repr::Empty => self.set(Repr::Static(s)),
             _ => self.push_str(s, input),
         }
     }
@@ -181,6 +189,7 @@ impl TextAcc {
     }
 
     /// The text so far.
+    #[inline]
     pub fn as_str<'s>(&'s self, input: &'s Cursor<'_>) -> &'s str {
         match &self.0 {
             Repr::Empty => "",
@@ -198,12 +207,17 @@ impl TextAcc {
 
     /// Empties the accumulator (keeping an owned string's capacity is not attempted: a token
     /// handed out takes its string).
-    #[inline]
+    #[inline(always)]
     pub fn clear(&mut self) {
-        self.0 = Repr::Empty;
+        if self.is_owned() {
+            self.0 = Repr::Empty;
+        } else {
+            self.set(Repr::Empty);
+        }
     }
 
     /// Copies a range out of the input, so the text no longer depends on the buffer.
+    #[inline]
     pub fn detach(&mut self, input: &Cursor<'_>) {
         if let Repr::Range(s, e) = self.0 {
             self.0 = Repr::Owned(input.slice(s, e).to_owned());

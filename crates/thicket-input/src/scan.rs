@@ -94,6 +94,8 @@ pub struct StopSet {
     /// Whether the class fits each engine.
     fits_memchr: bool,
     fits_swar: bool,
+    /// Bytes tested one by one before the engine starts ([`StopSet::probe`]).
+    probe: u8,
 }
 
 impl StopSet {
@@ -110,6 +112,7 @@ impl StopSet {
             printable_count: 0,
             fits_memchr: true,
             fits_swar: true,
+            probe: 0,
         };
         let mut i = 0;
         while i < stops.len() {
@@ -125,6 +128,17 @@ impl StopSet {
         while b <= hi as usize {
             self.class[b] = STOP;
             b += 1;
+        }
+        self.choose()
+    }
+
+    /// Adds each of `bytes` as a stop (a class built from several lists: a dialect's own stops
+    /// and a class from `thicket-names`).
+    pub const fn stop(mut self, bytes: &[u8]) -> StopSet {
+        let mut i = 0;
+        while i < bytes.len() {
+            self.class[bytes[i] as usize] = STOP;
+            i += 1;
         }
         self.choose()
     }
@@ -151,6 +165,19 @@ impl StopSet {
         self.choose()
     }
 
+    /// Adds as check bytes the bytes `table` marks (a byte class kept as a table, such as the
+    /// lead bytes of characters an input stream reports); see [`StopSet::check`].
+    pub const fn check_table(mut self, table: &[bool; 256]) -> StopSet {
+        let mut b = 0;
+        while b < 256 {
+            if table[b] {
+                self.class[b] = CHECK;
+            }
+            b += 1;
+        }
+        self.choose()
+    }
+
     /// The same class, searched with `engine` (for measurements; the constructors choose well).
     /// An engine that cannot search this class (memchr for more than three needles, the word
     /// test for more than [`MAX_SWAR_PRINTABLE`] printable members) is not taken.
@@ -164,6 +191,23 @@ impl StopSet {
         if fits {
             self.engine = engine;
         }
+        self
+    }
+
+    /// Tests the first `bytes` of every run one by one, with the table, before the engine
+    /// starts: for a class whose runs are mostly shorter than a word or two (the text between
+    /// two tags, where a table probe per byte costs less than setting up a word test or
+    /// `memchr`). The memchr engine then calls `memchr` at once (the probe replaces its word
+    /// test of the first [`SHORT`] bytes). Off (0) by default; at most 255.
+    ///
+    /// ```
+    /// use thicket_input::scan::StopSet;
+    /// static TEXT: StopSet = StopSet::new(b"<&\r\0").probe(16);
+    /// assert_eq!(TEXT.find(b"ab<", 0), 2);
+    /// assert_eq!(TEXT.find(&[b'x'; 100], 0), 100);
+    /// ```
+    pub const fn probe(mut self, bytes: u8) -> StopSet {
+        self.probe = bytes;
         self
     }
 
@@ -296,17 +340,46 @@ impl StopSet {
     /// });
     /// assert_eq!((end, reported), (11, vec![2, 6, 7]));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn run(
         &self,
         hay: &[u8],
         from: usize,
         mut check: impl FnMut(usize) -> Option<usize>,
     ) -> usize {
+        let mut from = from;
+        if self.probe > 0 {
+            let probe_end = hay.len().min(from.saturating_add(self.probe as usize));
+            while from < probe_end {
+                match self.class[hay[from] as usize] {
+                    RUN => from += 1,
+                    CHECK => match check(from) {
+                        Some(next) => from = next,
+                        None => return from,
+                    },
+                    _ => return from,
+                }
+            }
+            if from >= hay.len() {
+                return from;
+            }
+        }
+        self.run_engine(hay, from, &mut check)
+    }
+
+    /// [`StopSet::run`] after the probe: the engine (out of line, so the probe stays small
+    /// where it is inlined).
+    #[inline(never)]
+    fn run_engine(
+        &self,
+        hay: &[u8],
+        from: usize,
+        check: &mut impl FnMut(usize) -> Option<usize>,
+    ) -> usize {
         match self.engine {
-            Engine::Memchr => self.run_memchr(hay, from, &mut check),
-            Engine::Swar => self.run_swar(hay, from, &mut check),
-            Engine::Table => self.run_table(hay, from, hay.len(), &mut check),
+            Engine::Memchr => self.run_memchr(hay, from, check),
+            Engine::Swar => self.run_swar(hay, from, check),
+            Engine::Table => self.run_table(hay, from, hay.len(), check),
         }
     }
 
@@ -406,9 +479,11 @@ impl StopSet {
     }
 
     /// The members other than the needles in `hay[from..to]`: blocks of 16 bytes that pass the
-    /// branch-free test (no control but tab, LF and form feed, no DEL, no byte at or above 0x80
-    /// when `HIGH`) are skipped; others are probed byte by byte. Returns the first stop (or
-    /// refused check), `to` when there is none, or an index past `to` a check moved to.
+    /// branch-free test (no control but tab and LF, no DEL, no byte at or above 0x80 when
+    /// `HIGH`), or failing it have no member (text outside ASCII: the class of each byte,
+    /// still without a branch), are skipped; others, and the last bytes, are probed byte by
+    /// byte. Returns the first stop (or refused check), `to` when there is none, or an index
+    /// past `to` a check moved to.
     #[inline(always)]
     fn verify_run<const HIGH: bool>(
         &self,
@@ -417,20 +492,20 @@ impl StopSet {
         to: usize,
         check: &mut impl FnMut(usize) -> Option<usize>,
     ) -> usize {
+        let to = to.min(hay.len());
         while i < to {
-            if let Some(block) = hay.get(i..i + BLOCK)
-                && i + BLOCK <= to
-            {
-                let mut flag = 0u8;
-                for &b in block {
-                    let control = (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != 0x0C);
-                    let high = if HIGH { b >= 0x7F } else { b == 0x7F };
-                    flag |= u8::from(control | high);
+            for block in hay[i..to].chunks_exact(BLOCK) {
+                if !self.block_is_clear::<HIGH>(block) {
+                    break;
                 }
-                if flag == 0 {
-                    i += BLOCK;
-                    continue;
+                i += BLOCK;
+            }
+            // The last bytes a word at a time.
+            while i + 8 <= to {
+                if !self.block_is_clear::<HIGH>(&hay[i..i + 8]) {
+                    break;
                 }
+                i += 8;
             }
             let block_end = to.min(i + BLOCK);
             let j = self.run_table(hay, i, block_end, check);
@@ -440,6 +515,26 @@ impl StopSet {
             i = j;
         }
         i
+    }
+
+    /// Whether a block of [`BLOCK`] bytes has no member: see [`StopSet::verify_run`].
+    #[inline(always)]
+    fn block_is_clear<const HIGH: bool>(&self, block: &[u8]) -> bool {
+        // Form feed (rare) fails this test and passes the next.
+        let mut flag = 0u8;
+        for &b in block {
+            let control = (b < 0x20) & (b != b'\t') & (b != b'\n');
+            let high = if HIGH { b >= 0x7F } else { b == 0x7F };
+            flag |= u8::from(control | high);
+        }
+        if flag == 0 {
+            return true;
+        }
+        let mut class = RUN;
+        for &b in block {
+            class |= self.class[b as usize];
+        }
+        class == RUN
     }
 
     /// The high bit of each byte of `w` (eight input bytes, little-endian) that may be a member:
@@ -703,8 +798,14 @@ mod tests {
         long.extend_from_slice(b"<");
         hays.push(long);
         for set in sets() {
-            for engine in [Engine::Memchr, Engine::Swar, Engine::Table] {
-                let forced = set.clone().with_engine(engine);
+            for (engine, probe) in [
+                (Engine::Memchr, 0),
+                (Engine::Swar, 0),
+                (Engine::Table, 0),
+                (Engine::Memchr, 3),
+                (Engine::Memchr, 16),
+            ] {
+                let forced = set.clone().with_engine(engine).probe(probe);
                 for hay in &hays {
                     for from in 0..=hay.len() {
                         assert_eq!(
@@ -717,6 +818,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn built_from_several_lists() {
+        let mut table = [false; 256];
+        table[0xC2] = true;
+        table[0x01] = true;
+        let set = StopSet::new(b"<").stop(b"\t ").check_table(&table);
+        for b in 0..=255u8 {
+            assert_eq!(set.is_stop(b), matches!(b, b'<' | b'\t' | b' '), "{b}");
+            assert_eq!(set.is_check(b), matches!(b, 0x01 | 0xC2), "{b}");
+        }
+        assert_eq!(set.engine(), Engine::Memchr);
+        assert_eq!(
+            StopSet::new(b"\0").stop(b"\t\n\x0C\r />\"'<=").engine(),
+            Engine::Table
+        );
     }
 
     #[test]

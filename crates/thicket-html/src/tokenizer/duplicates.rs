@@ -7,7 +7,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 
-use super::{LINEAR_DUPLICATE_LIMIT, Tokenizer};
+use super::Tokenizer;
+use super::tag::LINEAR_DUPLICATE_LIMIT;
 use crate::error::ErrorCode;
 
 /// A [`Hasher`] for keys that already are keyed hashes: it hands the `u64` through.
@@ -102,18 +103,18 @@ impl Tokenizer {
         if self.tag.attrs.is_empty() {
             return;
         }
-        let (buf, base) = (self.buf.as_str(), self.base);
-        let name = a.name.as_str(buf, base);
+        let input = &self.input;
+        let name = a.name.as_str(input);
         let attrs = &self.tag.attrs;
         let duplicate = if attrs.len() < LINEAR_DUPLICATE_LIMIT {
             // Lengths first: most names differ in length, and that needs no slicing.
             attrs.iter().any(|x| {
                 count_comparison();
-                x.name.len() == name.len() && x.name.as_str(buf, base) == name
+                x.name.len() == name.len() && x.name.as_str(input) == name
             })
         } else {
             let index = &mut self.attr_index;
-            let name_of = |i: usize| attrs[i].name.as_str(buf, base);
+            let name_of = |i: usize| attrs[i].name.as_str(input);
             // The attributes taken before the index was needed go in first (all distinct).
             while index.len() < attrs.len() {
                 let n = name_of(index.len());

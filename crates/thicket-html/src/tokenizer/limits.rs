@@ -5,11 +5,13 @@
 //! attribute value costs the limit, not 28 MB. The limit diagnostics are placed in source
 //! order among those the same step already reported.
 
-use thicket_input::{Diagnostic, Limits, Span};
+use thicket_input::cursor::{Cursor, MIN_COMPACTION};
+use thicket_input::{Diagnostic, Limits, Span, TextAcc};
+use thicket_names::html as names;
 
-use super::{AttrBuild, Tokenizer};
+use super::Tokenizer;
+use super::tag::AttrBuild;
 use crate::error::ErrorCode;
-use crate::sbuf::SBuf;
 use crate::state::State;
 
 /// The limits in effect (`usize::MAX` where there is none) and what they did to the current
@@ -77,11 +79,10 @@ impl Guard {
 /// character. Nothing is appended once `cut` is set.
 #[inline]
 fn append_raw(
-    s: &mut SBuf,
+    s: &mut TextAcc,
     cut: &mut bool,
     max: usize,
-    buf: &str,
-    base: usize,
+    input: &Cursor<'_>,
     start: usize,
     end: usize,
 ) -> Option<Span> {
@@ -89,32 +90,32 @@ fn append_raw(
         return None;
     }
     if s.len() + (end - start) <= max {
-        s.push_raw(buf, base, start, end);
+        s.push_range(start, end, input);
         return None;
     }
-    cut_raw(s, cut, max, buf, base, start, end)
+    cut_raw(s, cut, max, input, start, end)
 }
 
 #[cold]
 #[inline(never)]
 fn cut_raw(
-    s: &mut SBuf,
+    s: &mut TextAcc,
     cut: &mut bool,
     max: usize,
-    buf: &str,
-    base: usize,
+    input: &Cursor<'_>,
     start: usize,
     end: usize,
 ) -> Option<Span> {
+    let (text, base) = (input.text(), input.base());
     let mut at = start + max.saturating_sub(s.len()).min(end - start);
-    while !buf.is_char_boundary(at - base) {
+    while !text.is_char_boundary(at - base) {
         at -= 1;
     }
     if at > start {
-        s.push_raw(buf, base, start, at);
+        s.push_range(start, at, input);
     }
     *cut = true;
-    let w = buf[at - base..].chars().next().map_or(0, char::len_utf8);
+    let w = text[at - base..].chars().next().map_or(0, char::len_utf8);
     Some(Span::new(at, (at + w).min(end)))
 }
 
@@ -122,10 +123,10 @@ fn cut_raw(
 /// not fit, the dropped character is that input.
 #[inline]
 fn append_str(
-    s: &mut SBuf,
+    s: &mut TextAcc,
     cut: &mut bool,
     max: usize,
-    (buf, base): (&str, usize),
+    input: &Cursor<'_>,
     text: &str,
     start: usize,
     end: usize,
@@ -134,7 +135,7 @@ fn append_str(
         return None;
     }
     if s.len() + text.len() <= max {
-        s.push_str(buf, base, text);
+        s.push_str(text, input);
         return None;
     }
     let mut k = max.saturating_sub(s.len()).min(text.len());
@@ -142,7 +143,7 @@ fn append_str(
         k -= 1;
     }
     if k > 0 {
-        s.push_str(buf, base, &text[..k]);
+        s.push_str(&text[..k], input);
     }
     *cut = true;
     Some(Span::new(start, end))
@@ -198,7 +199,7 @@ impl Tokenizer {
         }
         if g.attributes_seen == g.max_attributes {
             g.attributes_seen += 1;
-            let span = Span::new(self.pos, self.pos + self.cw);
+            let span = Span::new(self.pos(), self.pos() + self.cw);
             self.limit_reached(ErrorCode::AttributeLimit, span);
         }
         true
@@ -211,7 +212,7 @@ impl Tokenizer {
         let Some(a) = self.attr.as_mut() else { return };
         a.end = end;
         let (s, cut, max, code) = attr_target(a, &mut self.limit, name);
-        if let Some(span) = append_raw(s, cut, max, &self.buf, self.base, start, end) {
+        if let Some(span) = append_raw(s, cut, max, &self.input, start, end) {
             self.limit_reached(code, span);
         }
     }
@@ -222,8 +223,7 @@ impl Tokenizer {
         let Some(a) = self.attr.as_mut() else { return };
         a.end = end;
         let (s, cut, max, code) = attr_target(a, &mut self.limit, name);
-        let input = (self.buf.as_str(), self.base);
-        if let Some(span) = append_str(s, cut, max, input, text, start, end) {
+        if let Some(span) = append_str(s, cut, max, &self.input, text, start, end) {
             self.limit_reached(code, span);
         }
     }
@@ -232,17 +232,9 @@ impl Tokenizer {
     #[inline]
     pub(super) fn tag_name_append_raw(&mut self, start: usize, end: usize) {
         let g = &mut self.limit;
-        let (buf, base) = (self.buf.as_str(), self.base);
         let max = g.max_name_len;
-        if let Some(span) = append_raw(
-            &mut self.tag.name,
-            &mut g.name_cut,
-            max,
-            buf,
-            base,
-            start,
-            end,
-        ) {
+        let (name, input) = (&mut self.tag.name, &self.input);
+        if let Some(span) = append_raw(name, &mut g.name_cut, max, input, start, end) {
             self.limit_reached(ErrorCode::NameLengthLimit, span);
         }
     }
@@ -250,17 +242,9 @@ impl Tokenizer {
     /// Appends `text`, which replaces the input `start..end`, to the tag name.
     pub(super) fn tag_name_append_str(&mut self, text: &str, start: usize, end: usize) {
         let g = &mut self.limit;
-        let input = (self.buf.as_str(), self.base);
         let max = g.max_name_len;
-        if let Some(span) = append_str(
-            &mut self.tag.name,
-            &mut g.name_cut,
-            max,
-            input,
-            text,
-            start,
-            end,
-        ) {
+        let (name, input) = (&mut self.tag.name, &self.input);
+        if let Some(span) = append_str(name, &mut g.name_cut, max, input, text, start, end) {
             self.limit_reached(ErrorCode::NameLengthLimit, span);
         }
     }
@@ -268,8 +252,8 @@ impl Tokenizer {
     /// Appends the current input character to the tag name (lowercased) within the name limit,
     /// and consumes it.
     pub(super) fn append_tag_name_limited(&mut self, c: char) {
-        let (start, end) = (self.pos, self.pos + self.cw);
-        if c.is_ascii_uppercase() {
+        let (start, end) = (self.pos(), self.pos() + self.cw);
+        if names::is_ascii_upper_alpha_char(c) {
             let mut tmp = [0u8; 4];
             self.tag_name_append_str(c.to_ascii_lowercase().encode_utf8(&mut tmp), start, end);
         } else {
@@ -282,17 +266,9 @@ impl Tokenizer {
     /// target, within the name limit.
     pub(super) fn pi_target_append(&mut self, start: usize, end: usize) {
         let g = &mut self.limit;
-        let (buf, base) = (self.buf.as_str(), self.base);
         let max = g.max_name_len;
-        if let Some(span) = append_raw(
-            &mut self.pi.target,
-            &mut g.name_cut,
-            max,
-            buf,
-            base,
-            start,
-            end,
-        ) {
+        let (target, input) = (&mut self.pi.target, &self.input);
+        if let Some(span) = append_raw(target, &mut g.name_cut, max, input, start, end) {
             self.limit_reached(ErrorCode::NameLengthLimit, span);
         }
     }
@@ -300,30 +276,23 @@ impl Tokenizer {
     /// Appends the current character (or `replacement`) to the DOCTYPE name, within the name
     /// limit, and consumes it.
     pub(super) fn doctype_name_push(&mut self, replacement: Option<char>) {
-        let (start, end) = (self.pos, self.pos + self.cw);
-        let cr = self.buf.as_bytes()[start - self.base] == b'\r';
+        let (start, end) = (self.pos(), self.pos() + self.cw);
+        let cr = self.at_cr();
         let g = &mut self.limit;
         let max = g.max_name_len;
-        let name = self.doctype.name.get_or_insert_with(SBuf::default);
-        let input = (self.buf.as_str(), self.base);
+        let name = self.doctype.name.get_or_insert_with(TextAcc::new);
+        let input = &self.input;
         let mut tmp = [0u8; 4];
+        let cut = &mut g.name_cut;
         let dropped = match replacement {
-            Some(c) => append_str(
-                name,
-                &mut g.name_cut,
-                max,
-                input,
-                c.encode_utf8(&mut tmp),
-                start,
-                end,
-            ),
-            None if cr => append_str(name, &mut g.name_cut, max, input, "\n", start, end),
-            None => append_raw(name, &mut g.name_cut, max, input.0, input.1, start, end),
+            Some(c) => append_str(name, cut, max, input, c.encode_utf8(&mut tmp), start, end),
+            None if cr => append_str(name, cut, max, input, "\n", start, end),
+            None => append_raw(name, cut, max, input, start, end),
         };
         if let Some(span) = dropped {
             self.limit_reached(ErrorCode::NameLengthLimit, span);
         }
-        self.pos = end;
+        self.consume();
     }
 
     /// Where [`Tokenizer::compact`] may cut the buffer when the current token dropped input:
@@ -364,8 +333,8 @@ impl Tokenizer {
             | ProcessingInstructionOpen
             | ProcessingInstructionTarget
             | AfterProcessingInstructionTarget
-            | ProcessingInstructionData => self.pos,
-            ProcessingInstructionQuestionable => self.pos - 1,
+            | ProcessingInstructionData => self.pos(),
+            ProcessingInstructionQuestionable => self.pos() - 1,
             CharacterReference
             | NamedCharacterReference
             | AmbiguousAmpersand
@@ -390,25 +359,25 @@ impl Tokenizer {
         let Some(floor) = self.compact_floor() else {
             return self.last_end;
         };
-        if floor.saturating_sub(self.base) < super::COMPACT_MIN {
-            // Not worth it yet: `compact` would not drop anything.
+        if floor.saturating_sub(self.input.base()) < MIN_COMPACTION {
+            // Not worth it yet: the cursor would not drop anything.
             return self.last_end;
         }
-        let (buf, base) = (self.buf.as_str(), self.base);
-        self.tag.name.detach(buf, base);
+        let input = &self.input;
+        self.tag.name.detach(input);
         let owned = self.limit.owned_attributes;
         for a in self.tag.attrs.iter_mut().skip(owned) {
-            a.name.detach(buf, base);
-            a.value.detach(buf, base);
+            a.name.detach(input);
+            a.value.detach(input);
         }
         self.limit.owned_attributes = self.tag.attrs.len();
         if let Some(a) = self.attr.as_mut() {
-            a.name.detach(buf, base);
-            a.value.detach(buf, base);
+            a.name.detach(input);
+            a.value.detach(input);
         }
-        self.comment.detach(buf, base);
-        self.pi.target.detach(buf, base);
-        self.pi.data.detach(buf, base);
+        self.comment.detach(input);
+        self.pi.target.detach(input);
+        self.pi.data.detach(input);
         for s in [
             &mut self.doctype.name,
             &mut self.doctype.public_id,
@@ -417,7 +386,7 @@ impl Tokenizer {
         .into_iter()
         .flatten()
         {
-            s.detach(buf, base);
+            s.detach(input);
         }
         floor.max(self.last_end)
     }
@@ -429,7 +398,7 @@ fn attr_target<'a>(
     a: &'a mut AttrBuild,
     g: &'a mut Guard,
     name: bool,
-) -> (&'a mut SBuf, &'a mut bool, usize, ErrorCode) {
+) -> (&'a mut TextAcc, &'a mut bool, usize, ErrorCode) {
     if name {
         (
             &mut a.name,
@@ -470,9 +439,9 @@ mod tests {
             tok.feed(&chunk);
             assert!(tok.next_token().is_none());
             assert!(
-                tok.buf.len() <= 3 * chunk.len(),
+                tok.input.buffered() <= 3 * chunk.len(),
                 "{open}: {} bytes held",
-                tok.buf.len()
+                tok.input.buffered()
             );
         }
         tok.feed(close);

@@ -3,11 +3,13 @@
 //! comment" and the five states 13.2.5.72 to 13.2.5.76, one method each. Reference:
 //! `../shared/specs/html-processing-instructions.md`; choices: docs/html.md.
 
-use super::{Flow, Next, PLAIN, Pending, STOP, Tokenizer, table};
+use thicket_input::scan::StopSet;
+use thicket_input::{Span, TextAcc};
+use thicket_names::html as names;
+
+use super::{Pending, Step, Tokenizer, stops};
 use crate::error::ErrorCode;
-use crate::sbuf::SBuf;
 use crate::state::State;
-use thicket_input::Span;
 
 /// The processing instruction being built: the target (the standard's temporary buffer, kept
 /// as a range of the input) and the data.
@@ -15,9 +17,9 @@ use thicket_input::Span;
 pub(super) struct PiBuild {
     /// The temporary buffer: the target's characters, as written (at most `max_name_len` bytes
     /// of them with a name limit).
-    pub(super) target: SBuf,
+    pub(super) target: TextAcc,
     /// The data of the processing instruction token.
-    pub(super) data: SBuf,
+    pub(super) data: TextAcc,
     /// The whole target's length in bytes, with what a name limit cut off.
     len: usize,
     /// Whether the whole target so far is an ASCII case-insensitive prefix of `xml-stylesheet`
@@ -43,23 +45,8 @@ impl PiBuild {
     }
 }
 
-/// The characters of a processing instruction target: ASCII alphanumerics, `-` and `_` run on,
-/// anything else stops the scan.
-static TARGET_CHARS: [u8; 256] = {
-    let mut t = [STOP; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        if c.is_ascii_alphanumeric() || c == b'-' || c == b'_' {
-            t[b] = PLAIN;
-        }
-        b += 1;
-    }
-    t
-};
-
 /// Processing instruction data runs until `?` or `>` (NULL and CR stop too, for the states).
-static PI_DATA_STOPS: [u8; 256] = table(b"?>\0\r");
+static DATA: StopSet = stops(b"?>");
 
 impl Tokenizer {
     /// The tag open state's `?` branch: "Set the temporary buffer to the empty string. Switch to
@@ -79,66 +66,71 @@ impl Tokenizer {
     /// buffer still holds the `?`.
     fn convert_temporary_buffer_to_comment(&mut self) {
         let question_mark = self.token_start + 1;
-        let mut comment = SBuf::Empty;
-        if question_mark >= self.base {
-            comment.push_raw(&self.buf, self.base, question_mark, question_mark + 1);
+        let input = &self.input;
+        let mut comment = TextAcc::new();
+        if question_mark >= input.base() {
+            comment.push_range(question_mark, question_mark + 1, input);
         } else {
-            comment.push_str(&self.buf, self.base, "?");
+            comment.push_str("?", input);
         }
-        match std::mem::take(&mut self.pi.target) {
-            SBuf::Empty => {}
-            SBuf::Range(s, e) => comment.push_raw(&self.buf, self.base, s, e),
-            SBuf::Owned(o) => comment.push_str(&self.buf, self.base, &o),
+        let target = self.pi.target.take();
+        match target.range() {
+            Some((s, e)) => comment.push_range(s, e, input),
+            None => comment.push_str(target.as_str(input), input),
         }
         self.comment = comment;
     }
 
     /// `eof-in-processing-instruction`: "Emit an end-of-file token." Nothing else is emitted;
     /// the source of the processing instruction is returned as discarded (lossless spans).
-    fn eof_in_processing_instruction(&mut self) -> Flow {
+    fn eof_in_processing_instruction(&mut self) -> Step {
         self.error(ErrorCode::EofInProcessingInstruction);
         self.pi = PiBuild::default();
-        self.push_token(Pending::Discarded(Span::new(self.token_start, self.pos)));
+        self.push_token(Pending::Discarded(Span::new(self.token_start, self.pos())));
         self.emit_eof()
     }
 
     /// Emits the current processing instruction token; the `>` has been consumed.
     fn emit_processing_instruction(&mut self) {
         debug_assert!(!self.queue.iter().any(|p| matches!(p, Pending::Pi(_))));
-        self.push_token(Pending::Pi(Span::new(self.token_start, self.pos)));
+        self.push_token(Pending::Pi(Span::new(self.token_start, self.pos())));
     }
 
     /// 13.2.5.72 Processing instruction open state.
-    pub(super) fn processing_instruction_open_state(&mut self) -> Flow {
-        match self.cur() {
-            Next::Wait => return Flow::Wait,
-            Next::Char(c) if c.is_ascii_alphabetic() || c == '_' => {
+    pub(super) fn processing_instruction_open_state(&mut self) -> Step {
+        match self.cur()? {
+            Some(c) if names::is_ascii_alpha_char(c) || c == '_' => {
                 self.state = State::ProcessingInstructionTarget;
                 return self.processing_instruction_target_state();
             }
-            Next::Eof => return self.eof_in_processing_instruction(),
-            Next::Char(_) => {
+            None => return self.eof_in_processing_instruction(),
+            Some(_) => {
                 self.error(ErrorCode::InvalidFirstCharacterOfProcessingInstructionTarget);
                 self.convert_temporary_buffer_to_comment();
                 self.state = State::BogusComment;
             }
         }
-        Flow::Go
+        Ok(())
     }
 
     /// 13.2.5.73 Processing instruction target state. The target's characters are taken as one
     /// run; the character after them decides.
-    pub(super) fn processing_instruction_target_state(&mut self) -> Flow {
-        let end = self.scan(&TARGET_CHARS);
-        if end > self.pos {
-            let (start, base) = (self.pos, self.base);
-            self.pi.saw(&self.buf.as_bytes()[start - base..end - base]);
+    pub(super) fn processing_instruction_target_state(&mut self) -> Step {
+        let (start, from) = (self.pos(), self.input.index());
+        let bytes = self.input.bytes();
+        let to = from
+            + bytes[from..]
+                .iter()
+                .take_while(|&&b| names::is_processing_instruction_target_byte(b))
+                .count();
+        if to > from {
+            self.pi.saw(&bytes[from..to]);
+            let end = start + (to - from);
             self.pi_target_append(start, end);
-            self.pos = end;
+            self.input.set_index(to);
         }
-        match self.cur() {
-            Next::Wait => return Flow::Wait,
-            Next::Char('\t' | '\n' | '\x0C' | ' ' | '?' | '>') => {
+        match self.cur()? {
+            Some(c) if names::is_ascii_whitespace_char(c) || c == '?' || c == '>' => {
                 if self.pi.is_disallowed() {
                     self.error(ErrorCode::DisallowedProcessingInstructionTarget);
                     self.convert_temporary_buffer_to_comment();
@@ -146,90 +138,87 @@ impl Tokenizer {
                 } else {
                     // "Create a processing instruction token whose target is target and data is
                     // the empty string": the target stays where it is, the data is empty.
-                    self.pi.data = SBuf::Empty;
+                    self.pi.data.clear();
                     self.state = State::AfterProcessingInstructionTarget;
                 }
             }
-            Next::Eof => return self.eof_in_processing_instruction(),
-            Next::Char(_) => {
+            None => return self.eof_in_processing_instruction(),
+            Some(_) => {
                 self.error(ErrorCode::InvalidProcessingInstructionTarget);
                 self.convert_temporary_buffer_to_comment();
                 self.state = State::BogusComment;
             }
         }
-        Flow::Go
+        Ok(())
     }
 
     /// 13.2.5.74 After processing instruction target state.
-    pub(super) fn after_processing_instruction_target_state(&mut self) -> Flow {
-        match self.cur() {
-            Next::Wait => return Flow::Wait,
-            Next::Char('\t' | '\n' | '\x0C' | ' ') => self.consume(),
+    pub(super) fn after_processing_instruction_target_state(&mut self) -> Step {
+        match self.cur()? {
+            Some(c) if names::is_ascii_whitespace_char(c) => self.consume(),
             // No EOF entry: EOF is reconsumed in the data state, which reports it.
-            Next::Char(_) | Next::Eof => {
+            Some(_) | None => {
                 self.state = State::ProcessingInstructionData;
                 return self.processing_instruction_data_state();
             }
         }
-        Flow::Go
+        Ok(())
     }
 
     /// 13.2.5.75 Processing instruction data state. No U+0000 entry: NULL is data, as it is.
-    pub(super) fn processing_instruction_data_state(&mut self) -> Flow {
-        let end = self.scan(&PI_DATA_STOPS);
-        if end > self.pos {
-            self.pi.data.push_raw(&self.buf, self.base, self.pos, end);
-            self.pos = end;
+    pub(super) fn processing_instruction_data_state(&mut self) -> Step {
+        let end = self.scan(&DATA);
+        if end > self.pos() {
+            self.pi.data.push_range(self.pos(), end, &self.input);
+            self.input.set_offset(end);
         }
-        match self.cur() {
-            Next::Wait => return Flow::Wait,
-            Next::Char('?') => {
+        match self.cur()? {
+            Some('?') => {
                 self.consume();
                 self.state = State::ProcessingInstructionQuestionable;
             }
-            Next::Char('>') => {
+            Some('>') => {
                 self.consume();
                 self.state = State::Data;
                 self.emit_processing_instruction();
             }
-            Next::Eof => return self.eof_in_processing_instruction(),
-            Next::Char(_) => self.pi_data_push_current(),
+            None => return self.eof_in_processing_instruction(),
+            Some(_) => self.pi_data_push_current(),
         }
-        Flow::Go
+        Ok(())
     }
 
     /// 13.2.5.76 Processing instruction questionable state.
-    pub(super) fn processing_instruction_questionable_state(&mut self) -> Flow {
-        match self.cur() {
-            Next::Wait => return Flow::Wait,
-            Next::Char('>') => {
+    pub(super) fn processing_instruction_questionable_state(&mut self) -> Step {
+        match self.cur()? {
+            Some('>') => {
                 self.consume();
                 self.state = State::Data;
                 self.emit_processing_instruction();
             }
-            Next::Eof => return self.eof_in_processing_instruction(),
-            Next::Char(_) => {
+            None => return self.eof_in_processing_instruction(),
+            Some(_) => {
                 // "Append U+003F (?)": the `?` just before, itself.
-                let q = self.pos - 1;
-                if q >= self.base {
-                    self.pi.data.push_raw(&self.buf, self.base, q, self.pos);
+                let pos = self.pos();
+                if pos > self.input.base() {
+                    self.pi.data.push_range(pos - 1, pos, &self.input);
                 } else {
-                    self.pi.data.push_str(&self.buf, self.base, "?");
+                    self.pi.data.push_str("?", &self.input);
                 }
                 self.state = State::ProcessingInstructionData;
             }
         }
-        Flow::Go
+        Ok(())
     }
 
     /// Appends the current character to the data (CR LF and CR as LF) and consumes it.
     fn pi_data_push_current(&mut self) {
-        let (start, end) = (self.pos, self.pos + self.cw);
-        if self.buf.as_bytes()[start - self.base] == b'\r' {
-            self.pi.data.push_char(&self.buf, self.base, '\n');
+        let (start, end) = (self.pos(), self.pos() + self.cw);
+        if self.at_cr() {
+            self.pi.data.push_char('\n', &self.input);
         } else {
-            self.pi.data.push_raw(&self.buf, self.base, start, end);
+            self.pi.data.push_range(start, end, &self.input);
         }
-        self.pos = end;
+        self.consume();
     }
 }
