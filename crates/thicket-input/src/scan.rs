@@ -48,9 +48,6 @@ const CHECK: u8 = 2;
 /// How many bytes the memchr engine tests a word at a time before calling memchr.
 pub const SHORT: usize = 64;
 
-/// How many bytes the memchr engine probes one by one before testing words.
-pub const MEMCHR_PROBE: usize = 8;
-
 /// How many bytes the word-at-a-time engine probes one by one before testing words.
 pub const SWAR_PROBE: usize = 16;
 
@@ -350,7 +347,7 @@ impl StopSet {
     /// A caller that goes on after check bytes uses [`run`](StopSet::run) instead: calling
     /// `find` again after each check byte would make the memchr engine search the same bytes
     /// again.
-    #[inline(always)]
+    #[inline]
     pub fn find(&self, hay: &[u8], from: usize) -> usize {
         self.run(hay, from, |_| None)
     }
@@ -370,7 +367,7 @@ impl StopSet {
     /// });
     /// assert_eq!((end, reported), (11, vec![2, 6, 7]));
     /// ```
-    #[inline(always)]
+    #[inline]
     pub fn run(
         &self,
         hay: &[u8],
@@ -419,26 +416,14 @@ impl StopSet {
         }
     }
 
-    #[inline(always)]
+    #[inline]
     fn run_memchr(
         &self,
         hay: &[u8],
-        mut i: usize,
+        i: usize,
         check: &mut impl FnMut(usize) -> Option<usize>,
     ) -> usize {
-        // Most runs end within a few bytes (whitespace between tags, short values): probe
-        // those one by one, then test words, before setting memchr up.
-        let probe_end = hay.len().min(i.saturating_add(MEMCHR_PROBE));
-        while i < probe_end {
-            match self.class[hay[i] as usize] {
-                RUN => i += 1,
-                CHECK => match check(i) {
-                    Some(next) => i = next,
-                    None => return i,
-                },
-                _ => return i,
-            }
-        }
+        // Most runs end within a few words: test those before setting memchr up.
         match self.words(hay, i, i.saturating_add(SHORT), check) {
             Ok(j) => j,
             Err(i) if hay.len() - i.min(hay.len()) < 8 => self.run_table(hay, i, hay.len(), check),
@@ -589,14 +574,11 @@ impl StopSet {
         hits & HI
     }
 
-    /// The lanes of `w` that may be members, for the word loops: each lane compared with each
-    /// member when there are at most [`MAX_EXACT`] (the lowest marked lane is a member; a lane
-    /// above one may be marked as well, by a borrow), else [`StopSet::candidates`].
+    /// The lanes of `w` that may be members, each lane compared with each member (for classes
+    /// of at most [`MAX_EXACT`]): the lowest marked lane is a member; a lane above one may be
+    /// marked as well, by a borrow.
     #[inline(always)]
-    fn hits(&self, w: u64) -> u64 {
-        if self.exact_count == 0 {
-            return self.candidates(w);
-        }
+    fn exact_hits(&self, w: u64) -> u64 {
         let mut hits = 0;
         let mut k = 0;
         while k < MAX_EXACT {
@@ -639,6 +621,23 @@ impl StopSet {
     fn words(
         &self,
         hay: &[u8],
+        i: usize,
+        limit: usize,
+        check: &mut impl FnMut(usize) -> Option<usize>,
+    ) -> Result<usize, usize> {
+        // One loop per kind of lane test, so neither pays for the other.
+        if self.exact_count > 0 {
+            self.words_with::<true>(hay, i, limit, check)
+        } else {
+            self.words_with::<false>(hay, i, limit, check)
+        }
+    }
+
+    /// [`StopSet::words`] with the exact lane test (`EXACT`) or [`StopSet::candidates`].
+    #[inline(always)]
+    fn words_with<const EXACT: bool>(
+        &self,
+        hay: &[u8],
         mut i: usize,
         limit: usize,
         check: &mut impl FnMut(usize) -> Option<usize>,
@@ -649,7 +648,12 @@ impl StopSet {
             };
             let mut w = [0u8; 8];
             w.copy_from_slice(chunk);
-            let mut mask = self.hits(u64::from_le_bytes(w));
+            let w = u64::from_le_bytes(w);
+            let mut mask = if EXACT {
+                self.exact_hits(w)
+            } else {
+                self.candidates(w)
+            };
             while mask != 0 {
                 let j = i + (mask.trailing_zeros() / 8) as usize;
                 match self.class[hay[j] as usize] {

@@ -41,6 +41,10 @@ static TEXT: StopSet = StopSet::new(b"<&").check(b">\r");
 static DOUBLE_QUOTED: StopSet = StopSet::new(b"\"&<>\r");
 /// A value in `'`: the same.
 static SINGLE_QUOTED: StopSet = StopSet::new(b"'&<>\r");
+/// How many bytes of a text run or a value are looked at one by one before a `StopSet` search
+/// (most end within them: the whitespace between tags, short values).
+const PROBE: usize = 16;
+
 /// What changes in a value's characters: references and line breaks.
 static CHANGES: StopSet = StopSet::new(b"&\r");
 
@@ -127,8 +131,22 @@ struct Marks {
 
 /// The text run at `i`, up to `<`, `&` or the end: where it ends and what it holds.
 #[inline]
-fn text_at(b: &[u8], i: usize) -> (usize, Marks) {
+fn text_at(b: &[u8], mut i: usize) -> (usize, Marks) {
     let mut marks = Marks::default();
+    // The first bytes one by one (the whitespace between two tags is short), then the engine.
+    let probe_end = b.len().min(i + PROBE);
+    while i < probe_end {
+        match b[i] {
+            c if !TEXT.contains(c) => {}
+            b'>' => marks.gt = true,
+            b'\r' => marks.cr = true,
+            _ => return (i, marks),
+        }
+        i += 1;
+    }
+    if i == b.len() {
+        return (i, marks);
+    }
     let end = TEXT.run(b, i, |j| {
         if b[j] == b'>' {
             marks.gt = true;
@@ -157,8 +175,14 @@ fn push_normalized(out: &mut String, mut text: &str) {
 /// The quoted value whose first character is at `i`: where its closing `quote` is, or `None`
 /// when `&`, `<`, `>` or CR comes first (or no quote does).
 #[inline]
-fn value_at(b: &[u8], i: usize, quote: u8) -> Option<usize> {
-    let end = quoted_set(quote).find(b, i);
+fn value_at(b: &[u8], mut i: usize, quote: u8) -> Option<usize> {
+    let set = quoted_set(quote);
+    // The first bytes one by one (most values are short), then the engine.
+    let probe_end = b.len().min(i + PROBE);
+    while i < probe_end && !set.contains(b[i]) {
+        i += 1;
+    }
+    let end = if i < probe_end { i } else { set.find(b, i) };
     (*b.get(end)? == quote).then_some(end)
 }
 
