@@ -218,7 +218,9 @@ impl Lexer<'_> {
                 self.start_tag_close(2);
             }
             _ => {
-                self.diag(ErrorCode::UnquotedAttributeValue, a, a + 1);
+                // The span is the value's first character (whole: it may be `é`).
+                let len = self.input.rest().chars().next().map_or(1, char::len_utf8);
+                self.diag(ErrorCode::UnquotedAttributeValue, a, a + len);
                 self.mode = Mode::UnquoteAttributeValue;
             }
         }
