@@ -16,8 +16,10 @@ use crate::tree::TreeBuilder;
 /// [`crate::Parser`] with the same options, in the same order, however the input is split.
 /// Memory is the tokenizer's look-ahead plus, per open element, its name and 56 bytes (and the
 /// current start-tag's attribute names), so with `Limits::max_depth` and
-/// `Limits::max_name_len` a check of any document runs in bounded memory (long text runs and
-/// look-ahead aside).
+/// `Limits::max_name_len` a check of any document runs in bounded memory, look-ahead aside (a
+/// comment, PI or tag is held until it ends). Text is handed out in pieces as it is read, so
+/// the length of a text node does not count; the tokenizer's diagnostics that start after an
+/// unfinished top-level text run wait for the run's `text-outside-root` (source order).
 #[derive(Debug)]
 pub struct Checker {
     lexer: Lexer<'static>,

@@ -215,7 +215,9 @@ impl<'a> TreeBuilder<'a> {
         b
     }
 
-    /// Processes one token (its strings are copied into the document).
+    /// Processes one token (its strings are copied into the document). Consecutive `Data`
+    /// tokens (the pieces a streaming [`crate::Tokenizer`] hands out) are one run of text: at
+    /// the top level, one `text-outside-root` diagnostic spans the run.
     pub fn push(&mut self, token: Token<'_>) {
         self.push_ref(&token);
     }
