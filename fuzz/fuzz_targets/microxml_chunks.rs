@@ -1,14 +1,17 @@
 #![no_main]
-//! thicket-microxml: the tokens, tree, spans and diagnostics (in order) are the same fed whole
-//! and fed in chunks, through `parse_with`, the streaming `Parser` and the `Checker`; token
-//! spans tile the input; tree spans hold their markup. Half the inputs run with low limits.
+//! thicket-microxml: the tokens (text runs joined: a streaming tokenizer hands text out in
+//! `Data` pieces), tree, spans and diagnostics (in order) are the same fed whole and fed in
+//! chunks, through `parse_with` (whose fast path this differential-tests against the modes:
+//! the streaming `Parser` has none), the streaming `Parser` and the `Checker`; token spans,
+//! pieces included, tile the input; tree spans hold their markup. Half the inputs run with low
+//! limits.
 
 use libfuzzer_sys::fuzz_target;
 use thicket_input::Limits;
 use thicket_microxml::{Options, parse_with};
 use thicket_testkit::runners::microxml::{
-    check_chunks_streaming, check_lossless, check_tree_spans, parse_chunks, tokenize_chunks,
-    tree_spans,
+    check_chunks_streaming, check_lossless, check_tree_spans, join_data, parse_chunks,
+    tokenize_chunks, tokenize_pieces, tree_spans,
 };
 
 #[path = "split.rs"]
@@ -34,8 +37,12 @@ fuzz_target!(|data: &[u8]| {
         if let Err(e) = check_lossless(&text, &whole_tokens.0) {
             panic!("token spans: {e}");
         }
+        let pieces = tokenize_pieces(&chunks, options);
+        if let Err(e) = check_lossless(&text, &pieces.0) {
+            panic!("piece spans at {cuts:?}: {e}");
+        }
         assert_eq!(
-            tokenize_chunks(&chunks, options),
+            (join_data(pieces.0), pieces.1),
             whole_tokens,
             "tokens or diagnostics differ when split at {cuts:?}"
         );

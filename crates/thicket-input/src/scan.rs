@@ -9,13 +9,20 @@
 //! - [`Engine::Memchr`]: when the printable ASCII members, with tab, LF and form feed, are at
 //!   most three, `memchr`/`memchr2`/`memchr3` finds them (a `\r` member fills a free needle slot),
 //!   after the first [`SHORT`] bytes were tested a word at a time (most runs between two tags
-//!   are shorter than a `memchr` call is worth). Every other member (controls, `\0`, DEL, bytes
-//!   at or above 0x80) is found by a branch-free 16-byte block test over the run `memchr`
-//!   found, and a table probe in a block that fails it.
+//!   are shorter than a `memchr` call is worth). When at most [`MAX_EXTRAS`] other members are
+//!   left (of any kind: `<&"` as needles with `>` and `\r` left over, say), a second `memchr`
+//!   over the run the first one found looks for them. Otherwise every other member (controls,
+//!   `\0`, DEL, bytes at or above 0x80) is found by a branch-free 16-byte block test over that
+//!   run, and a table probe in a block that fails it.
 //! - [`Engine::Swar`]: up to [`MAX_SWAR_PRINTABLE`] printable members: the first [`SWAR_PROBE`]
 //!   bytes one by one (names are short), then eight bytes at a time, the word-at-a-time test
 //!   "all in printable ASCII minus these few" ([`StopSet::candidates`]) marking the lanes that
 //!   may be members; only those are probed in the table.
+//!
+//! The word-at-a-time tests (the memchr engine's first bytes, the Swar engine's words) compare
+//! each lane with every member when the class has at most [`MAX_EXACT`] members, so tab, LF
+//! and non-ASCII text are not probed at all; larger classes use the "printable minus a few"
+//! test.
 //! - [`Engine::Table`]: anything larger: one table probe per byte.
 //!
 //! Every engine answers exactly what the table says; they differ only in speed (the tests check
@@ -49,6 +56,13 @@ pub const MAX_SWAR_PRINTABLE: usize = 4;
 
 /// Bytes of one block of the memchr engine's check of the run it found.
 const BLOCK: usize = 16;
+
+/// The most members left over from the memchr engine's needles that a second `memchr` over
+/// the run finds (instead of the block test).
+pub const MAX_EXTRAS: usize = 2;
+
+/// The most members for which the word tests compare lanes with each member.
+pub const MAX_EXACT: usize = 5;
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
@@ -88,6 +102,14 @@ pub struct StopSet {
     verify: bool,
     /// Memchr engine: some member is at or above 0x80 (else the block test lets them pass).
     verify_high: bool,
+    /// Memchr engine: the members the needles do not cover, when there are at most
+    /// [`MAX_EXTRAS`] (the first `extra_count`); found by a second `memchr` over the run.
+    extras: [u8; MAX_EXTRAS],
+    extra_count: u8,
+    /// Every member, repeated across a word (the first `exact_count`, the rest copies of the
+    /// first), when there are at most [`MAX_EXACT`]; `exact_count` is 0 otherwise.
+    exact: [u64; MAX_EXACT],
+    exact_count: u8,
     /// Swar engine: the printable ASCII members (the first `printable_count`).
     printable: [u8; MAX_SWAR_PRINTABLE],
     printable_count: u8,
@@ -108,6 +130,10 @@ impl StopSet {
             needle_count: 0,
             verify: false,
             verify_high: false,
+            extras: [0; MAX_EXTRAS],
+            extra_count: 0,
+            exact: [0; MAX_EXACT],
+            exact_count: 0,
             printable: [0; MAX_SWAR_PRINTABLE],
             printable_count: 0,
             fits_memchr: true,
@@ -165,8 +191,9 @@ impl StopSet {
         self.choose()
     }
 
-    /// Adds as check bytes the bytes `table` marks (a byte class kept as a table, such as the
-    /// lead bytes of characters an input stream reports); see [`StopSet::check`].
+    /// Adds as check bytes every byte whose entry in `table` is true: a class defined once
+    /// elsewhere as a byte table (thicket-names' `microxml2012::FORBIDDEN_LEADS`, say), scanned
+    /// here without writing it again.
     pub const fn check_table(mut self, table: &[bool; 256]) -> StopSet {
         let mut b = 0;
         while b < 256 {
@@ -238,29 +265,32 @@ impl StopSet {
     const fn choose(mut self) -> StopSet {
         let mut needles = [0u8; 3];
         let mut needle_count = 0usize;
-        let mut fits_memchr = true;
         let mut printable = [0u8; MAX_SWAR_PRINTABLE];
         let mut printable_count = 0usize;
         let mut fits_swar = true;
-        let mut other = false;
+        // Printable members (with tab, LF, form feed) past the three needles.
+        let mut over = 0usize;
         let mut high = false;
+        let mut members = [0u8; MAX_EXACT];
+        let mut member_count = 0usize;
         let mut b = 0usize;
         while b < 256 {
             if self.class[b] != RUN {
                 let byte = b as u8;
+                if member_count < MAX_EXACT {
+                    members[member_count] = byte;
+                }
+                member_count += 1;
                 let printable_byte = byte >= 0x20 && byte < 0x7F;
                 if printable_byte || byte == b'\t' || byte == b'\n' || byte == 0x0C {
                     if needle_count < 3 {
                         needles[needle_count] = byte;
                         needle_count += 1;
                     } else {
-                        fits_memchr = false;
+                        over += 1;
                     }
-                } else {
-                    other = true;
-                    if byte >= 0x80 {
-                        high = true;
-                    }
+                } else if byte >= 0x80 {
+                    high = true;
                 }
                 if printable_byte {
                     if printable_count < MAX_SWAR_PRINTABLE {
@@ -275,27 +305,55 @@ impl StopSet {
         }
         // A CR member takes a free needle: CR LF text would fail every block test otherwise.
         let mut covered_cr = false;
-        if fits_memchr && needle_count < 3 && self.class[b'\r' as usize] != RUN {
+        if needle_count < 3 && self.class[b'\r' as usize] != RUN {
             needles[needle_count] = b'\r';
             needle_count += 1;
             covered_cr = true;
         }
-        // Is any member left for the block test?
-        let mut verify = false;
-        if other {
-            let mut b = 0usize;
-            while b < 256 {
-                let byte = b as u8;
-                let odd = !(byte >= 0x20 && byte < 0x7F)
-                    && byte != b'\t'
-                    && byte != b'\n'
-                    && byte != 0x0C;
-                if self.class[b] != RUN && odd && !(covered_cr && byte == b'\r') {
-                    verify = true;
+        // The members the needles do not cover.
+        let mut extras = [0u8; MAX_EXTRAS];
+        let mut extra_count = 0usize;
+        let mut b = 0usize;
+        while b < 256 {
+            let byte = b as u8;
+            let mut needle = false;
+            let mut k = 0;
+            while k < needle_count {
+                if needles[k] == byte {
+                    needle = true;
                 }
-                b += 1;
+                k += 1;
             }
+            if self.class[b] != RUN && !needle && !(covered_cr && byte == b'\r') {
+                if extra_count < MAX_EXTRAS {
+                    extras[extra_count] = byte;
+                }
+                extra_count += 1;
+            }
+            b += 1;
         }
+        let verify = extra_count > 0;
+        // Few enough: a second memchr finds them; else the block test must (which finds only
+        // members outside printable ASCII, tab, LF and form feed).
+        let fits_memchr = extra_count <= MAX_EXTRAS || over == 0;
+        self.extras = extras;
+        self.extra_count = if extra_count <= MAX_EXTRAS {
+            extra_count as u8
+        } else {
+            0
+        };
+        let mut exact = [0u64; MAX_EXACT];
+        let mut k = 0;
+        while k < MAX_EXACT {
+            exact[k] = LO * (members[if k < member_count { k } else { 0 }] as u64);
+            k += 1;
+        }
+        self.exact = exact;
+        self.exact_count = if member_count <= MAX_EXACT {
+            member_count as u8
+        } else {
+            0
+        };
         self.needles = needles;
         self.needle_count = needle_count as u8;
         self.verify = verify;
@@ -433,8 +491,18 @@ impl StopSet {
         }
     }
 
-    /// The memchr engine after the probe. Each byte is searched by memchr once and looked at by
-    /// the block test once.
+    /// The second `memchr` of the memchr engine: the first extra member in `rest`.
+    #[inline(always)]
+    fn memchr_extras(&self, rest: &[u8]) -> Option<usize> {
+        let n = &self.extras;
+        match self.extra_count {
+            1 => memchr::memchr(n[0], rest),
+            _ => memchr::memchr2(n[0], n[1], rest),
+        }
+    }
+
+    /// The memchr engine after the probe. Each byte is searched by memchr once (and by the
+    /// second memchr, or the block test, once).
     #[inline(never)]
     fn run_memchr_long(
         &self,
@@ -443,12 +511,32 @@ impl StopSet {
         check: &mut impl FnMut(usize) -> Option<usize>,
     ) -> usize {
         let len = hay.len();
+        // The first needle at or after `searched_from` is at `needle` (`len` for none).
+        let (mut searched_from, mut needle) = (usize::MAX, len);
         while i < len {
-            let end = match self.memchr(&hay[i..]) {
-                Some(k) => i + k,
-                None => len,
-            };
-            if self.verify {
+            if !(searched_from <= i && i <= needle) {
+                needle = match self.memchr(&hay[i..]) {
+                    Some(k) => i + k,
+                    None => len,
+                };
+                searched_from = i;
+            }
+            let end = needle;
+            if self.extra_count > 0 {
+                if let Some(k) = self.memchr_extras(&hay[i..end]) {
+                    let j = i + k;
+                    match self.class[hay[j] as usize] {
+                        CHECK => match check(j) {
+                            Some(next) => {
+                                i = next;
+                                continue;
+                            }
+                            None => return j,
+                        },
+                        _ => return j,
+                    }
+                }
+            } else if self.verify {
                 let j = if self.verify_high {
                     self.verify_run::<true>(hay, i, end, check)
                 } else {
@@ -565,6 +653,21 @@ impl StopSet {
         hits & HI
     }
 
+    /// The lanes of `w` that may be members, each lane compared with each member (for classes
+    /// of at most [`MAX_EXACT`]): the lowest marked lane is a member; a lane above one may be
+    /// marked as well, by a borrow.
+    #[inline(always)]
+    fn exact_hits(&self, w: u64) -> u64 {
+        let mut hits = 0;
+        let mut k = 0;
+        while k < MAX_EXACT {
+            let x = w ^ self.exact[k];
+            hits |= x.wrapping_sub(LO) & !x;
+            k += 1;
+        }
+        hits & HI
+    }
+
     #[inline]
     fn run_swar(
         &self,
@@ -597,6 +700,23 @@ impl StopSet {
     fn words(
         &self,
         hay: &[u8],
+        i: usize,
+        limit: usize,
+        check: &mut impl FnMut(usize) -> Option<usize>,
+    ) -> Result<usize, usize> {
+        // One loop per kind of lane test, so neither pays for the other.
+        if self.exact_count > 0 {
+            self.words_with::<true>(hay, i, limit, check)
+        } else {
+            self.words_with::<false>(hay, i, limit, check)
+        }
+    }
+
+    /// [`StopSet::words`] with the exact lane test (`EXACT`) or [`StopSet::candidates`].
+    #[inline(always)]
+    fn words_with<const EXACT: bool>(
+        &self,
+        hay: &[u8],
         mut i: usize,
         limit: usize,
         check: &mut impl FnMut(usize) -> Option<usize>,
@@ -607,7 +727,12 @@ impl StopSet {
             };
             let mut w = [0u8; 8];
             w.copy_from_slice(chunk);
-            let mut mask = self.candidates(u64::from_le_bytes(w));
+            let w = u64::from_le_bytes(w);
+            let mut mask = if EXACT {
+                self.exact_hits(w)
+            } else {
+                self.candidates(w)
+            };
             while mask != 0 {
                 let j = i + (mask.trailing_zeros() / 8) as usize;
                 match self.class[hay[j] as usize] {
@@ -764,6 +889,11 @@ mod tests {
             StopSet::new(b"\t\n\x0C />\0\r\"'<=").stop_range(b'A', b'Z'),
             StopSet::new(b"<&>\r"),
             StopSet::new(b"\n\r").check(&[0xC2, 0xE2]),
+            StopSet::new(b"\"&<>\r"),
+            StopSet::new(b"<&").check(b">\r"),
+            StopSet::new(b"\0"),
+            StopSet::new(b"\0\x7F").check(&[0xC2]),
+            StopSet::new(b"abc\xEF\xC2"),
         ]
     }
 
@@ -780,6 +910,17 @@ mod tests {
         assert!(s.verify); // for the NULL
         let s = StopSet::new(b"<&\r");
         assert!(!s.verify);
+        // Members left over from the needles: a second memchr when few, the block test else.
+        let s = StopSet::new(b"\"&<>\r");
+        assert_eq!(s.engine(), Engine::Memchr);
+        assert_eq!(&s.extras[..s.extra_count as usize], b"\r>");
+        let s = StopSet::new(b"<&\r\0");
+        assert_eq!((s.extra_count, s.exact_count), (1, 4));
+        let s = StopSet::new(b"<&\r\0").check(&[0xC2, 0xEF, 0xF0]);
+        assert_eq!(
+            (s.engine(), s.extra_count, s.exact_count),
+            (Engine::Memchr, 0, 0)
+        );
     }
 
     #[test]
@@ -835,6 +976,17 @@ mod tests {
             StopSet::new(b"\0").stop(b"\t\n\x0C\r />\"'<=").engine(),
             Engine::Table
         );
+    }
+
+    #[test]
+    fn a_check_table_adds_check_bytes() {
+        let mut table = [false; 256];
+        table[0x0C] = true;
+        table[0xEF] = true;
+        let set = StopSet::new(b"<").check_table(&table);
+        assert!(set.is_check(0x0C) && set.is_check(0xEF) && set.is_stop(b'<'));
+        assert!(!set.contains(b'a'));
+        assert_eq!(set.find("ab\u{C}<".as_bytes(), 0), 2);
     }
 
     #[test]

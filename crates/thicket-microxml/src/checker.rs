@@ -16,13 +16,18 @@ use crate::tree::TreeBuilder;
 /// [`crate::Parser`] with the same options, in the same order, however the input is split.
 /// Memory is the tokenizer's look-ahead plus, per open element, its name and 56 bytes (and the
 /// current start-tag's attribute names), so with `Limits::max_depth` and
-/// `Limits::max_name_len` a check of any document runs in bounded memory (long text runs and
-/// look-ahead aside).
+/// `Limits::max_name_len` a check of any document runs in bounded memory, look-ahead aside (a
+/// comment, PI or tag is held until it ends). Text is handed out in pieces as it is read, so
+/// the length of a text node does not count; the tokenizer's diagnostics that start after an
+/// unfinished top-level text run wait for the run's `text-outside-root` (source order).
 #[derive(Debug)]
 pub struct Checker {
     lexer: Lexer<'static>,
     builder: TreeBuilder<'static>,
     len: usize,
+    /// Tokenizer diagnostics released by the tokenizer and held back: a top-level text run the
+    /// tree builder has not reported yet starts before them.
+    held: Vec<Diagnostic>,
     /// How many more diagnostics may be kept.
     room: usize,
     omitted: usize,
@@ -43,6 +48,7 @@ impl Checker {
             lexer: Lexer::lossless(options),
             builder: TreeBuilder::without_tree(&options),
             len: 0,
+            held: Vec::new(),
             room: options.limits.max_diagnostics.unwrap_or(usize::MAX),
             omitted: 0,
             finished: false,
@@ -78,13 +84,18 @@ impl Checker {
     /// not yet returned by [`Checker::next_token`]; after the end of the input and the last
     /// token, all of them.
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
-        let tokenizer = self.lexer.take_released();
-        let builder = self.builder.take_diagnostics();
+        self.held.extend(self.lexer.take_released());
         let mut at_end = Vec::new();
         if self.finished && !self.ended && self.lexer.is_done() && self.lexer.queue_is_empty() {
             self.ended = true;
             at_end = self.builder.end_diagnostics(self.len);
         }
+        let builder = self.builder.take_diagnostics();
+        // A top-level text run whose pieces are still coming is reported (at its start) when
+        // it ends: what starts after it waits.
+        let hold = self.builder.holding().unwrap_or(usize::MAX);
+        let ready = self.held.partition_point(|d| d.span.start < hold);
+        let tokenizer: Vec<Diagnostic> = self.held.drain(..ready).collect();
         let (merged, dropped) = order::merge(tokenizer, builder, at_end, Some(self.room));
         self.room -= merged.len();
         self.omitted += dropped;

@@ -8,7 +8,7 @@ use std::ops::Deref;
 
 use thicket_input::Span;
 
-use crate::tree::{Attribute, Element, Node};
+use crate::element::{Attribute, Element, Node};
 
 /// "No node": index 0 is the `#doc` wrapper, which is never a child or a sibling.
 pub(crate) const NONE: u32 = 0;

@@ -1,15 +1,18 @@
 #![doc = include_str!("../README.md")]
 
 mod checker;
-mod direct;
 mod document;
+mod element;
 mod error;
+mod fast;
 mod lexer;
 mod names;
 mod options;
 mod order;
+mod parser;
 mod serialize;
 mod token;
+mod tokenizer;
 mod tree;
 pub mod validity;
 
@@ -17,12 +20,15 @@ pub use checker::Checker;
 pub use document::{
     AttributeRef, Attributes, Children, Document, ElementRef, MAX_DOCUMENT_LEN, NodeRef, TextRef,
 };
+pub use element::{Attribute, DOC_WRAPPER, Element, Node};
 pub use error::{Diagnostic, ErrorCode};
-pub use lexer::{Mode, Tokenizer};
+pub use lexer::Mode;
 pub use options::{NamedReferences, Options};
+pub use parser::{Parsed, Parser};
 pub use serialize::{SerializeError, to_string, write};
 pub use token::Token;
-pub use tree::{Attribute, DOC_WRAPPER, Element, Node, Parsed, Parser, TreeBuilder};
+pub use tokenizer::Tokenizer;
+pub use tree::TreeBuilder;
 
 /// Parses `text` with the spec's behaviour ([`Options::default`]). The tree borrows from `text`
 /// ([`Parsed::into_owned`] detaches it).
@@ -32,7 +38,7 @@ pub fn parse(text: &str) -> Parsed<'_> {
 
 /// Parses `text` with `options`. The tree borrows from `text` where recovery and newline
 /// normalization changed nothing; the result is the same as feeding `text` to a [`Parser`].
-/// Plain tags and text go through a direct path beside the modes (see `direct.rs`).
+/// Plain tags and text go through a fast path beside the modes (see `fast.rs`).
 pub fn parse_with(text: &str, options: Options) -> Parsed<'_> {
     let (text, cut) = document::within_limit(text, MAX_DOCUMENT_LEN);
     let mut tokenizer = lexer::Lexer::whole(text, options, false);
@@ -40,18 +46,18 @@ pub fn parse_with(text: &str, options: Options) -> Parsed<'_> {
     if cut {
         builder.too_large();
     }
-    let mut direct = direct::Direct::new(&options);
+    let mut fast = fast::Fast::new(&options);
     loop {
         tokenizer.drain_into(&mut builder);
         if tokenizer.is_clean() {
-            direct.run(text, &mut tokenizer, &mut builder);
+            fast.run(text, &mut tokenizer, &mut builder);
         }
         if tokenizer.is_done() || !tokenizer.advance() {
             break;
         }
     }
     tokenizer.drain_into(&mut builder);
-    tree::finish(builder, tokenizer.take_diagnostics(), text.len())
+    parser::finish(builder, tokenizer.take_diagnostics(), text.len())
 }
 
 /// The tree in the suites' JSON form, `["name", {"attr": "value"}, [children]]`, with attributes

@@ -7,9 +7,9 @@
 //! a keyed hash of their bytes (the standard library's `RandomState`, with keys drawn per
 //! builder), so no input can choose names that collide; a hit is confirmed by comparing the
 //! names. The filter only decides whether a name is compared at all, never how many names are.
+//! The keyed hash is the shared policy of `thicket_names::keyed`.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
+use thicket_names::keyed::{ByKeyedHash, KeyedHasher};
 
 /// Compares two names (counted in tests, to show that comparisons grow linearly).
 #[inline]
@@ -25,40 +25,6 @@ thread_local! {
     pub(crate) static COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// A keyed hash of name bytes, with keys drawn the first time it is needed.
-#[derive(Debug, Default)]
-pub(crate) struct KeyedHash(Option<RandomState>);
-
-impl KeyedHash {
-    #[inline]
-    pub(crate) fn of(&mut self, name: &[u8]) -> u64 {
-        self.0.get_or_insert_with(RandomState::new).hash_one(name)
-    }
-}
-
-/// The keys are keyed hashes already: pass them through.
-#[derive(Default)]
-pub(crate) struct Keyed(u64);
-
-impl Hasher for Keyed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// A map from keyed name hashes.
-pub(crate) type ByHash<V> = HashMap<u64, V, BuildHasherDefault<Keyed>>;
-
 /// Duplicate checks for the attributes of one start-tag: a 64-bit filter answers "new" for most
 /// names at once; otherwise the names are compared, one by one while there are few, then by
 /// keyed hash (so duplicate checks stay linear overall).
@@ -68,9 +34,9 @@ pub(crate) struct SeenAttributes {
     filter: u64,
     /// Keyed hashes of the first `hashed` attribute names, once the tag has many, to where the
     /// first name with that hash is.
-    hashes: ByHash<usize>,
+    hashes: ByKeyedHash<usize>,
     hashed: usize,
-    keys: KeyedHash,
+    keys: KeyedHasher,
 }
 
 impl SeenAttributes {
@@ -114,11 +80,11 @@ impl SeenAttributes {
             return (0..count).any(|i| same(name_of(i), name));
         }
         for i in self.hashed..count {
-            let h = self.keys.of(name_of(i));
+            let h = self.keys.hash(name_of(i));
             self.hashes.entry(h).or_insert(i);
         }
         self.hashed = count;
-        match self.hashes.get(&self.keys.of(name)) {
+        match self.hashes.get(&self.keys.hash(name)) {
             None => false,
             Some(&i) if same(name_of(i), name) => true,
             // Two names with the same keyed hash (no input can make this happen on purpose).
@@ -134,19 +100,19 @@ pub(crate) const SCANNED: usize = 64;
 /// The names of the open elements past the first [`SCANNED`]: how many have each keyed hash.
 #[derive(Debug, Default)]
 pub(crate) struct DeepNames {
-    counts: ByHash<u32>,
-    keys: KeyedHash,
+    counts: ByKeyedHash<u32>,
+    keys: KeyedHasher,
 }
 
 impl DeepNames {
     /// An element called `name` opened past the first [`SCANNED`].
     pub(crate) fn open(&mut self, name: &[u8]) {
-        *self.counts.entry(self.keys.of(name)).or_insert(0) += 1;
+        *self.counts.entry(self.keys.hash(name)).or_insert(0) += 1;
     }
 
     /// An element called `name` opened past the first [`SCANNED`] was closed.
     pub(crate) fn close(&mut self, name: &[u8]) {
-        if let Some(n) = self.counts.get_mut(&self.keys.of(name)) {
+        if let Some(n) = self.counts.get_mut(&self.keys.hash(name)) {
             *n = n.saturating_sub(1);
         }
     }
@@ -157,7 +123,7 @@ impl DeepNames {
         if self.counts.is_empty() {
             return false;
         }
-        let h = self.keys.of(name);
+        let h = self.keys.hash(name);
         self.counts.get(&h).is_some_and(|&n| n > 0)
     }
 }

@@ -1,6 +1,6 @@
 //! Writing a tree as MicroXML text.
 
-use crate::tree::{DOC_WRAPPER, Element, Node};
+use crate::element::{DOC_WRAPPER, Element, Node};
 
 /// Why a tree cannot be written.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -10,16 +10,8 @@ pub enum SerializeError {
     InvalidName(String),
 }
 
-fn is_name(name: &str) -> bool {
-    let b = name.as_bytes();
-    let start = |c: u8| c >= 0x80 || c.is_ascii_alphabetic() || matches!(c, b'_' | b':' | b'$');
-    b.first().is_some_and(|&c| start(c))
-        && b.iter()
-            .all(|&c| start(c) || c.is_ascii_digit() || matches!(c, b'-' | b'.'))
-}
-
 fn check(name: &str) -> Result<(), SerializeError> {
-    if is_name(name) {
+    if thicket_names::microxml::is_name(name) {
         Ok(())
     } else {
         Err(SerializeError::InvalidName(name.to_owned()))

@@ -1,236 +1,17 @@
-//! Tree building: abstract tokens to a [`Document`], the owned [`Element`] tree, and the
-//! streaming [`Parser`].
-
-use std::fmt;
+//! Tree building: abstract tokens to a [`Document`] (the spec's tree-building rules: duplicate
+//! attributes, tag matching, end-of-input closing, whitespace stripping, the `#doc` wrapper).
 
 use thicket_input::{Diagnostics, Span};
 
 use crate::document::{
-    AttributeData, Document, ElementRef, MAX_DOCUMENT_LEN, MAX_TEXT_LEN, NONE, NodeData, Span32,
-    Str, n32, resolve, resolve_bytes, within_limit,
+    AttributeData, Document, MAX_DOCUMENT_LEN, MAX_TEXT_LEN, NONE, NodeData, Span32, Str, n32,
+    resolve, resolve_bytes,
 };
 use crate::error::{Diagnostic, ErrorCode};
-use crate::lexer::Lexer;
 use crate::names::{DeepNames, SCANNED, SeenAttributes, same};
 use crate::options::Options;
+use crate::parser::Parsed;
 use crate::token::Token;
-use crate::validity;
-
-/// The name of the element that wraps zero or several top-level nodes.
-pub const DOC_WRAPPER: &str = "#doc";
-
-/// An attribute: name and value.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Attribute {
-    /// The name.
-    pub name: String,
-    /// The value.
-    pub value: String,
-}
-
-/// A child of an element.
-#[derive(Clone, PartialEq, Eq)]
-pub enum Node {
-    /// An element.
-    Element(Element),
-    /// Text; adjacent characters are always merged into one `Text`.
-    Text(String),
-}
-
-/// An element: name, attributes (in order of first occurrence, names unique) and children.
-///
-/// Dropping, comparing, cloning and formatting never recurse, so trees of any depth are fine.
-#[derive(Default)]
-pub struct Element {
-    /// The element name (`#doc` for the wrapper).
-    pub name: String,
-    /// The attributes, in order, names unique.
-    pub attributes: Vec<Attribute>,
-    /// The children.
-    pub children: Vec<Node>,
-}
-
-impl Element {
-    /// An element with no attributes and no children.
-    pub fn new(name: impl Into<String>) -> Element {
-        Element {
-            name: name.into(),
-            attributes: Vec::new(),
-            children: Vec::new(),
-        }
-    }
-
-    /// The value of the attribute `name`.
-    pub fn attribute(&self, name: &str) -> Option<&str> {
-        self.attributes
-            .iter()
-            .find(|a| a.name == name)
-            .map(|a| a.value.as_str())
-    }
-
-    /// The same element without children.
-    fn shallow(&self) -> Element {
-        Element {
-            name: self.name.clone(),
-            attributes: self.attributes.clone(),
-            children: Vec::new(),
-        }
-    }
-
-    /// Depth of the deepest element below (0 for no element children), computed without
-    /// recursion.
-    pub fn depth(&self) -> usize {
-        let mut max = 0;
-        let mut stack: Vec<(&Element, usize)> = vec![(self, 0)];
-        while let Some((e, d)) = stack.pop() {
-            max = max.max(d);
-            for c in &e.children {
-                if let Node::Element(c) = c {
-                    stack.push((c, d + 1));
-                }
-            }
-        }
-        max
-    }
-}
-
-impl Drop for Element {
-    fn drop(&mut self) {
-        // Elements whose children hold no element with element children drop with the default
-        // glue at a bounded depth. Deeper descendants are moved onto a heap stack first, so that
-        // each element is dropped with at most one level of element children left.
-        fn deep(e: &Element) -> bool {
-            e.children.iter().any(|g| matches!(g, Node::Element(_)))
-        }
-        fn take_deep(children: &mut Vec<Node>, stack: &mut Vec<Element>) {
-            for c in children.drain(..) {
-                if let Node::Element(e) = c
-                    && deep(&e)
-                {
-                    stack.push(e);
-                }
-            }
-        }
-        if !self
-            .children
-            .iter()
-            .any(|c| matches!(c, Node::Element(e) if deep(e)))
-        {
-            return;
-        }
-        let mut stack: Vec<Element> = Vec::new();
-        take_deep(&mut self.children, &mut stack);
-        while let Some(mut e) = stack.pop() {
-            take_deep(&mut e.children, &mut stack);
-        }
-    }
-}
-
-impl Clone for Element {
-    fn clone(&self) -> Element {
-        // Pairs of (source, its clone under construction); a finished clone is pushed into its
-        // parent's children.
-        let mut out_stack: Vec<Element> = vec![self.shallow()];
-        let mut work: Vec<std::slice::Iter<'_, Node>> = vec![self.children.iter()];
-        while let Some(iter) = work.last_mut() {
-            match iter.next() {
-                Some(Node::Text(t)) => {
-                    let top = out_stack.len() - 1;
-                    out_stack[top].children.push(Node::Text(t.clone()));
-                }
-                Some(Node::Element(e)) => {
-                    out_stack.push(e.shallow());
-                    work.push(e.children.iter());
-                }
-                None => {
-                    work.pop();
-                    let done = out_stack.pop().unwrap_or_default();
-                    match out_stack.last_mut() {
-                        Some(parent) => parent.children.push(Node::Element(done)),
-                        None => return done,
-                    }
-                }
-            }
-        }
-        Element::default()
-    }
-}
-
-impl PartialEq for Element {
-    fn eq(&self, other: &Element) -> bool {
-        let mut stack: Vec<(&Element, &Element)> = vec![(self, other)];
-        while let Some((a, b)) = stack.pop() {
-            if a.name != b.name
-                || a.attributes != b.attributes
-                || a.children.len() != b.children.len()
-            {
-                return false;
-            }
-            for (x, y) in a.children.iter().zip(&b.children) {
-                match (x, y) {
-                    (Node::Text(x), Node::Text(y)) if x == y => {}
-                    (Node::Element(x), Node::Element(y)) => stack.push((x, y)),
-                    _ => return false,
-                }
-            }
-        }
-        true
-    }
-}
-
-impl Eq for Element {}
-
-impl fmt::Debug for Element {
-    /// The tree as JSON-like text, `[name, {attrs}, [children]]`, written without recursion.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::to_json(self))
-    }
-}
-
-impl fmt::Debug for Node {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Node::Element(e) => fmt::Debug::fmt(e, f),
-            Node::Text(t) => fmt::Debug::fmt(t, f),
-        }
-    }
-}
-
-/// The result of parsing: the tree and the validity diagnostics.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Parsed<'a> {
-    /// The tree: the document element (or the `#doc` wrapper) and everything below it.
-    pub document: Document<'a>,
-    /// Where the input is not valid MicroXML, in source order: by span start; at the same
-    /// start a forbidden character first, then the tokenizer's and then the tree builder's, each
-    /// in the order raised; what is found at the end of the input (an unclosed start-tag or
-    /// value, unclosed elements, no document element) last. Empty for a valid document. At
-    /// most `Limits::max_diagnostics` (the first ones).
-    pub diagnostics: Vec<Diagnostic>,
-    /// How many diagnostics were counted and not kept, past `Limits::max_diagnostics`.
-    pub omitted_diagnostics: usize,
-}
-
-impl<'a> Parsed<'a> {
-    /// True when the input is valid MicroXML.
-    pub fn is_valid(&self) -> bool {
-        self.diagnostics.is_empty() && self.omitted_diagnostics == 0
-    }
-
-    /// The document element, or the `#doc` wrapper.
-    pub fn root(&self) -> ElementRef<'_, 'a> {
-        self.document.root()
-    }
-
-    /// The same result, owning its strings.
-    pub fn into_owned(self) -> Parsed<'static> {
-        Parsed {
-            document: self.document.into_owned(),
-            diagnostics: self.diagnostics,
-            omitted_diagnostics: self.omitted_diagnostics,
-        }
-    }
-}
 
 /// Whitespace bookkeeping for a top-level text node (whitespace stripping only ever touches the
 /// first and the last top-level node).
@@ -242,12 +23,6 @@ struct TopText {
     all: bool,
     /// Bytes of strippable whitespace at the end.
     trail: usize,
-}
-
-#[inline]
-fn is_strip_ws(c: char) -> bool {
-    // The recovery S: tab, LF, FF, space.
-    matches!(c, '\t' | '\n' | '\u{C}' | ' ')
 }
 
 /// An open element: its node, the span of its start-tag, its last child so far.
@@ -336,13 +111,25 @@ pub struct TreeBuilder<'a> {
     max_depth: usize,
     /// Start-tags not opened for the depth limit whose end-tag has not come yet.
     unopened: usize,
-    cap: Option<usize>,
+    pub(crate) cap: Option<usize>,
     diagnostics: Diagnostics<ErrorCode>,
     /// Whether the tree is kept; without it only what the diagnostics need is (the names of
     /// the open elements and of the current tag's attributes).
     tree: bool,
     /// Input past what a document holds was left out (`document-too-large`).
     too_large: bool,
+    /// The top-level text run read so far and not yet reported: its `Data` tokens may come in
+    /// pieces (a streaming tokenizer hands out what is certain), and it is one
+    /// `text-outside-root` diagnostic however it was cut.
+    outside: Option<OutsideText>,
+}
+
+/// A top-level text run not yet reported.
+#[derive(Clone, Copy, Debug)]
+struct OutsideText {
+    span: Span,
+    /// Whether a character of it is not MicroXML `s`.
+    text: bool,
 }
 
 impl Default for TreeBuilder<'_> {
@@ -364,7 +151,7 @@ impl<'a> TreeBuilder<'a> {
 
     fn over(source: &'a str, options: &Options) -> TreeBuilder<'a> {
         let mut text = String::new();
-        text.push_str(crate::DOC_WRAPPER);
+        text.push_str(crate::element::DOC_WRAPPER);
         let name = Str::new(source.len(), text.len());
         TreeBuilder {
             source,
@@ -388,6 +175,7 @@ impl<'a> TreeBuilder<'a> {
             diagnostics: Diagnostics::new(options.limits.max_diagnostics),
             tree: true,
             too_large: false,
+            outside: None,
         }
     }
 
@@ -427,7 +215,9 @@ impl<'a> TreeBuilder<'a> {
         b
     }
 
-    /// Processes one token (its strings are copied into the document).
+    /// Processes one token (its strings are copied into the document). Consecutive `Data`
+    /// tokens (the pieces a streaming [`crate::Tokenizer`] hands out) are one run of text: at
+    /// the top level, one `text-outside-root` diagnostic spans the run.
     pub fn push(&mut self, token: Token<'_>) {
         self.push_ref(&token);
     }
@@ -513,6 +303,9 @@ impl<'a> TreeBuilder<'a> {
 
     #[inline]
     pub(crate) fn start_tag_open(&mut self, name: Chars<'_>, span: Span) {
+        if self.outside.is_some() {
+            self.close_outside();
+        }
         if self.tag.is_some() {
             // Only for token streams that open a tag inside another.
             self.start_tag_close(Span::empty(span.start));
@@ -702,6 +495,9 @@ impl<'a> TreeBuilder<'a> {
 
     #[inline]
     pub(crate) fn end_tag(&mut self, name: &[u8], span: Span) {
+        if self.outside.is_some() {
+            self.close_outside();
+        }
         if self.unopened > 0 {
             // The end of a start-tag the depth limit did not open.
             self.unopened -= 1;
@@ -823,9 +619,20 @@ impl<'a> TreeBuilder<'a> {
 
     fn top_text(&mut self, c: Chars<'_>, span: Span, reference: bool) {
         let text = chars_of(self.source, c);
-        if reference || text.chars().any(|c| !validity::is_s(c)) {
+        if reference {
+            self.close_outside();
             self.diagnostics
                 .push(Diagnostic::new(ErrorCode::TextOutsideRoot, span));
+        } else {
+            let chars = text.chars().any(|c| !thicket_names::microxml2012::is_s(c));
+            match &mut self.outside {
+                // The next piece of the run.
+                Some(run) => {
+                    run.span.end = span.end;
+                    run.text |= chars;
+                }
+                None => self.outside = Some(OutsideText { span, text: chars }),
+            }
         }
         if !self.tree {
             return;
@@ -836,7 +643,7 @@ impl<'a> TreeBuilder<'a> {
         } else {
             let prefix: usize = text
                 .chars()
-                .take_while(|&c| is_strip_ws(c))
+                .take_while(|&c| thicket_names::microxml::is_s(c))
                 .map(char::len_utf8)
                 .sum();
             let suffix: usize = if prefix == text.len() {
@@ -844,7 +651,7 @@ impl<'a> TreeBuilder<'a> {
             } else {
                 text.chars()
                     .rev()
-                    .take_while(|&c| is_strip_ws(c))
+                    .take_while(|&c| thicket_names::microxml::is_s(c))
                     .map(char::len_utf8)
                     .sum()
             };
@@ -891,12 +698,32 @@ impl<'a> TreeBuilder<'a> {
     /// last). `end` is the input length (where elements still open end, and where a
     /// `no-root-element` diagnostic points).
     pub fn finish(self, end: usize) -> Parsed<'a> {
-        finish(self, (Vec::new(), 0), end)
+        crate::parser::finish(self, (Vec::new(), 0), end)
+    }
+
+    /// The top-level text run ends (at a tag, a reference token or the end of the input): its
+    /// diagnostic, with the span of the whole run.
+    #[inline]
+    fn close_outside(&mut self) {
+        if let Some(run) = self.outside.take()
+            && run.text
+        {
+            self.diagnostics
+                .push(Diagnostic::new(ErrorCode::TextOutsideRoot, run.span));
+        }
+    }
+
+    /// Where the top-level text run whose diagnostic is still to come starts, if one is open
+    /// (diagnostics found after that point must wait for it).
+    pub(crate) fn holding(&self) -> Option<usize> {
+        self.outside.map(|run| run.span.start)
     }
 
     /// The diagnostics raised at the end of the input (`end`): an unclosed element, no
-    /// document element.
+    /// document element. (A top-level text run still open is reported first, in the ordinary
+    /// list.)
     pub(crate) fn end_diagnostics(&mut self, end: usize) -> Vec<Diagnostic> {
+        self.close_outside();
         if self.tag.is_some() {
             // Only reachable if the token stream was cut inside a start-tag.
             self.start_tag_close(Span::empty(end));
@@ -919,7 +746,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// [`TreeBuilder::finish`] in parts: the tree, the diagnostics raised before the end of
     /// the input and those raised at it, and how many were omitted.
-    fn finish_parts(
+    pub(crate) fn finish_parts(
         mut self,
         end: usize,
     ) -> (Document<'a>, Vec<Diagnostic>, Vec<Diagnostic>, usize) {
@@ -971,70 +798,6 @@ impl<'a> TreeBuilder<'a> {
         (document, diagnostics, at_end, omitted)
     }
 }
-
-/// The streaming parser: tokenizer and tree builder. The tree owns its strings (copied once
-/// into the document), since the chunks it was built from are gone; [`crate::parse_with`]
-/// builds a tree borrowing from the input instead.
-#[derive(Debug)]
-pub struct Parser {
-    lexer: Lexer<'static>,
-    builder: TreeBuilder<'static>,
-    len: usize,
-}
-
-impl Default for Parser {
-    fn default() -> Self {
-        Parser::new(Options::default())
-    }
-}
-
-impl Parser {
-    /// A parser with `options`.
-    pub fn new(options: Options) -> Parser {
-        Parser {
-            lexer: Lexer::new(options),
-            builder: TreeBuilder::with_options(&options),
-            len: 0,
-        }
-    }
-
-    /// Parses one more chunk. Input past [`MAX_DOCUMENT_LEN`] is left out, with a
-    /// `document-too-large` diagnostic.
-    pub fn feed(&mut self, chunk: &str) {
-        let (chunk, cut) = within_limit(chunk, MAX_DOCUMENT_LEN.saturating_sub(self.len));
-        if cut {
-            self.builder.too_large();
-        }
-        self.len += chunk.len();
-        self.lexer.feed(chunk);
-        self.lexer.run_into(&mut self.builder);
-    }
-
-    /// Ends the input and returns the tree with every diagnostic, in source order.
-    pub fn finish(mut self) -> Parsed<'static> {
-        self.lexer.finish();
-        self.lexer.run_into(&mut self.builder);
-        let diagnostics = self.lexer.take_diagnostics();
-        finish(self.builder, diagnostics, self.len)
-    }
-}
-
-/// The tree, and the diagnostics of tokenizer (kept, omitted) and builder in source order.
-pub(crate) fn finish<'a>(
-    builder: TreeBuilder<'a>,
-    tokenizer: (Vec<Diagnostic>, usize),
-    len: usize,
-) -> Parsed<'a> {
-    let cap = builder.cap;
-    let (document, list, at_end, omitted) = builder.finish_parts(len);
-    let (diagnostics, dropped) = crate::order::merge(tokenizer.0, list, at_end, cap);
-    Parsed {
-        document,
-        diagnostics,
-        omitted_diagnostics: tokenizer.1 + omitted + dropped,
-    }
-}
-
 /// Reserves room for `n` more items as a guess from the input, at most sixteen bytes of room per
 /// input byte, and not at all when the allocator refuses: the guess counts every `<` or `=`,
 /// so input made of them must not turn it into a huge allocation or an allocation failure.
@@ -1046,6 +809,7 @@ fn reserve_guess<T>(v: &mut Vec<T>, n: usize, input_len: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::within_limit;
     use crate::names::COMPARISONS;
     use proptest::prelude::*;
     use std::borrow::Cow;

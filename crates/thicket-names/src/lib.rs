@@ -2,6 +2,8 @@
 
 pub mod ascii;
 pub mod html;
+pub mod keyed;
 pub mod leafxml;
 pub mod microxml;
+pub mod microxml2012;
 pub mod xml10;

@@ -1,6 +1,6 @@
 //! Every `char` against a plain reading of each spec's ranges.
 
-use thicket_names::{html, leafxml, microxml, xml10};
+use thicket_names::{html, leafxml, microxml, microxml2012, xml10};
 
 fn in_ranges(c: char, ranges: &[(u32, u32)]) -> bool {
     let c = c as u32;
@@ -104,6 +104,51 @@ fn microxml_matches_the_grammar() {
             matches!(c as u32, 0x9 | 0xA | 0xC | 0x20),
             "{c:?}"
         );
+    }
+}
+
+#[test]
+fn microxml2012_matches_the_grammar() {
+    // The 2012 MicroXML grammar's productions, as written there.
+    let start: &[(u32, u32)] = &[
+        ('A' as u32, 'Z' as u32),
+        ('a' as u32, 'z' as u32),
+        ('_' as u32, '_' as u32),
+        (0xC0, 0xD6),
+        (0xD8, 0xF6),
+        (0xF8, 0x2FF),
+        (0x370, 0x37D),
+        (0x37F, 0x1FFF),
+        (0x200C, 0x200D),
+        (0x2070, 0x218F),
+        (0x2C00, 0x2FEF),
+        (0x3001, 0xD7FF),
+        (0xF900, 0xFDCF),
+        (0xFDF0, 0xFFFD),
+        (0x10000, 0xEFFFF),
+    ];
+    let extra: &[(u32, u32)] = &[
+        ('0' as u32, '9' as u32),
+        ('-' as u32, '-' as u32),
+        ('.' as u32, '.' as u32),
+        (0xB7, 0xB7),
+        (0x300, 0x36F),
+        (0x203F, 0x2040),
+    ];
+    for c in all_chars() {
+        let s = in_ranges(c, start);
+        assert_eq!(microxml2012::is_name_start_char(c), s, "{c:?}");
+        assert_eq!(
+            microxml2012::is_name_char(c),
+            s || in_ranges(c, extra),
+            "{c:?}"
+        );
+        let cp = c as u32;
+        let forbidden = (cp < 0x20 && !matches!(cp, 0x9 | 0xA | 0xD))
+            || (0x7F..=0x9F).contains(&cp)
+            || (0xFDD0..=0xFDEF).contains(&cp)
+            || (cp & 0xFFFF) >= 0xFFFE;
+        assert_eq!(microxml2012::is_forbidden_char(c), forbidden, "{c:?}");
     }
 }
 

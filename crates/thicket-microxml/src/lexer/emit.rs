@@ -8,11 +8,15 @@
 //! comments, PIs, CDATA delimiters, DOCTYPE declarations, attributes past the attribute
 //! limit) is gathered into one `Discarded` token between the tokens around it. The tree path
 //! does not need those, and does not make them.
+//!
+//! Streaming: a `Data` token is handed out in pieces. When the machine has to wait for more
+//! input, the characters gathered so far are certain and go out as a piece ([`Lexer::flush_piece`]);
+//! the next piece starts where it ended (covering any comment between), so the pieces of one
+//! run, joined, are the token a whole input gives, and a text run is never held whole.
 
-use memchr::memchr;
-use thicket_input::Span;
+use thicket_input::{Span, TextAcc};
 
-use super::{Kind, Lexer, Raw, RefValue, Text};
+use super::{Kind, Lexer, Raw, RefValue};
 use crate::error::{Diagnostic, ErrorCode};
 use crate::token::Token;
 use crate::tree::{Chars, TreeBuilder};
@@ -20,18 +24,22 @@ use crate::tree::{Chars, TreeBuilder};
 /// The characters of a `Data` token being gathered.
 #[derive(Debug)]
 pub(super) struct Pending {
-    /// The text once it differs from the input (a reference, a newline, a gap); `None` while it
-    /// is exactly the input `start..end`.
-    pub(super) owned: Option<String>,
+    /// The characters: a range of the input while they are exactly the input.
+    pub(super) text: TextAcc,
+    /// The span (absolute): from the first character (or the end of the last piece handed
+    /// out) to the end of the last.
     pub(super) start: usize,
     pub(super) end: usize,
 }
 
 impl Pending {
     fn text_len(&self) -> usize {
-        self.owned
-            .as_ref()
-            .map_or(self.end - self.start, String::len)
+        self.text.len()
+    }
+
+    /// Nothing to hand out: no characters and an empty span (what is left after a piece).
+    fn is_empty(&self) -> bool {
+        self.start == self.end && self.text.is_empty()
     }
 }
 
@@ -70,7 +78,8 @@ impl<'a> Lexer<'a> {
                     ..
                 }) => {}
                 Some(raw) => break raw,
-                None if self.advance() => {}
+                // Waiting may have handed out a piece of data.
+                None if self.advance() || !self.queue.is_empty() => {}
                 None => {
                     self.release();
                     return None;
@@ -88,7 +97,7 @@ impl<'a> Lexer<'a> {
             self.diags.release_all();
             return;
         }
-        let mut t = self.abs(self.pos);
+        let mut t = self.at();
         for raw in &self.queue {
             t = t.min(raw.span.start);
         }
@@ -111,27 +120,21 @@ impl<'a> Lexer<'a> {
         if b - a <= self.max_name {
             return b;
         }
-        let mut e = a + self.max_name;
-        while !self.buf.is_char_boundary(e - self.base) {
+        let text = self.input.slice(a, b);
+        let mut e = self.max_name;
+        while !text.is_char_boundary(e) {
             e -= 1;
         }
-        e
+        a + e
     }
 
     pub(super) fn materialize(&self, raw: Raw) -> Token<'_> {
         let span = raw.span;
-        let text = match raw.text {
-            Text::None => std::borrow::Cow::Borrowed(""),
-            Text::Src(a, b) => {
-                let b = if matches!(raw.kind, Kind::Open | Kind::Attr | Kind::End) {
-                    self.name_end(a, b)
-                } else {
-                    b
-                };
-                std::borrow::Cow::Borrowed(&self.buf[a - self.base..b - self.base])
+        let text = match (raw.kind, raw.text.range()) {
+            (Kind::Open | Kind::Attr | Kind::End, Some((a, b))) => {
+                std::borrow::Cow::Borrowed(self.input.slice(a, self.name_end(a, b)))
             }
-            Text::Owned(s) => std::borrow::Cow::Owned(s),
-            Text::Static(s) => std::borrow::Cow::Borrowed(s),
+            _ => raw.text.into_cow(&self.input),
         };
         match raw.kind {
             Kind::Open => Token::StartTagOpen { name: text, span },
@@ -145,16 +148,14 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Hands every queued token to `builder`, with its text a range of `input` (the whole
-    /// input, fed in one piece, so that offsets are indices into it).
+    /// Hands every queued token to `builder`, with its text a range of the input where it is
+    /// one (the whole input, fed in one piece, so that offsets are indices into it).
     #[inline]
     pub(crate) fn drain_into(&mut self, builder: &mut TreeBuilder<'_>) {
         while let Some(raw) = self.queue.pop_front() {
-            let chars = match &raw.text {
-                Text::None => Chars::Copy(""),
-                Text::Src(a, b) => Chars::Source(*a, *b),
-                Text::Owned(s) => Chars::Copy(s),
-                Text::Static(s) => Chars::Copy(s),
+            let chars = match raw.text.range() {
+                Some((a, b)) => Chars::Source(a, b),
+                None => Chars::Copy(raw.text.as_str(&self.input)),
             };
             self.hand(builder, &raw, chars);
         }
@@ -164,12 +165,7 @@ impl<'a> Lexer<'a> {
     /// consumed).
     pub(crate) fn drain_copy(&mut self, builder: &mut TreeBuilder<'_>) {
         while let Some(raw) = self.queue.pop_front() {
-            let chars = match &raw.text {
-                Text::None => Chars::Copy(""),
-                Text::Src(a, b) => Chars::Copy(&self.buf[a - self.base..b - self.base]),
-                Text::Owned(s) => Chars::Copy(s),
-                Text::Static(s) => Chars::Copy(s),
-            };
+            let chars = Chars::Copy(raw.text.as_str(&self.input));
             self.hand(builder, &raw, chars);
         }
     }
@@ -179,7 +175,7 @@ impl<'a> Lexer<'a> {
         let span = raw.span;
         match raw.kind {
             Kind::Open | Kind::Attr | Kind::End => {
-                let Text::Src(a, b) = raw.text else {
+                let Some((a, b)) = raw.text.range() else {
                     return;
                 };
                 let e = self.name_end(a, b);
@@ -203,30 +199,51 @@ impl<'a> Lexer<'a> {
 
     /// Hands out the pending data, then the pending dropped input.
     pub(super) fn flush(&mut self) {
-        if let Some(p) = self.pending.take() {
+        if let Some(p) = self.pending.take()
+            && !p.is_empty()
+        {
             if self.value.mode == ValueMode::Counted {
                 self.value.emitted += p.text_len();
             }
-            let text = match p.owned {
-                None => Text::Src(p.start, p.end),
-                Some(s) => Text::Owned(s),
-            };
             self.queue.push_back(Raw {
                 kind: Kind::Data,
-                text,
+                text: p.text,
                 span: Span::new(p.start, p.end),
             });
         }
         if let Some((a, b)) = self.dropped.take() {
             self.queue.push_back(Raw {
                 kind: Kind::Discarded,
-                text: Text::None,
+                text: TextAcc::new(),
                 span: Span::new(a, b),
             });
         }
     }
 
-    pub(super) fn emit(&mut self, kind: Kind, text: Text, span: Span) {
+    /// The machine waits for more input: the pending data read so far is certain, and goes
+    /// out as a piece of its `Data` token. The data goes on from where the piece ended, so the
+    /// next piece's span covers what comes between (a comment, a PI).
+    pub(super) fn flush_piece(&mut self) {
+        let Some(p) = &mut self.pending else {
+            return;
+        };
+        if p.is_empty() {
+            return;
+        }
+        let text = p.text.take();
+        let span = Span::new(p.start, p.end);
+        p.start = p.end;
+        if self.value.mode == ValueMode::Counted {
+            self.value.emitted += text.len();
+        }
+        self.queue.push_back(Raw {
+            kind: Kind::Data,
+            text,
+            span,
+        });
+    }
+
+    pub(super) fn emit(&mut self, kind: Kind, text: TextAcc, span: Span) {
         if self.value.mode != ValueMode::Plain && kind != Kind::CharRef {
             self.end_value();
         }
@@ -234,13 +251,12 @@ impl<'a> Lexer<'a> {
         self.queue.push_back(Raw { kind, text, span });
     }
 
-    /// Input `start..end` (indices into `buf`) consumed without a token.
+    /// Input `a..b` (absolute) consumed without a token.
     #[inline]
-    pub(super) fn dropped(&mut self, start: usize, end: usize) {
-        if !self.lossless || start == end {
+    pub(super) fn dropped(&mut self, a: usize, b: usize) {
+        if !self.lossless || a == b {
             return;
         }
-        let (a, b) = (self.abs(start), self.abs(end));
         match &mut self.dropped {
             Some((_, e)) if *e == a => *e = b,
             Some(_) => {
@@ -260,104 +276,77 @@ impl<'a> Lexer<'a> {
             let (a, b) = self.dropped.take().unwrap_or_default();
             self.queue.push_back(Raw {
                 kind: Kind::Discarded,
-                text: Text::None,
+                text: TextAcc::new(),
                 span: Span::new(a, b),
             });
         }
         self.dropped = None;
     }
 
-    /// Appends the input bytes `start..end` (indices into `buf`) as DataChar tokens.
-    pub(super) fn data(&mut self, start: usize, end: usize) {
-        let bytes = &self.buf.as_bytes()[start..end];
-        // Short runs (most attribute values) are cheaper to look at than to set memchr up for.
-        let cr = if bytes.len() < 32 {
-            bytes.contains(&b'\r')
-        } else {
-            memchr(b'\r', bytes).is_some()
-        };
-        self.data_cr(start, end, cr);
-    }
-
-    /// [`Lexer::data`] when the caller knows whether `start..end` holds a CR.
+    /// Appends the input `a..b` (absolute; no CR in it) as DataChar tokens.
     #[inline]
-    pub(super) fn data_cr(&mut self, start: usize, end: usize, cr: bool) {
-        if start == end {
+    pub(super) fn data(&mut self, a: usize, b: usize) {
+        if a == b {
             return;
         }
         if self.value.mode != ValueMode::Plain {
-            return self.value_data(start, end, cr);
+            return self.value_data(a, b, None);
         }
-        self.append_data(start, end, cr);
+        self.append_data(a, b);
     }
 
-    fn append_data(&mut self, start: usize, end: usize, cr: bool) {
+    /// A DataChar `c` that is not the input `a..b` (a folded line break).
+    pub(super) fn data_char(&mut self, c: char, a: usize, b: usize) {
+        if self.value.mode != ValueMode::Plain {
+            return self.value_data(a, b, Some(c));
+        }
+        self.pending_push(a, b, c.encode_utf8(&mut [0; 4]));
+    }
+
+    #[inline]
+    fn append_data(&mut self, a: usize, b: usize) {
         if self.dropped.is_some() {
             self.before_data();
         }
-        let (a, b) = (self.abs(start), self.abs(end));
-        let bytes = &self.buf.as_bytes()[start..end];
-        let prev_cr = if start == 0 {
-            self.cr_before_buf
-        } else {
-            self.buf.as_bytes()[start - 1] == b'\r'
-        };
-        let plain = !(cr || prev_cr && bytes[0] == b'\n');
+        let input = &self.input;
         match &mut self.pending {
-            None if plain => {
+            None => {
+                let mut text = TextAcc::new();
+                text.push_range(a, b, input);
                 self.pending = Some(Pending {
-                    owned: None,
+                    text,
                     start: a,
                     end: b,
                 });
             }
-            Some(Pending {
-                owned: None, end, ..
-            }) if plain && *end == a => {
-                *end = b;
-            }
-            _ => {
-                let mut tmp = String::with_capacity(end - start);
-                let mut prev = prev_cr;
-                for c in self.buf[start..end].chars() {
-                    match c {
-                        '\r' => tmp.push('\n'),
-                        '\n' if prev => {}
-                        c => tmp.push(c),
-                    }
-                    prev = c == '\r';
-                }
-                self.pending_string(a).push_str(&tmp);
-                self.set_pending_end(b);
+            Some(p) => {
+                p.text.push_range(a, b, input);
+                p.end = b;
             }
         }
     }
 
-    /// Turns the pending data into an owned string (starting it at `start` if there is none) and
-    /// returns it for appending.
-    fn pending_string(&mut self, start: usize) -> &mut String {
+    /// Appends `s`, which stands for the input `a..b` (absolute), to the pending data (starting
+    /// it at `a` if there is none).
+    fn pending_push(&mut self, a: usize, b: usize, s: &str) {
         if self.dropped.is_some() {
             self.before_data();
         }
-        let base = self.base;
-        let buf = &self.buf;
         let p = self.pending.get_or_insert(Pending {
-            owned: Some(String::new()),
-            start,
-            end: start,
+            text: TextAcc::new(),
+            start: a,
+            end: a,
         });
-        let (s, e) = (p.start, p.end);
-        p.owned
-            .get_or_insert_with(|| buf[s - base..e - base].to_owned())
+        p.text.push_str(s, &self.input);
+        p.end = b;
     }
 
-    /// A character reference that stands for `value`, covering `start..end` (indices into buf).
-    pub(super) fn reference_value(&mut self, value: RefValue, start: usize, end: usize) {
-        let (a, b) = (self.abs(start), self.abs(end));
+    /// A character reference that stands for `value`, covering `a..b` (absolute).
+    pub(super) fn reference_value(&mut self, value: RefValue, a: usize, b: usize) {
         let text = match value {
             RefValue::Literal(code) => {
                 self.diag(code, a, b);
-                return self.data(start, end);
+                return self.data(a, b);
             }
             RefValue::Char(c) => {
                 let mut tmp = [0u8; 4];
@@ -366,12 +355,12 @@ impl<'a> Lexer<'a> {
                     return self.value_reference(s, a, b);
                 }
                 if self.opts.reference_tokens {
-                    self.emit(Kind::CharRef, Text::Owned(s.to_owned()), Span::new(a, b));
+                    let mut text = TextAcc::new();
+                    text.push_str(s, &self.input);
+                    self.emit(Kind::CharRef, text, Span::new(a, b));
                     return;
                 }
-                let p = self.pending_string(a);
-                p.push(c);
-                return self.set_pending_end(b);
+                return self.pending_push(a, b, s);
             }
             RefValue::Str(s) => s,
         };
@@ -379,16 +368,11 @@ impl<'a> Lexer<'a> {
             return self.value_reference(text, a, b);
         }
         if self.opts.reference_tokens {
-            self.emit(Kind::CharRef, Text::Static(text), Span::new(a, b));
+            let mut t = TextAcc::new();
+            t.push_static(text, &self.input);
+            self.emit(Kind::CharRef, t, Span::new(a, b));
         } else {
-            self.pending_string(a).push_str(text);
-            self.set_pending_end(b);
-        }
-    }
-
-    fn set_pending_end(&mut self, end: usize) {
-        if let Some(p) = &mut self.pending {
-            p.end = end;
+            self.pending_push(a, b, text);
         }
     }
 
@@ -424,24 +408,27 @@ impl<'a> Lexer<'a> {
         self.value = Value::default();
     }
 
+    /// Characters of a value under a limit: the input `a..b`, or `c` standing for it.
     #[cold]
-    fn value_data(&mut self, start: usize, end: usize, cr: bool) {
-        let (a, b) = (self.abs(start), self.abs(end));
+    fn value_data(&mut self, a: usize, b: usize, c: Option<char>) {
         match self.value.mode {
-            ValueMode::Dropped => return self.dropped(start, end),
+            ValueMode::Dropped => return self.dropped(a, b),
             ValueMode::Cut => return self.absorb(a, b),
             ValueMode::Plain | ValueMode::Counted => {}
         }
         self.value.start.get_or_insert(a);
         self.value.end = b;
-        self.append_data(start, end, cr);
+        match c {
+            None => self.append_data(a, b),
+            Some(c) => self.pending_push(a, b, c.encode_utf8(&mut [0; 4])),
+        }
         self.check_value();
     }
 
     #[cold]
     fn value_reference(&mut self, text: &str, a: usize, b: usize) {
         match self.value.mode {
-            ValueMode::Dropped => return self.dropped(a - self.base, b - self.base),
+            ValueMode::Dropped => return self.dropped(a, b),
             ValueMode::Cut => return self.absorb(a, b),
             ValueMode::Plain | ValueMode::Counted => {}
         }
@@ -452,22 +439,23 @@ impl<'a> Lexer<'a> {
             self.value.emitted += text.len();
             // Not `emit`: the value goes on.
             self.flush();
-            let text = Text::Owned(text.to_owned());
+            let mut t = TextAcc::new();
+            t.push_str(text, &self.input);
             self.queue.push_back(Raw {
                 kind: Kind::CharRef,
-                text,
+                text: t,
                 span: Span::new(a, b),
             });
             return;
         }
-        self.pending_string(a).push_str(text);
-        self.set_pending_end(b);
+        self.pending_push(a, b, text);
         self.check_value();
     }
 
     /// Cuts the value once its text is longer than the limit: the pending data keeps the first
     /// bytes (at a character boundary) and only its span grows from here on.
     fn check_value(&mut self) {
+        let input = &self.input;
         let Some(p) = &mut self.pending else {
             return;
         };
@@ -475,23 +463,14 @@ impl<'a> Lexer<'a> {
             return;
         }
         let keep = self.max_value.saturating_sub(self.value.emitted);
-        let mut text = match p.owned.take() {
-            Some(s) => s,
-            None => {
-                let (s, e) = (p.start - self.base, p.end - self.base);
-                let mut k = (s + keep).min(e);
-                while !self.buf.is_char_boundary(k) {
-                    k -= 1;
-                }
-                self.buf[s..k].to_owned()
-            }
-        };
+        let text = p.text.as_str(input);
         let mut k = keep.min(text.len());
         while !text.is_char_boundary(k) {
             k -= 1;
         }
-        text.truncate(k);
-        p.owned = Some(text);
+        let mut cut = TextAcc::new();
+        cut.push_str(&text[..k], input);
+        p.text = cut;
         self.value.mode = ValueMode::Cut;
     }
 
@@ -502,7 +481,7 @@ impl<'a> Lexer<'a> {
             Some(p) => p.end = b,
             None => {
                 self.pending = Some(Pending {
-                    owned: Some(String::new()),
+                    text: TextAcc::new(),
                     start: a,
                     end: b,
                 });

@@ -4,9 +4,10 @@
 //! Every case is parsed with `Options::upstream()` (the revision the suites were made with),
 //! compared as a tree (attributes unordered), checked for validity where the suite says, and fed
 //! again in chunks (one character at a time, and split in two at every position for inputs up to
-//! 256 bytes): the tokens, the diagnostics (in the order returned) and the tree with its spans
-//! must not change, the token spans must tile the input, and the diagnostics must be in source
-//! order.
+//! 256 bytes): the tokens (modulo where a text run is split into `Data` pieces: the streaming
+//! tokenizer hands out text as soon as it is certain), the diagnostics (in the order returned)
+//! and the tree with its spans must not change, the token spans must tile the input, and the
+//! diagnostics must be in source order.
 
 use std::path::{Path, PathBuf};
 
@@ -171,9 +172,30 @@ pub fn merge_text(expected: &Tree) -> Tree {
 
 type Run = (Vec<Token<'static>>, Vec<Diagnostic>);
 
-/// Tokens and diagnostics (in the order returned, taken after every token) for `chunks` fed in
-/// order.
-pub fn tokenize_chunks(chunks: &[&str], options: Options) -> Run {
+/// `tokens` with every run of consecutive `Data` tokens (the pieces a streaming tokenizer hands
+/// out) joined into one: texts concatenated, spans merged. Whole-input tokenization never gives
+/// two `Data` tokens in a row, so chunked and whole runs compare equal after this.
+pub fn join_data(tokens: Vec<Token<'static>>) -> Vec<Token<'static>> {
+    let mut out: Vec<Token<'static>> = Vec::with_capacity(tokens.len());
+    for t in tokens {
+        if let Token::Data { text, span } = &t
+            && let Some(Token::Data {
+                text: prev,
+                span: prev_span,
+            }) = out.last_mut()
+        {
+            prev.to_mut().push_str(text);
+            *prev_span = Span::new(prev_span.start, span.end);
+            continue;
+        }
+        out.push(t);
+    }
+    out
+}
+
+/// Tokens (as returned: text runs may come in `Data` pieces) and diagnostics (in the order
+/// returned, taken after every token) for `chunks` fed in order, pulling after every feed.
+pub fn tokenize_pieces(chunks: &[&str], options: Options) -> Run {
     let mut t = Tokenizer::new(options);
     let mut out = Vec::new();
     let mut ds = Vec::new();
@@ -193,8 +215,15 @@ pub fn tokenize_chunks(chunks: &[&str], options: Options) -> Run {
     (out, ds)
 }
 
-/// Tokens, diagnostics (taken after every token) and the omitted count of a [`Checker`] fed
-/// `chunks` in order.
+/// [`tokenize_pieces`] with the `Data` pieces of each text run joined ([`join_data`]): the same
+/// however the input is split.
+pub fn tokenize_chunks(chunks: &[&str], options: Options) -> Run {
+    let (tokens, ds) = tokenize_pieces(chunks, options);
+    (join_data(tokens), ds)
+}
+
+/// Tokens (their `Data` pieces joined), diagnostics (taken after every token) and the omitted
+/// count of a [`Checker`] fed `chunks` in order.
 pub fn check_chunks_streaming(chunks: &[&str], options: Options) -> (Run, usize) {
     let mut c = Checker::new(options);
     let mut out = Vec::new();
@@ -213,7 +242,7 @@ pub fn check_chunks_streaming(chunks: &[&str], options: Options) -> (Run, usize)
     c.finish();
     pull(&mut c, &mut out);
     let omitted = c.omitted_diagnostics();
-    ((out, ds), omitted)
+    ((join_data(out), ds), omitted)
 }
 
 /// Checks that the tokens of `source` tile it (the spans alone, in order: no gap, no overlap)
@@ -343,7 +372,9 @@ pub fn check_chunks(source: &str) -> Result<(), String> {
     check_tree_spans(source, &tree)?;
     let tree_spans_whole = tree_spans(&tree.document);
     let compare = |label: &str, chunks: &[&str]| -> Result<(), String> {
-        let got = tokenize_chunks(chunks, options());
+        let pieces = tokenize_pieces(chunks, options());
+        check_lossless(source, &pieces.0).map_err(|e| format!("pieces ({label}): {e}"))?;
+        let got = (join_data(pieces.0), pieces.1);
         if got != whole {
             return Err(format!(
                 "chunked ({label}) differs: whole {:?} vs chunked {:?}",

@@ -1,4 +1,8 @@
-//! The direct path for a whole input ([`crate::parse_with`]), beside the modes.
+//! The fast path for a whole input ([`crate::parse_with`]), beside the modes: the one twin of
+//! the lexer, differential-tested against it (`tests/chunks.rs` on random shapes and near
+//! misses, `tests/corpus.rs` on every corpus file whole against char by char, and the
+//! `microxml_chunks` fuzz target, all of which compare `parse_with` with the streaming
+//! `Parser`, which has no fast path).
 //!
 //! From a clean Main-mode state (nothing queued or pending), it reads units of plain markup: a
 //! text part, followed by a plain end-tag `</name S* >` or a plain start-tag
@@ -11,19 +15,47 @@
 //! it does not take whole, it stops *before* the unit and leaves it to the mode recognizers, so
 //! what it does is exactly what the modes do on those units: the same tokens in the same order
 //! (a text run before a tag is one `Data` token either way, since the tag flushes it), and the
-//! same diagnostics. `tests/chunks.rs` checks it against the modes on random markup (feeding one
-//! character at a time never gives it a unit, since the input then ends inside every tag).
+//! same diagnostics.
+//!
+//! It reads with the shared pieces: the byte classes of thicket-names (a name's end and
+//! whether it can be a MicroXML name in one pass), `StopSet` scans from thicket-input, the
+//! predefined references of thicket-charref, and the lexer's cursor for `-->` and `]]>`
+//! searches (resumable `Finder`s, so an unclosed comment is not searched again at every tag).
 
-use memchr::{memchr, memchr2, memchr3, memmem};
+use memchr::memmem;
 use thicket_input::Span;
+use thicket_input::scan::{Finder, StopSet};
+use thicket_names::microxml::{
+    BYTES, NAME_CHAR, NAME_START, S, STRICT_NAME_CHAR, STRICT_NAME_START,
+};
+use thicket_names::microxml2012;
 
 use crate::error::ErrorCode;
-use crate::lexer::{
-    CLASS, DQ_STOP, Lexer, MICRO_CHAR, MICRO_START, NAME_CHAR, NAME_START, SPACE, SQ_STOP,
-    TEXT_STOP,
-};
+use crate::lexer::Lexer;
 use crate::tree::{Chars, TreeBuilder};
-use crate::validity;
+
+/// A text run: up to `<` or `&`; `>` (a diagnostic each) and CR (newline normalization) are
+/// noted and passed.
+static TEXT: StopSet = StopSet::new(b"<&").check(b">\r");
+/// A value in `"`: up to the quote, or anything that keeps it from being plain.
+static DOUBLE_QUOTED: StopSet = StopSet::new(b"\"&<>\r");
+/// A value in `'`: the same.
+static SINGLE_QUOTED: StopSet = StopSet::new(b"'&<>\r");
+/// How many bytes of a text run or a value are looked at one by one before a `StopSet` search
+/// (most end within them: the whitespace between tags, short values).
+const PROBE: usize = 16;
+
+/// What changes in a value's characters: references and line breaks.
+static CHANGES: StopSet = StopSet::new(b"&\r");
+
+#[inline]
+fn quoted_set(quote: u8) -> &'static StopSet {
+    if quote == b'"' {
+        &DOUBLE_QUOTED
+    } else {
+        &SINGLE_QUOTED
+    }
+}
 
 /// One attribute of a start-tag being read: name `start..end` (and what it is), `=` ending at `eq_end`, value `value.0..value.1` (inside the
 /// quotes).
@@ -38,31 +70,28 @@ struct Attr {
     owned: bool,
 }
 
-/// Runs longer than this go to `memchr`.
-const SHORT: usize = 32;
-
 #[inline]
 fn class(b: &[u8], i: usize) -> u8 {
-    b.get(i).map_or(0, |&c| CLASS[c as usize])
+    b.get(i).map_or(0, |&c| BYTES[c as usize])
 }
 
 /// The end of the run of `S` at `i`.
 #[inline]
 fn skip_s(b: &[u8], mut i: usize) -> usize {
-    while class(b, i) & SPACE != 0 {
+    while class(b, i) & S != 0 {
         i += 1;
     }
     i
 }
 
-/// What the direct path knows about a name from scanning it.
+/// What the fast path knows about a name from scanning it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum NameKind {
     /// An ASCII MicroXML name.
     Micro,
     /// ASCII but not a MicroXML name (it has `:` or `$`).
     Invalid,
-    /// Not ASCII: [`validity::is_name`] decides.
+    /// Not ASCII: [`microxml2012::is_name`] decides.
     Ask,
 }
 
@@ -81,7 +110,7 @@ fn name_at(b: &[u8], i: usize) -> (usize, NameKind) {
         all &= k;
         j += 1;
     }
-    let kind = if first & MICRO_START != 0 && all & MICRO_CHAR != 0 {
+    let kind = if first & STRICT_NAME_START != 0 && all & STRICT_NAME_CHAR != 0 {
         NameKind::Micro
     } else if b[i..j].is_ascii() {
         NameKind::Invalid
@@ -104,34 +133,35 @@ struct Marks {
 #[inline]
 fn text_at(b: &[u8], mut i: usize) -> (usize, Marks) {
     let mut marks = Marks::default();
-    loop {
-        let limit = b.len().min(i + SHORT);
-        while i < limit && CLASS[b[i] as usize] & TEXT_STOP == 0 {
-            i += 1;
-        }
-        if i == b.len() {
-            return (i, marks);
-        }
-        if i == limit {
-            // A long run.
-            let end = i + memchr2(b'<', b'&', &b[i..]).unwrap_or(b.len() - i);
-            marks.cr |= memchr(b'\r', &b[i..end]).is_some();
-            marks.gt |= memchr(b'>', &b[i..end]).is_some();
-            return (end, marks);
-        }
+    // The first bytes one by one (the whitespace between two tags is short), then the engine.
+    let probe_end = b.len().min(i + PROBE);
+    while i < probe_end {
         match b[i] {
+            c if !TEXT.contains(c) => {}
             b'>' => marks.gt = true,
             b'\r' => marks.cr = true,
             _ => return (i, marks),
         }
         i += 1;
     }
+    if i == b.len() {
+        return (i, marks);
+    }
+    let end = TEXT.run(b, i, |j| {
+        if b[j] == b'>' {
+            marks.gt = true;
+        } else {
+            marks.cr = true;
+        }
+        Some(j + 1)
+    });
+    (end, marks)
 }
 
 /// Appends `text` newline-normalized: CR LF and CR become LF. (The character before `text` is
-/// never a CR: the direct path does not start after one, and references end with `;`.)
+/// never a CR: the fast path does not start after one, and references end with `;`.)
 fn push_normalized(out: &mut String, mut text: &str) {
-    while let Some(i) = memchr(b'\r', text.as_bytes()) {
+    while let Some(i) = memchr::memchr(b'\r', text.as_bytes()) {
         out.push_str(&text[..i]);
         out.push('\n');
         text = &text[i + 1..];
@@ -146,35 +176,28 @@ fn push_normalized(out: &mut String, mut text: &str) {
 /// when `&`, `<`, `>` or CR comes first (or no quote does).
 #[inline]
 fn value_at(b: &[u8], mut i: usize, quote: u8) -> Option<usize> {
-    let stop = if quote == b'"' { DQ_STOP } else { SQ_STOP };
-    let limit = b.len().min(i + SHORT);
-    while i < limit && CLASS[b[i] as usize] & stop == 0 {
+    let set = quoted_set(quote);
+    // The first bytes one by one (most values are short), then the engine.
+    let probe_end = b.len().min(i + PROBE);
+    while i < probe_end && !set.contains(b[i]) {
         i += 1;
     }
-    if i == limit {
-        if i == b.len() {
-            return None;
-        }
-        // A long value.
-        i += memchr3(quote, b'&', b'<', &b[i..])?;
-        let run = &b[limit..i];
-        if memchr2(b'>', b'\r', run).is_some() {
-            return None;
-        }
-    }
-    (b[i] == quote).then_some(i)
+    let end = if i < probe_end { i } else { set.find(b, i) };
+    (*b.get(end)? == quote).then_some(end)
 }
 
 /// [`value_at`] for a value that also holds CRs or the five predefined references (when
 /// `references`): where its closing `quote` is, or `None` at `&` otherwise, `<`, `>`, or the end.
 #[cold]
 fn value_with_references(b: &[u8], mut i: usize, quote: u8, references: bool) -> Option<usize> {
+    let set = quoted_set(quote);
     loop {
+        i = set.find(b, i);
         match *b.get(i)? {
             c if c == quote => return Some(i),
-            b'&' if references => i += predefined_reference(&b[i..])?.0,
-            b'&' | b'<' | b'>' => return None,
-            _ => i += 1,
+            b'&' if references => i += thicket_charref::xml_predefined_reference(&b[i..])?.0,
+            b'\r' => i += 1,
+            _ => return None,
         }
     }
 }
@@ -182,30 +205,32 @@ fn value_with_references(b: &[u8], mut i: usize, quote: u8, references: bool) ->
 /// The characters of a value read by [`value_with_references`]: CR LF and CR as LF, references
 /// replaced.
 #[cold]
-fn owned_value(mut value: &str) -> String {
+fn owned_value(value: &str) -> String {
+    let b = value.as_bytes();
     let mut out = String::with_capacity(value.len());
-    while let Some(k) = memchr2(b'&', b'\r', value.as_bytes()) {
-        out.push_str(&value[..k]);
-        let rest = &value[k..];
-        if rest.starts_with('&') {
-            let (n, c) = predefined_reference(rest.as_bytes()).unwrap_or((1, '&'));
-            out.push(c);
-            value = &rest[n..];
-        } else {
-            out.push('\n');
-            value = &rest[1..];
-            if let Some(after) = value.strip_prefix('\n') {
-                value = after;
+    let mut copied = 0;
+    loop {
+        let k = CHANGES.find(b, copied);
+        out.push_str(&value[copied..k]);
+        match b.get(k) {
+            None => return out,
+            Some(b'&') => {
+                let (n, c) = thicket_charref::xml_predefined_reference(&b[k..]).unwrap_or((1, '&'));
+                out.push(c);
+                copied = k + n;
+            }
+            Some(_) => {
+                // CR, or CR LF.
+                out.push('\n');
+                copied = k + 1 + usize::from(b.get(k + 1) == Some(&b'\n'));
             }
         }
     }
-    out.push_str(value);
-    out
 }
 
-/// The direct path's scratch space, kept across calls.
+/// The fast path's scratch space, kept across calls.
 #[derive(Debug)]
-pub(crate) struct Direct {
+pub(crate) struct Fast {
     attrs: Vec<Attr>,
     /// The current text run with its references replaced, when it has any.
     owned: Option<String>,
@@ -214,12 +239,11 @@ pub(crate) struct Direct {
     /// The text before the current tag when it has comments in it (`in_part`).
     part: Part,
     in_part: bool,
-    /// The last search for `-->`: from where, and where it was found. Searches from a later
-    /// position before that find the same; a failed search fails from any later position, so
-    /// unclosed comments are not searched to the end again and again.
-    comment_end: Option<(usize, Option<usize>)>,
+    /// The search for `-->`: resumed where it stopped, so unclosed comments are not searched
+    /// to the end again and again.
+    comment_end: Finder,
     /// The same for `]]>`.
-    cdata_end: Option<(usize, Option<usize>)>,
+    cdata_end: Finder,
     /// The limits on attributes, names and values (`usize::MAX` for none): a unit that
     /// reaches one is left to the modes, which apply it.
     limited: bool,
@@ -261,31 +285,17 @@ impl Part {
     }
 }
 
-/// `&lt;`, `&gt;`, `&amp;`, `&quot;` or `&apos;` at the start of `b`: its length and character.
-/// These are valid character names with every option, and valid MicroXML.
-#[inline]
-fn predefined_reference(b: &[u8]) -> Option<(usize, char)> {
-    match b.get(1..4)? {
-        b"lt;" => Some((4, '<')),
-        b"gt;" => Some((4, '>')),
-        b"amp" if b.get(4) == Some(&b';') => Some((5, '&')),
-        b"quo" if b.get(4..6) == Some(b"t;") => Some((6, '"')),
-        b"apo" if b.get(4..6) == Some(b"s;") => Some((6, '\'')),
-        _ => None,
-    }
-}
-
-impl Direct {
+impl Fast {
     /// Scratch space for a tokenizer with these options.
-    pub(crate) fn new(options: &crate::Options) -> Direct {
-        Direct {
+    pub(crate) fn new(options: &crate::Options) -> Fast {
+        Fast {
             attrs: Vec::with_capacity(16),
             owned: None,
             references: !options.reference_tokens,
             part: Part::default(),
             in_part: false,
-            comment_end: None,
-            cdata_end: None,
+            comment_end: Finder::new(b"-->"),
+            cdata_end: Finder::new(b"]]>"),
             limited: options.limits.max_attributes.is_some()
                 || options.limits.max_name_len.is_some()
                 || options.limits.max_value_len.is_some(),
@@ -295,27 +305,6 @@ impl Direct {
         }
     }
 
-    /// Where `needle` first occurs at or after `from`, with `cache` the last such search.
-    fn find_end(
-        cache: &mut Option<(usize, Option<usize>)>,
-        b: &[u8],
-        from: usize,
-        needle: &[u8],
-    ) -> Option<usize> {
-        if let Some((searched, found)) = *cache
-            && searched <= from
-        {
-            match found {
-                None => return None,
-                Some(f) if f >= from => return Some(f),
-                Some(_) => {}
-            }
-        }
-        let found = memmem::find(&b[from..], needle).map(|i| from + i);
-        *cache = Some((from, found));
-        found
-    }
-
     /// The text part at `p` whose first run ends at `end` with `<!`: runs, comments and CDATA
     /// sections up to the `<` of something else, gathered in `self.part`. Where that `<` is, or
     /// `None` when the part does not end at a `<` (or a comment or section is not closed).
@@ -323,6 +312,7 @@ impl Direct {
     fn text_with_comments(
         &mut self,
         input: &str,
+        tok: &Lexer<'_>,
         p: usize,
         mut end: usize,
         mut gt: bool,
@@ -347,7 +337,7 @@ impl Direct {
             }
             if b.get(end + 1..end + 4) == Some(b"!--") {
                 // COMMENT: nothing but its diagnostic.
-                let close = Self::find_end(&mut self.comment_end, b, end + 4, b"-->")?;
+                let close = self.comment_end.find(tok.input(), end + 4).ok()??;
                 let content = &b[end + 4..close];
                 if memmem::find(content, b"--").is_some() || content.last() == Some(&b'-') {
                     self.part
@@ -358,16 +348,18 @@ impl Direct {
             } else if b.get(end + 1..end + 9) == Some(b"![CDATA[") {
                 // CDATA_OPEN, CData mode's DATA_CHARs (newline-normalized), CDATA_CLOSE.
                 let from = end + 9;
-                let close = Self::find_end(&mut self.cdata_end, b, from, b"]]>")?;
+                let close = self.cdata_end.find(tok.input(), from).ok()??;
                 self.part
                     .diagnostics
                     .push((ErrorCode::CdataSection, end, from));
                 let content = &input[from..close];
-                let owned = memchr(b'\r', content.as_bytes()).is_some().then(|| {
-                    let mut t = String::with_capacity(content.len());
-                    push_normalized(&mut t, content);
-                    t
-                });
+                let owned = memchr::memchr(b'\r', content.as_bytes())
+                    .is_some()
+                    .then(|| {
+                        let mut t = String::with_capacity(content.len());
+                        push_normalized(&mut t, content);
+                        t
+                    });
                 self.part.add(input, from, close, owned);
                 s = close + 3;
             } else {
@@ -418,7 +410,7 @@ impl Direct {
             if !self.references {
                 return None;
             }
-            let (n, c) = predefined_reference(&b[end..])?;
+            let (n, c) = thicket_charref::xml_predefined_reference(&b[end..])?;
             s.push(c);
             copied = end + n;
             (end, marks) = text_at(b, copied);
@@ -450,7 +442,7 @@ impl Direct {
             };
             self.in_part = false;
             if b.get(lt) == Some(&b'<') && b.get(lt + 1) == Some(&b'!') {
-                let Some(end) = self.text_with_comments(input, p, lt, gt) else {
+                let Some(end) = self.text_with_comments(input, tok, p, lt, gt) else {
                     break;
                 };
                 lt = end;
@@ -517,7 +509,7 @@ impl Direct {
         }
     }
 
-    /// The text part read by [`Direct::text_with_comments`], with its diagnostics.
+    /// The text part read by [`Fast::text_with_comments`], with its diagnostics.
     #[cold]
     fn commit_part(&mut self, tok: &mut Lexer<'_>, builder: &mut TreeBuilder<'_>) {
         for &(code, s, e) in &self.part.diagnostics {
@@ -545,7 +537,7 @@ impl Direct {
                 b'/' => {
                     return (b.get(j + 1) == Some(&b'>')).then_some((j + 2, name_end, micro, true));
                 }
-                c if j > i && CLASS[c as usize] & NAME_START != 0 => {
+                c if j > i && BYTES[c as usize] & NAME_START != 0 => {
                     let (end, kind) = name_at(b, j);
                     let eq = skip_s(b, end);
                     if b.get(eq) != Some(&b'=') {
@@ -578,7 +570,7 @@ impl Direct {
         }
     }
 
-    /// Whether the start-tag at `lt` read by [`Direct::start_tag`] reaches a limit (the modes
+    /// Whether the start-tag at `lt` read by [`Fast::start_tag`] reaches a limit (the modes
     /// apply it; the value's length in the input is at least its length in characters).
     #[cold]
     fn over_limits(&self, lt: usize, name_end: usize) -> bool {
@@ -590,7 +582,7 @@ impl Direct {
                 .any(|a| a.end - a.start > self.max_name || a.value.1 - a.value.0 > self.max_value)
     }
 
-    /// The tokens of the start-tag at `lt` read by [`Direct::start_tag`].
+    /// The tokens of the start-tag at `lt` read by [`Fast::start_tag`].
     #[inline]
     fn commit_start_tag(
         &self,
@@ -646,7 +638,7 @@ fn check_name(input: &str, tok: &mut Lexer<'_>, start: usize, end: usize, kind: 
     let invalid = match kind {
         NameKind::Micro => false,
         NameKind::Invalid => true,
-        NameKind::Ask => !validity::is_name(&input[start..end]),
+        NameKind::Ask => !microxml2012::is_name(&input[start..end]),
     };
     if invalid {
         tok.report(ErrorCode::InvalidName, start, end);
@@ -668,7 +660,7 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4096))]
 
-        /// The kind of a name scanned by the direct path agrees with `validity::is_name`, and
+        /// The kind of a name scanned by the fast path agrees with `microxml2012::is_name`, and
         /// its end with the recovery `NAME`.
         #[test]
         fn name_kind_agrees_with_validity(name in "[a-zA-Z_:$é中][a-zA-Z0-9_:$.\\-é\u{300}]{0,8}", tail in "[ =>/]?") {
@@ -676,8 +668,8 @@ mod tests {
             let (end, kind) = name_at(text.as_bytes(), 0);
             prop_assert_eq!(end, name.len());
             match kind {
-                NameKind::Micro => prop_assert!(validity::is_name(&name)),
-                NameKind::Invalid => prop_assert!(!validity::is_name(&name)),
+                NameKind::Micro => prop_assert!(microxml2012::is_name(&name)),
+                NameKind::Invalid => prop_assert!(!microxml2012::is_name(&name)),
                 NameKind::Ask => prop_assert!(!name.is_ascii()),
             }
         }

@@ -1,0 +1,98 @@
+//! The public streaming tokenizer over the lexer's machine.
+
+use crate::error::Diagnostic;
+use crate::lexer::{Lexer, Mode};
+use crate::options::Options;
+use crate::token::Token;
+
+/// The streaming tokenizer: `feed` chunks, pull [`Token`]s with [`Tokenizer::next_token`],
+/// `finish`, pull the rest. The spans of the tokens tile the input (input the spec drops comes
+/// as [`Token::Discarded`]).
+///
+/// Text is handed out as soon as the spec makes it certain: when the tokenizer has to wait for
+/// more input, the characters of the `Data` token read so far come out as a piece of it (fed
+/// `abc<`, it returns `Data("abc")` before the next feed; a long text is never held whole).
+/// The pieces of one run, joined (texts concatenated, spans merged), are the token a whole
+/// input gives; apart from where runs are split, the tokens and the diagnostics do not depend
+/// on how the input was split.
+///
+/// Of `Options::limits` it applies `max_attributes`, `max_name_len`, `max_value_len` and
+/// `max_diagnostics` (nesting depth is the tree builder's).
+#[derive(Debug)]
+pub struct Tokenizer {
+    lexer: Lexer<'static>,
+}
+
+impl Default for Tokenizer {
+    fn default() -> Self {
+        Tokenizer::new(Options::default())
+    }
+}
+
+impl Tokenizer {
+    /// A tokenizer with `options`.
+    pub fn new(options: Options) -> Tokenizer {
+        Tokenizer {
+            lexer: Lexer::lossless(options),
+        }
+    }
+
+    /// The options in use.
+    pub fn options(&self) -> &Options {
+        self.lexer.options()
+    }
+
+    /// The current tokenization mode.
+    pub fn mode(&self) -> Mode {
+        self.lexer.mode()
+    }
+
+    /// Appends a chunk of input. Call [`Tokenizer::next_token`] until it returns `None` between
+    /// feeds (or not: tokens are kept until pulled, and so is the input they refer to).
+    pub fn feed(&mut self, chunk: &str) {
+        self.lexer.feed(chunk);
+    }
+
+    /// Marks the end of the input.
+    pub fn finish(&mut self) {
+        self.lexer.finish();
+    }
+
+    /// The diagnostics released and not yet taken, in source order (by span start; at the same
+    /// start, a forbidden character first, then in the order the modes raise them). A
+    /// diagnostic is released once every token before it has been returned by
+    /// [`Tokenizer::next_token`] (so a consumer that adds diagnostics of its own at the tokens
+    /// it was given can merge the two lists in order), and at the end every one is. The list
+    /// does not depend on how the input was split.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        self.lexer.released()
+    }
+
+    /// Takes the diagnostics released so far (see [`Tokenizer::diagnostics`]).
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        self.lexer.take_released()
+    }
+
+    /// How many diagnostics were counted and not kept, past `Limits::max_diagnostics` (the
+    /// first ones in source order are kept).
+    pub fn omitted_diagnostics(&self) -> usize {
+        self.lexer.omitted_diagnostics()
+    }
+
+    /// Tokenizes the whole of `text`: the tokens (whose spans tile `text`; each text run is one
+    /// `Data` token) and every diagnostic kept, in source order.
+    pub fn tokenize(text: &str, options: Options) -> (Vec<Token<'static>>, Vec<Diagnostic>) {
+        let mut t = Lexer::whole(text, options, true);
+        let mut out = Vec::new();
+        while let Some(tok) = t.next_token() {
+            out.push(tok.into_owned());
+        }
+        (out, t.take_diagnostics().0)
+    }
+
+    /// The next abstract token, or `None` when more input is needed (or, after
+    /// [`Tokenizer::finish`], at the end).
+    pub fn next_token(&mut self) -> Option<Token<'_>> {
+        self.lexer.next_token()
+    }
+}
