@@ -754,6 +754,55 @@ impl StopSet {
     }
 }
 
+impl StopSet {
+    /// [`StopSet::run`] with the probe and the memchr engine's word test inlined into the
+    /// caller (the other engines, and the memchr engine past [`SHORT`] bytes, are called as
+    /// `run` calls them). Same answer as `run`, for the few hottest call sites of a dialect on
+    /// a `static` set: there the compiler knows the set, so the choice of engine, the needles
+    /// and the word test's printable members become constants (straight-line code instead of a
+    /// loop over the members) and a run that ends within the word test makes no call. Each
+    /// call site costs code: use `run` elsewhere.
+    ///
+    /// ```
+    /// use thicket_input::scan::StopSet;
+    /// static VALUE: StopSet = StopSet::new(b"\"&\r\0");
+    /// let value = b"a value long enough for the word test\" b";
+    /// assert_eq!(VALUE.run_inline(value, 0, |_| None), VALUE.run(value, 0, |_| None));
+    /// ```
+    #[inline(always)]
+    pub fn run_inline(
+        &self,
+        hay: &[u8],
+        from: usize,
+        mut check: impl FnMut(usize) -> Option<usize>,
+    ) -> usize {
+        let mut from = from;
+        if self.probe > 0 {
+            let probe_end = hay.len().min(from.saturating_add(self.probe as usize));
+            from = self.run_table(hay, from, probe_end, &mut check);
+            if from < probe_end || from >= hay.len() {
+                return from;
+            }
+        }
+        match self.engine {
+            Engine::Memchr => match self.words(hay, from, from.saturating_add(SHORT), &mut check) {
+                Ok(j) => j,
+                Err(i) if hay.len() - i.min(hay.len()) < 8 => {
+                    self.run_table(hay, i, hay.len(), &mut check)
+                }
+                Err(i) => self.run_memchr_long(hay, i, &mut check),
+            },
+            _ => self.run_engine(hay, from, &mut check),
+        }
+    }
+
+    /// [`StopSet::find`] through [`StopSet::run_inline`]: the same answer, inlined.
+    #[inline(always)]
+    pub fn find_inline(&self, hay: &[u8], from: usize) -> usize {
+        self.run_inline(hay, from, |_| None)
+    }
+}
+
 /// True when all eight bytes of `w` are printable ASCII (0x20..=0x7E): the word test of HTML's
 /// and MicroXML's text checks, with no printable byte excluded.
 ///

@@ -127,3 +127,54 @@ fn the_classes_the_dialects_use_pick_the_expected_engine() {
         Engine::Table
     );
 }
+
+proptest! {
+    /// `run_inline` and `find_inline` answer what `run` and `find` answer, for every engine and
+    /// probe length (the probe ends inside, at and past a run's end).
+    #[test]
+    fn the_inlined_run_agrees_with_run(
+        stops in proptest::collection::vec(interesting_byte(), 0..8),
+        checks in proptest::collection::vec(interesting_byte(), 0..4),
+        hay in hay(),
+        from in 0usize..100,
+        accept_every in 1usize..4,
+        probe in prop_oneof![Just(0u8), Just(1), Just(2), Just(3), Just(16), any::<u8>()],
+    ) {
+        let set = class(&stops, &checks).probe(probe);
+        let from = from.min(hay.len());
+        let accept = |i: usize| (!i.is_multiple_of(accept_every)).then_some(i + 1 + i % 2);
+        let want_find = naive(&set, &hay, from, &|_| None);
+        let want_run = naive(&set, &hay, from, &accept);
+        for engine in [Engine::Memchr, Engine::Swar, Engine::Table] {
+            let forced = set.clone().with_engine(engine);
+            prop_assert_eq!(forced.find_inline(&hay, from), want_find, "{:?}", forced.engine());
+            prop_assert_eq!(forced.find(&hay, from), want_find, "{:?}", forced.engine());
+            prop_assert_eq!(
+                forced.run_inline(&hay, from, accept), want_run, "{:?}", forced.engine()
+            );
+            prop_assert_eq!(forced.run(&hay, from, accept), want_run, "{:?}", forced.engine());
+        }
+    }
+}
+
+/// The inlined run on a `static` set (as the dialects call it, where the compiler specializes
+/// it) answers what a plain loop answers, with check bytes accepted a character at a time.
+#[test]
+fn the_inlined_run_on_a_static_set() {
+    static VALUE: StopSet = StopSet::new(b"\"&\r\0").check(&[0xC2, 0xEF]).probe(2);
+    let text = "a value with \u{e9}, \u{85}, \u{ff0c} and more, long enough for the word test\" b";
+    let hay = text.as_bytes();
+    let width = |i: usize| Some(i + text[i..].chars().next().map_or(1, char::len_utf8));
+    for from in (0..=hay.len()).filter(|&i| text.is_char_boundary(i)) {
+        assert_eq!(
+            VALUE.find_inline(hay, from),
+            naive(&VALUE, hay, from, &|_| None),
+            "from {from}"
+        );
+        assert_eq!(
+            VALUE.run_inline(hay, from, width),
+            naive(&VALUE, hay, from, &width),
+            "from {from}"
+        );
+    }
+}

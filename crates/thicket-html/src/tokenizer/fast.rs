@@ -63,7 +63,7 @@ static AFTER_UNQUOTED_VALUE: StopSet = StopSet::new(b">").stop(names::ASCII_WHIT
 /// True when `bytes[from..to]` has no byte the direct paths leave to the states ([`PLAIN`]).
 #[inline]
 fn is_plain(bytes: &[u8], from: usize, to: usize) -> bool {
-    PLAIN.find(&bytes[..to], from) == to
+    PLAIN.find_inline(&bytes[..to], from) == to
 }
 
 /// The last named reference with `;` that the direct path looked up in the table: documents
@@ -194,7 +194,7 @@ impl Tokenizer {
         // The common case first: a run of plain text (maybe empty), then a tag. The text is
         // handed out as a range of the input without going through `text`.
         let start = self.pos();
-        let end = self.scan(&DATA);
+        let end = self.scan_inline(&DATA);
         let at =
             |t: &Tokenizer, offset: usize| t.input.bytes().get(offset - t.input.base()).copied();
         if at(self, end) == Some(b'<') {
@@ -263,11 +263,8 @@ impl Tokenizer {
                 }
                 _ => return Fast::No,
             }
-            end = self.scan(&DATA);
-            if end > self.pos() {
-                self.emit_raw(self.pos(), end);
-                self.input.set_offset(end);
-            }
+            end = self.scan_inline(&DATA);
+            self.take_run_to(end);
         }
     }
 
@@ -423,7 +420,7 @@ impl Tokenizer {
                     };
                     // The value up to its quote or first `&`; anything else in it is left to
                     // the states.
-                    let mut ve = run.find(bytes, vs);
+                    let mut ve = run.find_inline(bytes, vs);
                     if at(ve)? != quote && at(ve)? != b'&' {
                         return None;
                     }
@@ -459,7 +456,7 @@ impl Tokenizer {
                                 value.push_str(r, input);
                                 seg = after;
                             }
-                            ve = run.find(bytes, after);
+                            ve = run.find_inline(bytes, after);
                             if at(ve)? != quote && at(ve)? != b'&' {
                                 return None;
                             }
@@ -562,7 +559,7 @@ impl Tokenizer {
                     } else {
                         &SINGLE_QUOTED
                     };
-                    let value_end = run.find(bytes, value_start);
+                    let value_end = run.find_inline(bytes, value_start);
                     if bytes.get(value_end) != Some(&quote) {
                         break;
                     }

@@ -10,8 +10,15 @@ use super::{Step, TEXT_PROBE, Tokenizer, stops};
 use crate::error::ErrorCode;
 use crate::state::State;
 
-/// The data and RCDATA states' runs end at `<` and `&`.
-pub(super) static DATA: StopSet = stops(b"<&").probe(TEXT_PROBE);
+/// The data and RCDATA states' runs end at `<` and `&`. Only the first [`DATA_PROBE`] bytes
+/// are probed one by one.
+pub(super) static DATA: StopSet = stops(b"<&").probe(DATA_PROBE);
+/// How many bytes of a data run are probed one by one before the word test: the data state and
+/// the direct path scan it inlined ([`Tokenizer::scan_inline`]), where the word test costs
+/// less than probing byte by byte, except on the first bytes, which end the many runs that are
+/// empty or a newline between two tags (callgrind over the corpus: 2 beat 0, 1, 3, 4, 6, 8, 12
+/// and 16).
+const DATA_PROBE: u8 = 2;
 /// RAWTEXT and script data: only `<` ends a run.
 static RAWTEXT: StopSet = stops(b"<").probe(TEXT_PROBE);
 /// PLAINTEXT: nothing but NULL and CR.
@@ -24,6 +31,12 @@ impl Tokenizer {
     #[inline(always)]
     fn take_text_run(&mut self, set: &StopSet) {
         let end = self.scan(set);
+        self.take_run_to(end);
+    }
+
+    /// Emits the input from the position to `end` unchanged as text, and moves past it.
+    #[inline(always)]
+    pub(super) fn take_run_to(&mut self, end: usize) {
         if end > self.pos() {
             self.emit_raw(self.pos(), end);
             self.input.set_offset(end);
@@ -32,7 +45,9 @@ impl Tokenizer {
 
     /// 12.2.5.1 Data state.
     pub(super) fn data_state(&mut self) -> Step {
-        self.take_text_run(&DATA);
+        // The most frequent run of the states: its scan is inlined.
+        let end = self.scan_inline(&DATA);
+        self.take_run_to(end);
         match self.cur()? {
             Some('&') => {
                 self.return_state = State::Data;
