@@ -27,8 +27,9 @@ pub(crate) fn unescape_into(src: &str, out: &mut String) -> Result<(), EscapeErr
     while let Some(rel) = memchr::memchr(b'&', &bytes[at..]) {
         let amp = at + rel;
         out.push_str(&src[at..amp]);
-        out.push(escape_at(src, amp)?.0);
-        at = escape_end(src, amp);
+        let (c, len) = escape_at(src, amp)?;
+        out.push(c);
+        at = amp + len;
     }
     out.push_str(&src[at..]);
     Ok(())
@@ -37,7 +38,7 @@ pub(crate) fn unescape_into(src: &str, out: &mut String) -> Result<(), EscapeErr
 /// The escape whose `&` is at `amp`: its codepoint and its length.
 #[inline]
 fn escape_at(src: &str, amp: usize) -> Result<(char, usize), EscapeError> {
-    let Some(semi) = memchr::memchr(b';', &src.as_bytes()[amp..]) else {
+    let Some(semi) = semicolon(&src.as_bytes()[amp..]) else {
         return Err(escape_error(
             ErrorCode::UnterminatedEscape,
             amp,
@@ -52,10 +53,15 @@ fn escape_at(src: &str, amp: usize) -> Result<(char, usize), EscapeError> {
     }
 }
 
-/// Where the (valid) escape at `amp` ends.
+/// The first `;` of `b`: escapes are short, so the first bytes are looked at one by one
+/// before a memchr call is set up.
 #[inline]
-fn escape_end(src: &str, amp: usize) -> usize {
-    amp + memchr::memchr(b';', &src.as_bytes()[amp..]).map_or(0, |k| k + 1)
+fn semicolon(b: &[u8]) -> Option<usize> {
+    let head = &b[..b.len().min(12)];
+    match head.iter().position(|&c| c == b';') {
+        Some(k) => Some(k),
+        None => memchr::memchr(b';', &b[head.len()..]).map(|k| k + head.len()),
+    }
 }
 
 #[cold]

@@ -224,7 +224,7 @@ fn long_value(
 /// names are ASCII, so they are NFC and compare as bytes.
 #[inline]
 fn has_duplicates(b: &[u8], attrs: &[Attr]) -> bool {
-    dedup::first_repeat(attrs.len(), |k| attrs[k].name.written(b)).is_some()
+    dedup::first_repeat_bytes(attrs.len(), |k| attrs[k].name.written(b)).is_some()
 }
 
 /// True when UTF-8 bytes hold NEL or LS.

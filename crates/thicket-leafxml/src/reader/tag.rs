@@ -443,7 +443,9 @@ fn check_duplicates(s: &str, tag: &TagAssembly) -> Result<(), TagError> {
     if attrs.len() < 2 {
         return Ok(());
     }
-    match dedup::first_repeat(attrs.len(), |k| attrs[k].name.get(s, &tag.decoded)) {
+    match dedup::first_repeat_bytes(attrs.len(), |k| {
+        attrs[k].name.get(s, &tag.decoded).as_bytes()
+    }) {
         Some(k) => {
             let (start, end) = attrs[k].extent();
             Err(TagError::over(ErrorCode::DuplicateAttribute, start, end))
