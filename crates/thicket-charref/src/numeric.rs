@@ -155,12 +155,10 @@ pub fn microxml(code: u32) -> Option<char> {
 
 /// True when `c` is in the LeafXML character set: HT, LF, CR, U+0020..=U+007E, NEL,
 /// U+00A0..=U+D7FF, U+E000..=U+FDCF, U+FDF0..=U+10FFFD excluding code points whose low 16 bits are
-/// FFFE or FFFF.
+/// FFFE or FFFF. The class is defined once, in [`thicket_names::leafxml::is_char`].
 #[inline]
 pub const fn is_leafxml_char(c: char) -> bool {
-    let c = c as u32;
-    matches!(c, 0x09 | 0x0A | 0x0D | 0x20..=0x7E | 0x85 | 0xA0..=0xD7FF | 0xE000..=0xFDCF)
-        || (c >= 0xFDF0 && c <= 0x10_FFFD && c & 0xFFFE != 0xFFFE)
+    thicket_names::leafxml::is_char(c)
 }
 
 /// LeafXML numeric escapes: "Numeric escapes are only allowed to escape codepoints that are within

@@ -5,7 +5,6 @@
 
 use std::io::{self, Read};
 
-use thicket_charref::numeric::is_leafxml_char;
 use thicket_input::StreamDecoder;
 use thicket_input::decode::DecodeErrorKind;
 
@@ -229,81 +228,7 @@ fn count_chars(b: &[u8]) -> u32 {
     (b.len() - continuation) as u32
 }
 
-/// Length of the codepoint at a lead byte when every codepoint with that lead byte is in the
-/// LeafXML character set: C3..=DF is U+00C0..=U+07FF, E0..=EE is U+0800..=U+EFFF (a `str`
-/// holds no surrogates); C2 (C1 controls), EF (U+FDD0.., U+FFFE) and 4-byte codepoints are
-/// checked codepoint by codepoint.
-#[inline]
-fn valid_lead_len(x: u8) -> Option<usize> {
-    match x {
-        0xC3..=0xDF => Some(2),
-        0xE0..=0xEE => Some(3),
-        _ => None,
-    }
-}
-
-/// True for a byte that needs no codepoint test: printable ASCII, HT, LF, CR, a continuation
-/// byte, or a lead byte of `valid_lead_len`. (In a `str`, a continuation byte belongs to a lead
-/// byte the scan has already accepted or tested.)
-#[inline]
-fn byte_ok(x: u8) -> bool {
-    (x.wrapping_sub(0x20) < 0x5F)
-        | (x == b'\t')
-        | (x == b'\n')
-        | (x == b'\r')
-        | (x.wrapping_sub(0x80) < 0x40)
-        | (x.wrapping_sub(0xC3) < 0x1D)
-        | (x.wrapping_sub(0xE0) < 0x0F)
-}
-
-/// Bytes checked at a time by the fast path of `first_invalid`.
-const CHUNK: usize = 32;
-
-/// The first codepoint of `s` outside the LeafXML character set, with its offset.
-fn first_invalid(s: &str) -> Option<(usize, char)> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        // Fast path: 32 bytes at a time that need no codepoint test (the checks vectorize):
-        // printable ASCII first, the cheapest check, then every byte `byte_ok` accepts.
-        // Otherwise the next 32 bytes (or the rest) go through the codepoint path.
-        if let Some(chunk) = b.get(i..i + CHUNK)
-            && (chunk
-                .iter()
-                .fold(true, |ok, &x| ok & (x.wrapping_sub(0x20) < 0x5F))
-                || chunk.iter().fold(true, |ok, &x| ok & byte_ok(x)))
-        {
-            i += CHUNK;
-            continue;
-        }
-        let end = (i + CHUNK).min(b.len());
-        while i < end {
-            let x = b[i];
-            if x < 0x80 {
-                if (0x20..0x7F).contains(&x) || matches!(x, b'\t' | b'\n' | b'\r') {
-                    i += 1;
-                    continue;
-                }
-                return Some((i, x as char));
-            }
-            if x < 0xC0 {
-                // A continuation byte after a chunk that ended inside a codepoint.
-                i += 1;
-                continue;
-            }
-            if let Some(n) = valid_lead_len(x) {
-                i += n;
-                continue;
-            }
-            let c = s.get(i..)?.chars().next()?;
-            if !is_leafxml_char(c) {
-                return Some((i, c));
-            }
-            i += c.len_utf8();
-        }
-    }
-    None
-}
+use thicket_names::leafxml::first_invalid_char as first_invalid;
 
 /// `Input::pin` when no text is pinned.
 pub(crate) const NO_PIN: usize = usize::MAX;
@@ -517,42 +442,6 @@ mod tests {
         assert_eq!(stop.unwrap().codepoint, Some(0x7F));
         let (_, stop) = decode_all(b"\xFF\xFEa\x00b", 16);
         assert_eq!(stop.unwrap().code, ErrorCode::InvalidUtf16);
-    }
-
-    /// The lead-byte fast path of `first_invalid` agrees with `is_leafxml_char` on every
-    /// codepoint.
-    #[test]
-    fn valid_lead_bytes() {
-        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
-            let mut buf = [0; 4];
-            let s = c.encode_utf8(&mut buf);
-            if let Some(n) = valid_lead_len(s.as_bytes()[0]) {
-                assert_eq!(n, s.len(), "{c:?}");
-                assert!(is_leafxml_char(c), "{c:?}");
-            }
-            assert_eq!(first_invalid(s).is_none(), is_leafxml_char(c), "{c:?}");
-            if !(0x80..0xC0).contains(&s.as_bytes()[0]) {
-                let ok = s.as_bytes().iter().all(|&x| byte_ok(x));
-                assert!(!ok || is_leafxml_char(c), "{c:?}");
-            }
-        }
-    }
-
-    proptest::proptest! {
-        /// The chunked scan of `first_invalid` agrees with a codepoint-by-codepoint check,
-        /// wherever the chunks cut the codepoints.
-        #[test]
-        fn first_invalid_fast_path(
-            s in "[a \t\n\r\u{1}\u{7f}\u{85}\u{9f}é\u{7ff}\u{800}日\u{efff}\u{f000}\u{fdd0}\u{fffe}\u{10000}\u{1fffe}]{0,80}"
-        ) {
-            let expected = s.char_indices().find(|&(_, c)| !is_leafxml_char(c));
-            proptest::prop_assert_eq!(first_invalid(&s), expected);
-            for skip in 1..4 {
-                let t = format!("{}{s}", "x".repeat(skip));
-                let expected = t.char_indices().find(|&(_, c)| !is_leafxml_char(c));
-                proptest::prop_assert_eq!(first_invalid(&t), expected);
-            }
-        }
     }
 
     proptest::proptest! {

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use thicket_charref::numeric;
+use thicket_names::leafxml::{is_compressed_whitespace, is_nfc_stable_starter};
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 use crate::error::ErrorCode;
@@ -74,12 +75,6 @@ fn escape_error(code: ErrorCode, offset: usize, end: usize, value: Option<u32>) 
     }
 }
 
-/// True for the codepoints whitespace compression joins: HT, LF, CR and SP.
-#[inline]
-fn is_compressed_space(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r' | ' ')
-}
-
 /// "Each attribute value is decoded first by entity escaping, second by whitespace compression,
 /// and third by Unicode normalization to NFC." Escapes and compression are done in one pass
 /// (one copy of the value at most, before NFC); borrowed when nothing changes.
@@ -96,7 +91,7 @@ pub(crate) fn decode_value(src: &str) -> Result<Cow<'_, str>, EscapeError> {
         let amp = at + rel;
         compress_into(&src[at..amp], &mut out, &mut pending);
         let (c, len) = escape_at(src, amp)?;
-        if is_compressed_space(c) {
+        if is_compressed_whitespace(c) {
             pending = true;
         } else {
             if pending && !out.is_empty() {
@@ -114,7 +109,7 @@ pub(crate) fn decode_value(src: &str) -> Result<Cow<'_, str>, EscapeError> {
 /// Appends `piece` to `out` with whitespace compression; `pending` carries a run of whitespace
 /// from one piece to the next.
 fn compress_into(piece: &str, out: &mut String, pending: &mut bool) {
-    for (k, word) in piece.split(is_compressed_space).enumerate() {
+    for (k, word) in piece.split(is_compressed_whitespace).enumerate() {
         if k > 0 {
             *pending = true;
         }
@@ -130,13 +125,8 @@ fn compress_into(piece: &str, out: &mut String, pending: &mut bool) {
 
 /// The codepoint an escape body (between `&` and `;`) stands for.
 fn decode_escape(body: &str) -> Result<char, (ErrorCode, Option<u32>)> {
-    match body {
-        "amp" => return Ok('&'),
-        "lt" => return Ok('<'),
-        "gt" => return Ok('>'),
-        "apos" => return Ok('\''),
-        "quot" => return Ok('"'),
-        _ => {}
+    if let Some(c) = thicket_charref::xml_predefined(body) {
+        return Ok(c);
     }
     let Some(num) = body.strip_prefix('#') else {
         return Err((ErrorCode::UnknownEscape, None));
@@ -256,7 +246,7 @@ pub(crate) fn compress_whitespace(s: &str) -> Cow<'_, str> {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
-    for word in s.split(['\t', '\n', '\r', ' ']).filter(|w| !w.is_empty()) {
+    for word in s.split(is_compressed_whitespace).filter(|w| !w.is_empty()) {
         if !out.is_empty() {
             out.push(' ');
         }
@@ -273,64 +263,14 @@ pub(crate) fn is_compressed(s: &str) -> bool {
     }
     let mut prev_space = false;
     for &x in b {
-        match x {
-            b'\t' | b'\n' | b'\r' => return false,
-            b' ' if prev_space => return false,
-            b' ' => prev_space = true,
-            _ => prev_space = false,
+        let space = is_compressed_whitespace(char::from(x));
+        if space && (x != b' ' || prev_space) {
+            return false;
         }
+        prev_space = space;
     }
     true
 }
-
-/// True for codepoints that are starters (combining class 0) with NFC quick check "Yes", in
-/// ranges common in documents: the blocks of 64 codepoints of the BMP made only of such
-/// codepoints (`STABLE_BLOCKS`: Latin, Greek, Cyrillic, Georgian, punctuation, box drawing,
-/// Braille, CJK ideographs, Hangul, ...), and, in mixed blocks, Greek from U+0388, Cyrillic
-/// without the combining marks U+0483..=U+0489, CJK punctuation without the tone marks
-/// U+302A..=U+302F, kana without the combining sound marks U+3099 and U+309A,
-/// fullwidth forms. Such a codepoint resets the quick check's state, so a string made of them
-/// only is NFC. (Checked on every codepoint in the tests.)
-#[cfg(test)]
-pub(crate) fn is_stable_starter(c: char) -> bool {
-    is_stable_starter_u32(c as u32)
-}
-
-/// `is_stable_starter` for a codepoint value.
-#[inline]
-pub(crate) fn is_stable_starter_u32(c: u32) -> bool {
-    let block = (c >> 6) as usize;
-    if let Some(&bits) = STABLE_BLOCKS.get(block >> 6)
-        && (bits >> (block & 63)) & 1 == 1
-    {
-        return true;
-    }
-    matches!(c,
-        0x388..=0x3FF | 0x400..=0x482 | 0x48A..=0x52F | 0x3000..=0x3029 | 0x3030..=0x3098
-        | 0x309B..=0x30FF | 0xFF01..=0xFF9D)
-}
-
-/// Bit `k` of word `w` is set when the 64 codepoints from `(64 * w + k) * 64` are all starters
-/// with NFC quick check "Yes" (892 of the 1024 blocks of the BMP). Computed from the tables of
-/// `unicode-normalization` (Unicode 18); the `stable_starters` test checks every codepoint.
-const STABLE_BLOCKS: [u64; 16] = [
-    0x00400000443B8FFF,
-    0x1F7600EB6FFFDF1A,
-    0xFF57F7FFFFFFEFE6,
-    0xFFFFFFFFFFFFFFFA,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFF7306F1FFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0x00000000FFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFEFFC00FFFFFFFFF,
-];
 
 /// True when `s` is made of stable starters only (so it is NFC): all-ASCII strings at once,
 /// the rest codepoint by codepoint.
@@ -346,7 +286,7 @@ fn all_stable_starters(s: &str) -> bool {
             continue;
         }
         let (c, len) = codepoint_at(b, i);
-        if !is_stable_starter_u32(c) {
+        if !is_nfc_stable_starter(c) {
             return false;
         }
         i += len;
@@ -408,7 +348,7 @@ pub(crate) fn nfc_from(s: &str, from: usize) -> Cow<'_, str> {
             continue;
         }
         let (c, len) = codepoint_at(b, i);
-        if is_stable_starter_u32(c) {
+        if is_nfc_stable_starter(c) {
             if pending {
                 nfc_piece(s, start, i, &mut out, &mut copied);
                 pending = false;
@@ -589,16 +529,9 @@ mod tests {
         assert_eq!(compress_whitespace("   "), "");
     }
 
-    /// Every stable starter is a starter with quick check "Yes", and strings of them are NFC.
+    /// Strings of stable starters are NFC ones.
     #[test]
-    fn stable_starters() {
-        use unicode_normalization::char::canonical_combining_class;
-        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
-            if is_stable_starter(c) {
-                assert_eq!(canonical_combining_class(c), 0, "{c:?}");
-                assert_eq!(is_nfc_quick(std::iter::once(c)), IsNormalized::Yes, "{c:?}");
-            }
-        }
+    fn stable_starter_runs() {
         assert!(all_stable_starters("abc 日本語のテキスト、한국어 éà ＡＢ"));
         assert!(!all_stable_starters("か\u{3099}"));
         assert!(!all_stable_starters("e\u{301}"));
@@ -629,7 +562,7 @@ mod tests {
             // (as the text fast path hands over) gives the same text.
             proptest::prop_assert_eq!(nfc_from(&s, 0), expected.as_str());
             for (from, c) in s.char_indices() {
-                if !is_stable_starter(c) {
+                if !is_nfc_stable_starter(c as u32) {
                     break;
                 }
                 proptest::prop_assert_eq!(nfc_from(&s, from), expected.as_str());
@@ -642,13 +575,21 @@ mod tests {
 
     #[test]
     fn stable_starter_strings() {
-        // The inline decoding of `all_stable_starters` agrees with `is_stable_starter` on
+        // The inline decoding of `all_stable_starters` agrees with `is_nfc_stable_starter` on
         // every codepoint, alone and between other text.
         for c in (0..=0x10FFFF).filter_map(char::from_u32) {
             let one = c.to_string();
-            assert_eq!(all_stable_starters(&one), is_stable_starter(c), "{c:?}");
+            assert_eq!(
+                all_stable_starters(&one),
+                is_nfc_stable_starter(c as u32),
+                "{c:?}"
+            );
             let mixed = format!("a{c}b\u{e9}");
-            assert_eq!(all_stable_starters(&mixed), is_stable_starter(c), "{c:?}");
+            assert_eq!(
+                all_stable_starters(&mixed),
+                is_nfc_stable_starter(c as u32),
+                "{c:?}"
+            );
         }
     }
 

@@ -7,6 +7,8 @@
 use super::dedup;
 use super::tag::{Attr, Decoded, Part, Split, TagAssembly, TagType};
 
+use thicket_names::leafxml::{is_ascii_name_byte, is_ascii_name_start_byte, is_nfc_stable_starter};
+
 use crate::input::Lines;
 use crate::text;
 
@@ -64,14 +66,13 @@ const VALUE_SQ: [u8; 256] = {
     t
 };
 
-/// ASCII name codepoints other than `:` (`-`, `.`, digits, letters, `_`).
+/// The ASCII name bytes other than `:` (the class of `thicket_names`, as a table).
 const NAME: [bool; 256] = {
     let mut t = [false; 256];
-    let mut i = 0;
-    while i < 0x80 {
-        let b = i as u8;
-        t[i] = b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_';
-        i += 1;
+    let mut b = 0;
+    while b < 0x80 {
+        t[b] = is_ascii_name_byte(b as u8) && b != b':' as usize;
+        b += 1;
     }
     t
 };
@@ -79,7 +80,7 @@ const NAME: [bool; 256] = {
 /// ASCII name start codepoints other than `:`.
 #[inline]
 fn is_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
+    is_ascii_name_start_byte(b) && b != b':'
 }
 
 /// An ASCII name at `i`: a start codepoint, name codepoints, and at most one `:` followed by a
@@ -457,14 +458,14 @@ fn text_from<const NFC: bool>(
             if cp == 0x85 {
                 return None;
             }
-            (!NFC || text::is_stable_starter_u32(cp), 2)
+            (!NFC || is_nfc_stable_starter(cp), 2)
         } else if c < 0xF0 {
             let b2 = u32::from(*b.get(i + 2)?);
             let cp = (u32::from(c & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
             if cp == 0x2028 {
                 return None;
             }
-            (!NFC || text::is_stable_starter_u32(cp), 3)
+            (!NFC || is_nfc_stable_starter(cp), 3)
         } else {
             (!NFC, 4)
         };
