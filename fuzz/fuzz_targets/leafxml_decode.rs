@@ -34,7 +34,7 @@ struct Run {
     end: Result<Option<Span>, thicket_leafxml::Error>,
 }
 
-fn collect<R: Read>(mut reader: Reader<R>) -> Run {
+fn collect<S: thicket_leafxml::Source>(mut reader: Reader<'_, S>) -> Run {
     let mut run = Run {
         events: Vec::new(),
         spans: Vec::new(),

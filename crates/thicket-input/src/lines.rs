@@ -63,6 +63,9 @@ pub struct LineCounter {
     /// The last offset located, and how many `starts` are at or before it.
     at: usize,
     at_k: usize,
+    /// Where the line after `at`'s starts (or the end of the text pushed when it is the last
+    /// line): offsets from `at` up to it are on `at`'s line. 0 when not known.
+    next: usize,
     /// The last offset whose column was counted: offset, `k` as above, and its column minus 1.
     memo: Option<(usize, usize, usize)>,
 }
@@ -92,6 +95,7 @@ impl LineCounter {
             floor_col: Some(0),
             at: 0,
             at_k: 0,
+            next: 0,
             memo: None,
         }
     }
@@ -150,9 +154,27 @@ impl LineCounter {
             }
         }
         match self.rules {
+            // LF only (most text): one needle, the cheapest search per line. One pass over
+            // the chunk tells whether any other break may be in it.
+            _ if self.only_lf(&bytes[from..]) => {
+                for i in memchr::memchr_iter(b'\n', &bytes[from..]) {
+                    self.starts.push_back(off + from + i + 1);
+                }
+            }
             NewlineRules::CrLf => {
                 let mut skip = from;
                 for i in memchr::memchr2_iter(b'\n', b'\r', &bytes[from..]) {
+                    let i = from + i;
+                    if i < skip {
+                        continue;
+                    }
+                    skip = self.record(bytes, i, off);
+                }
+            }
+            NewlineRules::LeafXml if memchr::memchr(0xE2, &bytes[from..]).is_none() => {
+                // No LS: LF, CR and NEL's lead byte in one pass.
+                let mut skip = from;
+                for i in memchr::memchr3_iter(b'\n', b'\r', 0xC2, &bytes[from..]) {
                     let i = from + i;
                     if i < skip {
                         continue;
@@ -183,10 +205,20 @@ impl LineCounter {
             }
         }
         self.end = off + bytes.len();
+        self.next = 0;
+    }
+
+    /// True when LF is the only line break `bytes` may hold under the rules.
+    #[inline]
+    fn only_lf(&self, bytes: &[u8]) -> bool {
+        match self.rules {
+            NewlineRules::CrLf => memchr::memchr(b'\r', bytes).is_none(),
+            NewlineRules::LeafXml => memchr::memchr3(b'\r', 0xC2, 0xE2, bytes).is_none(),
+        }
     }
 
     /// Records the break at `bytes[i]` if there is one; returns the index after it.
-    #[inline]
+    #[inline(always)]
     fn record(&mut self, bytes: &[u8], i: usize, off: usize) -> usize {
         let rest = &bytes[i..];
         let len = match rest[0] {
@@ -241,13 +273,33 @@ impl LineCounter {
         };
         self.at = offset;
         self.at_k = k;
+        self.next = starts.get(k).copied().unwrap_or(self.end);
         Some(k)
     }
 
     /// The 1-based line of absolute `offset`: `None` before the [`floor`](LineCounter::floor)
     /// or past the end (or just after a CR ending the text pushed before
     /// [`finish`](LineCounter::finish), which an LF may still join). Reads no text.
+    #[inline]
     pub fn line(&mut self, offset: usize) -> Option<usize> {
+        if offset >= self.at {
+            // On the line of the last offset located, at or after it: no search.
+            if offset < self.next {
+                self.at = offset;
+                return Some(self.floor_line + self.at_k);
+            }
+            // On the next line (`next` is its start).
+            let k = self.at_k + 1;
+            if self.next != 0 && k <= self.starts.len() {
+                let next = self.starts.get(k).copied().unwrap_or(self.end);
+                if offset < next {
+                    self.at = offset;
+                    self.at_k = k;
+                    self.next = next;
+                    return Some(self.floor_line + k);
+                }
+            }
+        }
         Some(self.floor_line + self.locate(offset)?)
     }
 
@@ -324,6 +376,7 @@ impl LineCounter {
         self.floor_col = col;
         self.at = offset;
         self.at_k = 0;
+        self.next = 0;
         self.memo = col.map(|c| (offset, 0, c));
     }
 }

@@ -98,7 +98,7 @@ impl Read for Trickle<'_> {
 
 type Decoded = Result<Vec<Event<'static>>, Error>;
 
-fn collect<R: Read>(mut reader: Reader<R>) -> Decoded {
+fn collect<S: thicket_leafxml::Source>(mut reader: Reader<'_, S>) -> Decoded {
     let mut events = Vec::new();
     while let Some(e) = reader.next_owned()? {
         events.push(e);

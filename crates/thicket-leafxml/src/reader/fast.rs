@@ -7,9 +7,10 @@
 use super::dedup;
 use super::tag::{Attr, Decoded, Part, Split, TagAssembly, TagType};
 
-use thicket_names::leafxml::{is_ascii_name_byte, is_ascii_name_start_byte, is_nfc_stable_starter};
+use thicket_names::leafxml::{
+    is_ascii_name_byte, is_ascii_name_start_byte, is_nfc_stable_starter, is_whitespace_byte,
+};
 
-use crate::input::Lines;
 use crate::text;
 
 /// A byte class table: `control` for the C0 controls and DEL, `non_ascii` for the bytes from
@@ -106,20 +107,13 @@ fn name(b: &[u8], i: usize) -> Option<(usize, Split)> {
     }
 }
 
-/// Skips HT, LF and SP from `i`, counting LFs.
+/// Skips HT, LF and SP from `i`.
 #[inline]
-fn whitespace(b: &[u8], mut i: usize, lines: &mut Lines) -> Option<usize> {
-    loop {
-        match *b.get(i)? {
-            b' ' | b'\t' => i += 1,
-            b'\n' => {
-                i += 1;
-                lines.lfs += 1;
-                lines.tail = i as u32;
-            }
-            _ => return Some(i),
-        }
+fn whitespace(b: &[u8], mut i: usize) -> Option<usize> {
+    while is_whitespace_byte(*b.get(i)?) {
+        i += 1;
     }
+    Some(i)
 }
 
 /// Values up to this long are scanned byte by byte; longer ones with vector scans.
@@ -128,15 +122,13 @@ const SHORT_VALUE: usize = 32;
 /// The quoted value from `start` to the closing `q`: where it closes, and whether it is plain
 /// (unchanged by escapes, whitespace compression and NFC: no `&`, HT or LF, no leading,
 /// trailing or double SP, ASCII). `None` for `<`, CR, NEL, LS and controls.
-#[inline]
-fn value(b: &[u8], start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool)> {
+#[inline(always)]
+fn value(b: &[u8], start: usize, q: u8) -> Option<(usize, bool)> {
     let table = if q == b'"' { &VALUE_DQ } else { &VALUE_SQ };
     let mut plain = true;
     // Where the last SP was: one just before `start` stands for "a leading SP is not plain".
     let mut last_space = start.wrapping_sub(1);
     let mut i = start;
-    // Committed to `lines` only if the value ends within the short scan.
-    let mut short_lines = *lines;
     let limit = (start + SHORT_VALUE).min(b.len());
     while i < limit {
         let c = b[i];
@@ -147,23 +139,14 @@ fn value(b: &[u8], start: usize, q: u8, lines: &mut Lines) -> Option<(usize, boo
             continue;
         }
         match class {
-            QUOTE => {
-                *lines = short_lines;
-                return Some((i, plain & (last_space.wrapping_add(1) != i)));
-            }
+            QUOTE => return Some((i, plain & (last_space.wrapping_add(1) != i))),
             SPACE => {
                 plain &= last_space.wrapping_add(1) != i;
                 last_space = i;
             }
-            DECODE => plain = false,
-            LF => {
-                plain = false;
-                short_lines.lfs += 1;
-                short_lines.tail = (i + 1) as u32;
-            }
+            DECODE | LF => plain = false,
             NON_ASCII => {
                 plain = false;
-                short_lines.ascii = false;
                 // NEL (C2 85) and LS (E2 80 A8) are line breaks.
                 if (c == 0xC2 && b.get(i + 1) == Some(&0x85))
                     || (c == 0xE2 && b.get(i + 1..i + 3) == Some(&[0x80, 0xA8]))
@@ -179,20 +162,13 @@ fn value(b: &[u8], start: usize, q: u8, lines: &mut Lines) -> Option<(usize, boo
         // Nothing left to scan.
         return None;
     }
-    long_value(b, i, q, short_lines, plain, lines)
+    long_value(b, i, q, plain)
 }
 
 /// `value` past the first `SHORT_VALUE` bytes: memchr for the end, then vector scans of the
-/// rest from `from`, carrying what the short scan found (`short_lines`, `plain`).
+/// rest from `from`, carrying what the short scan found (`plain`).
 #[cold]
-fn long_value(
-    b: &[u8],
-    from: usize,
-    q: u8,
-    mut short_lines: Lines,
-    plain: bool,
-    lines: &mut Lines,
-) -> Option<(usize, bool)> {
+fn long_value(b: &[u8], from: usize, q: u8, plain: bool) -> Option<(usize, bool)> {
     let close = from + memchr::memchr(q, b.get(from..)?)?;
     let v = &b[from..close];
     if memchr::memchr2(b'<', b'\r', v).is_some() {
@@ -200,20 +176,12 @@ fn long_value(
     }
     let special = memchr::memchr3(b'&', b'\t', b'\n', v).is_some();
     let ascii = v.is_ascii();
-    if !ascii {
-        short_lines.ascii = false;
-        if has_nel_or_ls(v) {
-            return None;
-        }
-    }
-    if let Some(last) = memchr::memrchr(b'\n', v) {
-        short_lines.lfs += v.iter().filter(|&&c| c == b'\n').count() as u32;
-        short_lines.tail = (from + last + 1) as u32;
+    if !ascii && has_nel_or_ls(v) {
+        return None;
     }
     // A double SP may straddle `from`; a trailing SP ends the value.
     let double_space = memchr::memmem::find(b.get(from - 1..close)?, b"  ").is_some();
     let trailing_space = b.get(close - 1) == Some(&b' ');
-    *lines = short_lines;
     Some((
         close,
         plain && !special && ascii && !double_space && !trailing_space,
@@ -255,15 +223,9 @@ pub(super) fn tag(
     max_attributes: Option<usize>,
     max_len: usize,
     tag: &mut TagAssembly,
-) -> Option<(u32, Lines)> {
-    // Offsets fit in a `u32` (a longer tag goes to the general code), so the result comes back
-    // in two registers.
+) -> Option<u32> {
+    // Offsets fit in a `u32` (a longer tag goes to the general code).
     let b = b.get(..b.len().min(max_len)).unwrap_or_default();
-    let mut lines = Lines {
-        lfs: 0,
-        tail: 0,
-        ascii: true,
-    };
     let end = *b.get(1)? == b'/';
     let mut i = if end { 2 } else { 1 };
     let (j, split) = name(b, i)?;
@@ -274,7 +236,7 @@ pub(super) fn tag(
     i = j;
     loop {
         let ws_start = i;
-        i = whitespace(b, i, &mut lines)?;
+        i = whitespace(b, i)?;
         match b[i] {
             b'>' => {
                 i += 1;
@@ -290,17 +252,17 @@ pub(super) fn tag(
         }
         let offset = i;
         let (name_end, split) = name(b, i)?;
-        i = whitespace(b, name_end, &mut lines)?;
+        i = whitespace(b, name_end)?;
         if b[i] != b'=' {
             return None;
         }
-        i = whitespace(b, i + 1, &mut lines)?;
+        i = whitespace(b, i + 1)?;
         let q = b[i];
         if q != b'"' && q != b'\'' {
             return None;
         }
         let start = i + 1;
-        let (close, plain) = value(b, start, q, &mut lines)?;
+        let (close, plain) = value(b, start, q)?;
         i = close;
         let value = if plain {
             Part::at(start, i)
@@ -321,19 +283,18 @@ pub(super) fn tag(
     if tag.attrs.len() > 1 && has_duplicates(b, &tag.attrs) {
         return None;
     }
-    Some((i as u32, lines))
+    Some(i as u32)
 }
 
 /// Byte classes in text tokens: `<` ends the token; `&` and CR are for the general code.
 const T_PLAIN: u8 = 0;
-const T_LF: u8 = 1;
 const T_END: u8 = 2;
 const T_NON_ASCII: u8 = 3;
 const T_GIVE_UP: u8 = 4;
 const TEXT: [u8; 256] = {
     let mut t = classes(T_PLAIN, T_GIVE_UP, T_NON_ASCII);
     t[b'\t' as usize] = T_PLAIN;
-    t[b'\n' as usize] = T_LF;
+    t[b'\n' as usize] = T_PLAIN;
     t[b'&' as usize] = T_GIVE_UP;
     t[b'<' as usize] = T_END;
     t
@@ -347,8 +308,6 @@ const SHORT_TEXT: usize = 64;
 pub(crate) struct TextToken {
     /// Its length.
     pub len: usize,
-    /// Its line breaks (LF only).
-    pub lines: Lines,
     /// `KNOWN_NFC` when it is known to be NFC (made of stable starters only); otherwise the
     /// start of a codepoint (or 0) before which all codepoints are stable starters, the last of
     /// them the one at this offset, where `text::nfc_from` may start. It is within the short
@@ -371,20 +330,10 @@ pub(super) fn text(b: &[u8]) -> Option<TextToken> {
     if let Some(n) = indentation(b) {
         return Some(TextToken {
             len: n,
-            lines: Lines {
-                lfs: 1,
-                tail: 1,
-                ascii: true,
-            },
             nfc_from: KNOWN_NFC,
         });
     }
-    let lines = Lines {
-        lfs: 0,
-        tail: 0,
-        ascii: true,
-    };
-    text_from::<true>(b, 0, lines, KNOWN_NFC)
+    text_from::<true>(b, 0, KNOWN_NFC)
 }
 
 /// The length of an indentation token at the start of `b`: an LF, then fewer than 64 SP or HT, then
@@ -418,12 +367,7 @@ fn indentation(b: &[u8]) -> Option<usize> {
 /// codepoint before `i` is a stable starter; at the first one that is not, the scan continues
 /// in `text_from::<false>`, which carries where `text::nfc_from` may start (`nfc_from`).
 #[inline]
-fn text_from<const NFC: bool>(
-    b: &[u8],
-    mut i: usize,
-    mut lines: Lines,
-    nfc_from: u32,
-) -> Option<TextToken> {
+fn text_from<const NFC: bool>(b: &[u8], mut i: usize, nfc_from: u32) -> Option<TextToken> {
     let limit = b.len().min(SHORT_TEXT);
     while i < limit {
         let c = b[i];
@@ -433,25 +377,14 @@ fn text_from<const NFC: bool>(
             i += 1;
             continue;
         }
-        if class == T_LF {
-            i += 1;
-            lines.lfs += 1;
-            lines.tail = i as u32;
-            continue;
-        }
         if class == T_END {
-            return Some(TextToken {
-                len: i,
-                lines,
-                nfc_from,
-            });
+            return Some(TextToken { len: i, nfc_from });
         }
         if class != T_NON_ASCII {
             return None;
         }
         // A lead byte (the scan moves codepoint by codepoint): the codepoint, which must not
         // be NEL (C2 85) or LS (E2 80 A8), and whether it is a stable starter.
-        lines.ascii = false;
         let b1 = u32::from(*b.get(i + 1)?);
         let (stable, len) = if c < 0xE0 {
             let cp = (u32::from(c & 0x1F) << 6) | (b1 & 0x3F);
@@ -470,17 +403,17 @@ fn text_from<const NFC: bool>(
             (!NFC, 4)
         };
         if NFC && !stable {
-            return text_rest(b, i + len, lines, codepoint_before(b, i));
+            return text_rest(b, i + len, codepoint_before(b, i));
         }
         i += len;
     }
-    long_text(b, i, lines, nfc_from)
+    long_text(b, i, nfc_from)
 }
 
 /// `text_from::<false>`, out of line so that the scan of stable starters stays small.
 #[inline(never)]
-fn text_rest(b: &[u8], i: usize, lines: Lines, nfc_from: u32) -> Option<TextToken> {
-    text_from::<false>(b, i, lines, nfc_from)
+fn text_rest(b: &[u8], i: usize, nfc_from: u32) -> Option<TextToken> {
+    text_from::<false>(b, i, nfc_from)
 }
 
 /// The start of the codepoint before offset `i` (a codepoint boundary) of UTF-8 text `b`, or 0
@@ -500,26 +433,18 @@ fn codepoint_before(b: &[u8], i: usize) -> u32 {
 /// `text` past the first `SHORT_TEXT` bytes: memchr for the end, then vector scans of the
 /// rest from `from` (a codepoint boundary), carrying what the short scan found.
 #[cold]
-fn long_text(b: &[u8], from: usize, mut lines: Lines, nfc_from: u32) -> Option<TextToken> {
+fn long_text(b: &[u8], from: usize, nfc_from: u32) -> Option<TextToken> {
     let n = from + memchr::memchr(b'<', b.get(from..)?)?;
     let t = &b[from..n];
     if memchr::memchr2(b'&', b'\r', t).is_some() {
         return None;
     }
     let ascii = t.is_ascii();
-    if !ascii {
-        lines.ascii = false;
-        if has_nel_or_ls(t) {
-            return None;
-        }
-    }
-    if let Some(last) = memchr::memrchr(b'\n', t) {
-        lines.lfs += t.iter().filter(|&&c| c == b'\n').count() as u32;
-        lines.tail = (from + last + 1) as u32;
+    if !ascii && has_nel_or_ls(t) {
+        return None;
     }
     Some(TextToken {
         len: n,
-        lines,
         // Non-ASCII text past the short scan gets the general NFC check, from the last
         // codepoint of the short scan when that scan saw only stable starters.
         nfc_from: if nfc_from == KNOWN_NFC && !ascii {

@@ -174,7 +174,7 @@ type Decoded = (
     Result<Option<Span>, thicket_leafxml::Error>,
 );
 
-fn decode<R: Read>(mut reader: Reader<R>) -> Decoded {
+fn decode<S: thicket_leafxml::Source>(mut reader: Reader<'_, S>) -> Decoded {
     let mut events = Vec::new();
     loop {
         match reader.next_owned() {
