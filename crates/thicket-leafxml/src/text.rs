@@ -390,7 +390,7 @@ fn ascii_run(b: &[u8]) -> usize {
 
 /// The codepoint starting at byte `i` of valid UTF-8 `b` (a lead byte), and its length.
 #[inline]
-fn codepoint_at(b: &[u8], i: usize) -> (u32, usize) {
+pub(crate) fn codepoint_at(b: &[u8], i: usize) -> (u32, usize) {
     let lead = b[i];
     let at = |k: usize| u32::from(b.get(i + k).copied().unwrap_or(0) & 0x3F);
     if lead < 0x80 {
