@@ -4,6 +4,8 @@
 use std::borrow::Cow;
 
 use thicket_charref::numeric;
+use thicket_input::NewlineRules;
+use thicket_input::cursor::Cursor;
 use thicket_names::leafxml::{is_compressed_whitespace, is_nfc_stable_starter};
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
@@ -151,88 +153,38 @@ fn decode_escape(body: &str) -> Result<char, (ErrorCode, Option<u32>)> {
     numeric::leafxml(value).ok_or((ErrorCode::EscapeOutsideCharset, Some(value)))
 }
 
-/// True when `s` may hold a line break other than a lone LF (CR, NEL or LS).
+/// Line break normalization ("Line break normalization": CR LF, CR NEL, NEL, LS and CR become
+/// LF, longest match first), the shared rules of `thicket_input`; borrowed when nothing changes.
 #[inline]
-fn may_need_line_breaks(s: &str) -> bool {
-    // NEL is C2 85, LS is E2 80 A8 in UTF-8. Short strings (most tag tokens) take a byte loop,
-    // cheaper than setting up the vector scan.
-    let b = s.as_bytes();
-    let candidate = if b.len() < 48 {
-        b.iter().any(|&x| matches!(x, b'\r' | 0xC2 | 0xE2))
-    } else {
-        memchr::memchr3(b'\r', 0xC2, 0xE2, b).is_some()
-    };
-    candidate && s.contains(['\r', '\u{85}', '\u{2028}'])
-}
-
-/// Line break normalization: CR LF, CR NEL, NEL, LS and CR become LF (longest match first).
 pub(crate) fn normalize_line_breaks(s: &str) -> Cow<'_, str> {
-    if !may_need_line_breaks(s) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\r' => {
-                if matches!(chars.peek(), Some('\n' | '\u{85}')) {
-                    chars.next();
-                }
-                out.push('\n');
-            }
-            '\u{85}' | '\u{2028}' => out.push('\n'),
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
+    thicket_input::newline::normalize_leafxml(s)
 }
 
 /// Maps a byte offset into `normalize_line_breaks(orig)` back to the offset in `orig` (error
 /// positions only).
 #[cold]
 pub(crate) fn map_back_line_breaks(orig: &str, target: usize) -> usize {
-    let mut out = 0;
-    let mut iter = orig.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
-        if out >= target {
-            return i;
-        }
-        match c {
-            '\r' => {
-                if matches!(iter.peek(), Some((_, '\n' | '\u{85}'))) {
-                    iter.next();
-                }
-                out += 1;
-            }
-            '\u{85}' | '\u{2028}' => out += 1,
-            c => out += c.len_utf8(),
-        }
-    }
-    orig.len()
+    let mut t = [target];
+    map_back_line_breaks_all(orig, &mut t);
+    t[0]
 }
 
 /// `map_back_line_breaks` for many offsets at once, in one pass: `targets` is in increasing
-/// order and is mapped in place.
+/// order and is mapped in place. The line breaks are folded by the shared cursor's LeafXML
+/// rules, which give each folded break's length in `orig`.
 #[cold]
 pub(crate) fn map_back_line_breaks_all(orig: &str, targets: &mut [usize]) {
+    let mut input = Cursor::whole(orig, NewlineRules::LeafXml);
     let mut next = 0;
+    // Bytes of the normalized text before the position.
     let mut out = 0;
-    let mut iter = orig.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
+    while let Ok(Some(p)) = input.peek() {
         while next < targets.len() && out >= targets[next] {
-            targets[next] = i;
+            targets[next] = input.offset();
             next += 1;
         }
-        match c {
-            '\r' => {
-                if matches!(iter.peek(), Some((_, '\n' | '\u{85}'))) {
-                    iter.next();
-                }
-                out += 1;
-            }
-            '\u{85}' | '\u{2028}' => out += 1,
-            c => out += c.len_utf8(),
-        }
+        out += p.ch.len_utf8();
+        input.advance(p.len);
     }
     for t in &mut targets[next..] {
         *t = orig.len();
@@ -502,19 +454,24 @@ mod tests {
     }
 
     #[test]
-    fn line_breaks() {
-        assert_eq!(
-            normalize_line_breaks("a\r\nb\r\u{85}c\u{85}d\u{2028}e\rf\n"),
-            "a\nb\nc\nd\ne\nf\n"
-        );
-        assert!(matches!(normalize_line_breaks("plain é"), Cow::Borrowed(_)));
+    fn line_breaks_map_back() {
         let orig = "a\r\nb\u{2028}c";
         assert_eq!(map_back_line_breaks(orig, 2), 3);
         assert_eq!(map_back_line_breaks(orig, 4), 7);
-        let orig = "<a\r\nb='x\u{2028}y'\r c='\u{85}'>";
-        let targets: Vec<usize> = (0..=normalize_line_breaks(orig).len()).collect();
+        let orig = "<a\r\nb='x\u{2028}y'\r c='\u{85}'\r\u{85}>";
+        let normalized = normalize_line_breaks(orig);
+        let targets: Vec<usize> = (0..=normalized.len()).collect();
         let mut all = targets.clone();
         map_back_line_breaks_all(orig, &mut all);
+        // Each offset maps to where the same character is written, and the end to the end.
+        for (t, &o) in targets.iter().zip(&all) {
+            let expected = normalized[*t..].chars().next();
+            let written = orig[o..].chars().next().map(|c| match c {
+                '\r' | '\u{85}' | '\u{2028}' => '\n',
+                c => c,
+            });
+            assert_eq!(expected, written, "{t} -> {o}");
+        }
         let one: Vec<usize> = targets
             .iter()
             .map(|&t| map_back_line_breaks(orig, t))
@@ -537,18 +494,6 @@ mod tests {
         assert!(!all_stable_starters("e\u{301}"));
         assert!(all_stable_starters("αβγ кириллица ═║ ⠁⠑ ა"));
         assert!(!all_stable_starters("\u{1f71}"));
-    }
-
-    proptest::proptest! {
-        /// Line break normalization, short and long, agrees with replacing break by break.
-        #[test]
-        fn line_break_fast_path(s in "[ab\r\n\u{85}\u{2028}\u{2026}é]{0,80}") {
-            let expected = s
-                .replace("\r\n", "\n")
-                .replace("\r\u{85}", "\n")
-                .replace(['\r', '\u{85}', '\u{2028}'], "\n");
-            proptest::prop_assert_eq!(normalize_line_breaks(&s), expected.as_str());
-        }
     }
 
     proptest::proptest! {
