@@ -7,7 +7,7 @@
 use super::dedup;
 use super::tag::{Attr, Decoded, Part, Split, TagAssembly, TagType};
 
-use thicket_input::StopSet;
+use thicket_input::{NewlineRules, StopSet};
 use thicket_names::leafxml::{
     is_ascii_name_byte, is_ascii_name_start_byte, is_nfc_stable_starter, is_whitespace_byte,
 };
@@ -148,9 +148,12 @@ fn long_value(b: &[u8], from: usize, q: u8, plain: bool) -> Option<(usize, bool)
 static DOUBLE_SPACE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"  "));
 
-/// True when UTF-8 bytes hold NEL or LS (line breaks that line break normalization changes).
+/// True when UTF-8 bytes hold a non-ASCII line break (NEL, LS): their lead bytes are searched
+/// for, the codepoints there tested.
 fn has_nel_or_ls(b: &[u8]) -> bool {
-    memchr::memchr2_iter(0xC2, 0xE2, b).any(|k| is_line_break_lead(b, k))
+    const NEL: u8 = "\u{85}".as_bytes()[0];
+    const LS: u8 = "\u{2028}".as_bytes()[0];
+    memchr::memchr2_iter(NEL, LS, b).any(|k| is_line_break_lead(b, k))
 }
 
 /// What the scan of a value knows.
@@ -182,12 +185,12 @@ impl Value {
     }
 }
 
-/// True when the codepoint at `i` is NEL (C2 85) or LS (E2 80 A8), line breaks that line break
-/// normalization changes.
+/// True when the codepoint at `i` (a lead byte of a non-ASCII codepoint) is a line break other
+/// than LF and CR (NEL, LS), which line break normalization changes.
 #[inline]
 fn is_line_break_lead(b: &[u8], i: usize) -> bool {
-    matches!(b.get(i..i + 2), Some([0xC2, 0x85] | [0xE2, 0x80]))
-        && (b[i] == 0xC2 || b.get(i + 2) == Some(&0xA8))
+    char::from_u32(text::codepoint_at(b, i).0)
+        .is_some_and(|c| NewlineRules::LeafXml.is_line_break(c))
 }
 
 /// True when two attributes have the same name ("It is an error if the same tag has more than
@@ -397,7 +400,7 @@ fn text_check(b: &[u8], i: usize, nfc_from: &mut u32) -> Option<usize> {
         return None;
     }
     let (c, len) = text::codepoint_at(b, i);
-    if c == 0x85 || c == 0x2028 {
+    if char::from_u32(c).is_some_and(|c| NewlineRules::LeafXml.is_line_break(c)) {
         return None;
     }
     if *nfc_from == KNOWN_NFC && !is_nfc_stable_starter(c) {
