@@ -172,7 +172,7 @@ impl<'a> Text<'a> {
         if drop < thicket_input::cursor::MIN_COMPACTION || drop * 2 < self.cursor.buffered() {
             return;
         }
-        self.count_lines(keep);
+        self.count_lines(keep, true);
         self.lines
             .forget_before(keep, self.cursor.text(), self.cursor.base());
         self.cursor.compact(keep, texts);
@@ -231,30 +231,39 @@ impl<'a> Text<'a> {
     }
 
     /// Counts the lines of the text up to absolute `offset` and a block beyond (as much as is
-    /// buffered), so that `line` and `line_col` can answer for it.
+    /// buffered), so that `line` and `line_col` can answer for it. With `forget`, nothing before
+    /// `offset` will be asked for again: a long stretch is counted a block at a time and what
+    /// lies before `offset` forgotten on the way, so the counter holds about a block of lines
+    /// whatever the length of the token it crosses.
     #[cold]
-    fn count_lines(&mut self, offset: usize) {
+    fn count_lines(&mut self, offset: usize, forget: bool) {
         let base = self.cursor.base();
-        let text = self.cursor.text();
         let end = self.cursor.end();
-        let mut to = offset.max(self.counted).saturating_add(LINE_BLOCK).min(end);
-        while !text.is_char_boundary(to - base) {
-            to += 1;
-        }
-        if to > self.counted {
+        let target = offset.max(self.counted).saturating_add(LINE_BLOCK).min(end);
+        while self.counted < target {
+            let text = self.cursor.text();
+            let mut to = target.min(self.counted + LINE_BLOCK);
+            while !text.is_char_boundary(to - base) {
+                to += 1;
+            }
             self.lines.push(&text[self.counted - base..to - base]);
             self.counted = to;
+            if forget && to < offset && to - self.lines.floor() >= 4 * LINE_BLOCK {
+                self.lines.forget_before(to, text, base);
+            }
         }
-        if to == end && self.cursor.is_finished() {
+        if self.counted == end && self.cursor.is_finished() {
             self.lines.finish();
         }
     }
 
-    /// The 1-based line of absolute `offset` (at or after the last compaction, buffered).
+    /// The 1-based line of absolute `offset` (at or after the last compaction, buffered). Nothing
+    /// before `offset` is asked for afterwards (the reader asks for the lines of its events, in
+    /// order, and for positions at or after them).
     #[inline]
     pub fn line(&mut self, offset: usize) -> u32 {
         if offset >= self.counted {
-            self.count_lines(offset);
+            self.count_lines(offset, true);
         }
         let line = self.lines.line(offset);
         debug_assert!(line.is_some(), "line of {offset}: not counted");
@@ -266,7 +275,7 @@ impl<'a> Text<'a> {
     #[cold]
     pub fn line_col(&mut self, offset: usize) -> (u32, u32) {
         if offset >= self.counted {
-            self.count_lines(offset);
+            self.count_lines(offset, false);
         }
         let lc = self
             .lines
@@ -283,7 +292,7 @@ impl<'a> Text<'a> {
     #[inline]
     pub fn forget_lines(&mut self, keep: usize) {
         if keep.saturating_sub(self.lines.floor()) >= 4 * LINE_BLOCK {
-            self.count_lines(keep);
+            self.count_lines(keep, true);
             self.lines
                 .forget_before(keep, self.cursor.text(), self.cursor.base());
         }
