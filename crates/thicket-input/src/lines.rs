@@ -153,67 +153,32 @@ impl LineCounter {
                 from = join;
             }
         }
-        match self.rules {
-            // LF only (most text): one needle, the cheapest search per line. One pass over
-            // the chunk tells whether any other break may be in it.
-            _ if self.only_lf(&bytes[from..]) => {
-                for i in memchr::memchr_iter(b'\n', &bytes[from..]) {
-                    self.starts.push_back(off + from + i + 1);
-                }
+        // LFs between the bytes that may start another break (CR, and under LeafXML's rules
+        // the lead bytes of NEL and LS): one needle, the cheapest search per line, for the
+        // runs in between; each such byte is looked at on its own.
+        let mut at = from;
+        loop {
+            let next = self
+                .other_break(&bytes[at..])
+                .map_or(bytes.len(), |k| at + k);
+            for i in memchr::memchr_iter(b'\n', &bytes[at..next]) {
+                self.starts.push_back(off + at + i + 1);
             }
-            NewlineRules::CrLf => {
-                let mut skip = from;
-                for i in memchr::memchr2_iter(b'\n', b'\r', &bytes[from..]) {
-                    let i = from + i;
-                    if i < skip {
-                        continue;
-                    }
-                    skip = self.record(bytes, i, off);
-                }
+            if next == bytes.len() {
+                break;
             }
-            NewlineRules::LeafXml if memchr::memchr(0xE2, &bytes[from..]).is_none() => {
-                // No LS: LF, CR and NEL's lead byte in one pass.
-                let mut skip = from;
-                for i in memchr::memchr3_iter(b'\n', b'\r', 0xC2, &bytes[from..]) {
-                    let i = from + i;
-                    if i < skip {
-                        continue;
-                    }
-                    skip = self.record(bytes, i, off);
-                }
-            }
-            NewlineRules::LeafXml => {
-                // LF, CR and NEL's lead byte in one pass, LS's lead byte in another, merged:
-                // `C2` and `E2` also lead common characters, and apart each search stays fast.
-                let hay = &bytes[from..];
-                let mut a = memchr::memchr3_iter(b'\n', b'\r', 0xC2, hay).peekable();
-                let mut e = memchr::memchr_iter(0xE2, hay).peekable();
-                let mut skip = 0;
-                loop {
-                    let i = match (a.peek(), e.peek()) {
-                        (Some(&x), Some(&y)) if x < y => a.next(),
-                        (_, Some(_)) => e.next(),
-                        (Some(_), None) => a.next(),
-                        (None, None) => break,
-                    };
-                    let Some(i) = i else { break };
-                    if i < skip {
-                        continue;
-                    }
-                    skip = self.record(bytes, from + i, off) - from;
-                }
-            }
+            at = self.record(bytes, next, off);
         }
         self.end = off + bytes.len();
         self.next = 0;
     }
 
-    /// True when LF is the only line break `bytes` may hold under the rules.
+    /// The first byte of `bytes` that may start a line break other than LF under the rules.
     #[inline]
-    fn only_lf(&self, bytes: &[u8]) -> bool {
+    fn other_break(&self, bytes: &[u8]) -> Option<usize> {
         match self.rules {
-            NewlineRules::CrLf => memchr::memchr(b'\r', bytes).is_none(),
-            NewlineRules::LeafXml => memchr::memchr3(b'\r', 0xC2, 0xE2, bytes).is_none(),
+            NewlineRules::CrLf => memchr::memchr(b'\r', bytes),
+            NewlineRules::LeafXml => memchr::memchr3(b'\r', 0xC2, 0xE2, bytes),
         }
     }
 
