@@ -235,7 +235,10 @@ pub fn check_pushed(bytes: &[u8], limits: Limits, expected: &Decoded) -> Result<
     for fast in [true, false] {
         let bytewise = decode_pushed(bytes.chunks(1), limits, fast);
         if summary(&bytewise) != want {
-            return Err(differs(&format!("byte by byte (fast paths {fast})"), &bytewise));
+            return Err(differs(
+                &format!("byte by byte (fast paths {fast})"),
+                &bytewise,
+            ));
         }
     }
     for i in 0..=bytes.len() {
