@@ -77,8 +77,9 @@ enum Ready {
 }
 
 /// Why a step stopped without an event: the buffered text ran out before the answer is known
-/// (more may come), or the document is in error. An error's line and column are filled in by
-/// `Reader::advance`, from its span's start.
+/// (more may come: `thicket_input`'s one way to wait, `NeedMore`, carried beside the error), or
+/// the document is in error. An error's line and column are filled in by `Reader::advance`,
+/// from its span's start.
 #[derive(Debug)]
 pub(crate) enum Halt {
     Wait,

@@ -10,6 +10,7 @@
 //! bracket, the end of the input), so the error does not depend on how the input was split.
 
 use thicket_input::StopSet;
+use thicket_input::cursor::NeedMore;
 
 use super::tag::MAX_TAG;
 use super::{Halt, Reader, fast};
@@ -154,7 +155,7 @@ impl<'a, S: Source> Reader<'a, S> {
                 from,
                 quote,
             };
-            return Err(Halt::Wait);
+            return Err(NeedMore.into());
         }
         match self.text.stop {
             Some(stop) => Err(self.stop_error(stop).into()),
