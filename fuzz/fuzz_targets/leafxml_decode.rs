@@ -1,6 +1,7 @@
 #![no_main]
-//! thicket-leafxml: a slice, the same slice without the fast paths, and a reader that hands
-//! out a few bytes at a time give the same events, spans and error; the spans the reader emits
+//! thicket-leafxml: a slice, the same slice without the fast paths, a reader that hands out a
+//! few bytes at a time, and a push reader fed chunks of varying sizes (some with the fast
+//! paths off) give the same events, spans and error; the spans the reader emits
 //! tile the decoded text (each event's skipped input and span, then the trailing span, or up to
 //! the last event and then the error's span); nothing panics.
 
@@ -34,13 +35,20 @@ struct Run {
     end: Result<Option<Span>, thicket_leafxml::Error>,
 }
 
-fn collect<R: Read>(mut reader: Reader<R>) -> Run {
+fn collect<S: thicket_leafxml::Source>(mut reader: Reader<'_, S>) -> Run {
     let mut run = Run {
         events: Vec::new(),
         spans: Vec::new(),
         attrs: Vec::new(),
         end: Ok(None),
     };
+    take(&mut reader, &mut run);
+    run
+}
+
+/// Takes the reader's events into `run` until it ends, fails or (pushed) waits: true when it
+/// waits.
+fn take<S: thicket_leafxml::Source>(reader: &mut Reader<'_, S>, run: &mut Run) -> bool {
     loop {
         match reader.next_event() {
             Ok(Some(e)) => {
@@ -56,14 +64,42 @@ fn collect<R: Read>(mut reader: Reader<R>) -> Run {
             }
             Ok(None) => {
                 run.end = Ok(reader.trailing());
-                return run;
+                return run.end == Ok(None);
             }
             Err(e) => {
                 run.end = Err(e);
-                return run;
+                return false;
             }
         }
     }
+}
+
+/// A push reader fed `body` in chunks whose sizes cycle through `sizes`.
+fn pushed(body: &[u8], sizes: &[u8], fast: bool) -> Run {
+    let mut reader = Reader::push();
+    if !fast {
+        reader = reader.without_fast_paths();
+    }
+    let mut run = Run {
+        events: Vec::new(),
+        spans: Vec::new(),
+        attrs: Vec::new(),
+        end: Ok(None),
+    };
+    let mut rest = body;
+    let mut k = 0;
+    while !rest.is_empty() {
+        let n = usize::from(sizes[k % sizes.len()]).max(1).min(rest.len());
+        k += 1;
+        reader.feed(&rest[..n]);
+        rest = &rest[n..];
+        if !take(&mut reader, &mut run) {
+            return run;
+        }
+    }
+    reader.finish();
+    take(&mut reader, &mut run);
+    run
 }
 
 /// The decoded text (before a malformed byte sequence).
@@ -124,4 +160,18 @@ fuzz_target!(|data: &[u8]| {
         (&trickled.events, &trickled.end),
         "slice and reader (step {step}) disagree"
     );
+    // Pushed in chunks of the first bytes' sizes (1 to 16), and one byte at a time without the
+    // fast paths.
+    let sizes: Vec<u8> = body.iter().take(8).map(|b| b % 16 + 1).collect();
+    for (sizes, fast) in [(&sizes[..], true), (&[1u8][..], false)] {
+        if sizes.is_empty() {
+            continue;
+        }
+        let run = pushed(body, sizes, fast);
+        assert_eq!(
+            (&whole.events, &whole.end),
+            (&run.events, &run.end),
+            "slice and push reader (chunks {sizes:?}, fast paths {fast}) disagree"
+        );
+    }
 });

@@ -11,25 +11,9 @@ pub const fn accumulate(acc: u32, radix: u32, digit: u32) -> u32 {
     if v > 0x11_0000 { 0x11_0000 } else { v }
 }
 
-/// True for Unicode noncharacters: U+FDD0..=U+FDEF and every code point whose low 16 bits are
-/// FFFE or FFFF.
-#[inline]
-pub const fn is_noncharacter(code: u32) -> bool {
-    (code >= 0xFDD0 && code <= 0xFDEF) || (code & 0xFFFE == 0xFFFE && code <= 0x10_FFFF)
-}
-
-/// True for surrogates, U+D800..=U+DFFF.
-#[inline]
-pub const fn is_surrogate(code: u32) -> bool {
-    code >= 0xD800 && code <= 0xDFFF
-}
-
-/// True for C0 controls (U+0000..=U+001F) and U+007F..=U+009F, as the Infra standard defines
-/// "control".
-#[inline]
-pub const fn is_control(code: u32) -> bool {
-    code <= 0x1F || (code >= 0x7F && code <= 0x9F)
-}
+// The code point classes are thicket-names' (one definition); re-exported here for the numeric
+// rules' callers.
+pub use thicket_names::unicode::{is_control, is_noncharacter, is_surrogate};
 
 /// The parse errors of the WHATWG "numeric character reference end state", named as the
 /// standard names them.
@@ -155,12 +139,10 @@ pub fn microxml(code: u32) -> Option<char> {
 
 /// True when `c` is in the LeafXML character set: HT, LF, CR, U+0020..=U+007E, NEL,
 /// U+00A0..=U+D7FF, U+E000..=U+FDCF, U+FDF0..=U+10FFFD excluding code points whose low 16 bits are
-/// FFFE or FFFF.
+/// FFFE or FFFF. The class is defined once, in [`thicket_names::leafxml::is_char`].
 #[inline]
 pub const fn is_leafxml_char(c: char) -> bool {
-    let c = c as u32;
-    matches!(c, 0x09 | 0x0A | 0x0D | 0x20..=0x7E | 0x85 | 0xA0..=0xD7FF | 0xE000..=0xFDCF)
-        || (c >= 0xFDF0 && c <= 0x10_FFFD && c & 0xFFFE != 0xFFFE)
+    thicket_names::leafxml::is_char(c)
 }
 
 /// LeafXML numeric escapes: "Numeric escapes are only allowed to escape codepoints that are within

@@ -261,10 +261,29 @@ impl TextAcc {
     }
 }
 
+/// Owned text (a string a dialect built itself, such as a normalized text): what is appended
+/// later goes onto it, so a string reused from an earlier token keeps its capacity.
+impl From<String> for TextAcc {
+    #[inline]
+    fn from(s: String) -> TextAcc {
+        TextAcc(Repr::Owned(s))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::NewlineRules;
+
+    #[test]
+    fn from_a_string() {
+        let input = Cursor::whole("xy", NewlineRules::CrLf);
+        let mut t = TextAcc::from(String::with_capacity(64));
+        assert!(t.is_empty() && t.is_owned());
+        t.push_range(0, 2, &input);
+        assert_eq!(t.as_str(&input), "xy");
+        assert!(matches!(t.into_cow(&input), Cow::Owned(s) if s.capacity() >= 64));
+    }
 
     #[test]
     fn stays_a_range_while_contiguous() {

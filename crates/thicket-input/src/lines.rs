@@ -63,6 +63,9 @@ pub struct LineCounter {
     /// The last offset located, and how many `starts` are at or before it.
     at: usize,
     at_k: usize,
+    /// Where the line after `at`'s starts (or the end of the text pushed when it is the last
+    /// line): offsets from `at` up to it are on `at`'s line. 0 when not known.
+    next: usize,
     /// The last offset whose column was counted: offset, `k` as above, and its column minus 1.
     memo: Option<(usize, usize, usize)>,
 }
@@ -92,6 +95,7 @@ impl LineCounter {
             floor_col: Some(0),
             at: 0,
             at_k: 0,
+            next: 0,
             memo: None,
         }
     }
@@ -149,44 +153,37 @@ impl LineCounter {
                 from = join;
             }
         }
-        match self.rules {
-            NewlineRules::CrLf => {
-                let mut skip = from;
-                for i in memchr::memchr2_iter(b'\n', b'\r', &bytes[from..]) {
-                    let i = from + i;
-                    if i < skip {
-                        continue;
-                    }
-                    skip = self.record(bytes, i, off);
-                }
+        // LFs between the bytes that may start another break (CR, and under LeafXML's rules
+        // the lead bytes of NEL and LS): one needle, the cheapest search per line, for the
+        // runs in between; each such byte is looked at on its own.
+        let mut at = from;
+        loop {
+            let next = self
+                .other_break(&bytes[at..])
+                .map_or(bytes.len(), |k| at + k);
+            for i in memchr::memchr_iter(b'\n', &bytes[at..next]) {
+                self.starts.push_back(off + at + i + 1);
             }
-            NewlineRules::LeafXml => {
-                // LF, CR and NEL's lead byte in one pass, LS's lead byte in another, merged:
-                // `C2` and `E2` also lead common characters, and apart each search stays fast.
-                let hay = &bytes[from..];
-                let mut a = memchr::memchr3_iter(b'\n', b'\r', 0xC2, hay).peekable();
-                let mut e = memchr::memchr_iter(0xE2, hay).peekable();
-                let mut skip = 0;
-                loop {
-                    let i = match (a.peek(), e.peek()) {
-                        (Some(&x), Some(&y)) if x < y => a.next(),
-                        (_, Some(_)) => e.next(),
-                        (Some(_), None) => a.next(),
-                        (None, None) => break,
-                    };
-                    let Some(i) = i else { break };
-                    if i < skip {
-                        continue;
-                    }
-                    skip = self.record(bytes, from + i, off) - from;
-                }
+            if next == bytes.len() {
+                break;
             }
+            at = self.record(bytes, next, off);
         }
         self.end = off + bytes.len();
+        self.next = 0;
+    }
+
+    /// The first byte of `bytes` that may start a line break other than LF under the rules.
+    #[inline]
+    fn other_break(&self, bytes: &[u8]) -> Option<usize> {
+        match self.rules {
+            NewlineRules::CrLf => memchr::memchr(b'\r', bytes),
+            NewlineRules::LeafXml => memchr::memchr3(b'\r', 0xC2, 0xE2, bytes),
+        }
     }
 
     /// Records the break at `bytes[i]` if there is one; returns the index after it.
-    #[inline]
+    #[inline(always)]
     fn record(&mut self, bytes: &[u8], i: usize, off: usize) -> usize {
         let rest = &bytes[i..];
         let len = match rest[0] {
@@ -241,13 +238,33 @@ impl LineCounter {
         };
         self.at = offset;
         self.at_k = k;
+        self.next = starts.get(k).copied().unwrap_or(self.end);
         Some(k)
     }
 
     /// The 1-based line of absolute `offset`: `None` before the [`floor`](LineCounter::floor)
     /// or past the end (or just after a CR ending the text pushed before
     /// [`finish`](LineCounter::finish), which an LF may still join). Reads no text.
+    #[inline]
     pub fn line(&mut self, offset: usize) -> Option<usize> {
+        if offset >= self.at {
+            // On the line of the last offset located, at or after it: no search.
+            if offset < self.next {
+                self.at = offset;
+                return Some(self.floor_line + self.at_k);
+            }
+            // On the next line (`next` is its start).
+            let k = self.at_k + 1;
+            if self.next != 0 && k <= self.starts.len() {
+                let next = self.starts.get(k).copied().unwrap_or(self.end);
+                if offset < next {
+                    self.at = offset;
+                    self.at_k = k;
+                    self.next = next;
+                    return Some(self.floor_line + k);
+                }
+            }
+        }
         Some(self.floor_line + self.locate(offset)?)
     }
 
@@ -324,6 +341,7 @@ impl LineCounter {
         self.floor_col = col;
         self.at = offset;
         self.at_k = 0;
+        self.next = 0;
         self.memo = col.map(|c| (offset, 0, c));
     }
 }

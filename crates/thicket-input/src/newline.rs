@@ -21,6 +21,24 @@ pub enum NewlineRules {
     LeafXml,
 }
 
+impl NewlineRules {
+    /// True when `c` is a line break under these rules: LF and CR, and under LeafXML's also NEL
+    /// (U+0085) and LS (U+2028). (CR LF and CR NEL are one break each, of two characters.)
+    ///
+    /// ```
+    /// use thicket_input::NewlineRules;
+    /// assert!(NewlineRules::LeafXml.is_line_break('\u{2028}'));
+    /// assert!(!NewlineRules::CrLf.is_line_break('\u{85}'));
+    /// ```
+    #[inline]
+    pub const fn is_line_break(self, c: char) -> bool {
+        match self {
+            NewlineRules::CrLf => matches!(c, '\n' | '\r'),
+            NewlineRules::LeafXml => matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}'),
+        }
+    }
+}
+
 /// NEL, U+0085, in UTF-8.
 const NEL: &[u8] = b"\xC2\x85";
 /// LS, U+2028, in UTF-8.

@@ -152,6 +152,8 @@ proptest! {
                 let q = o.saturating_sub(ask_back).max(base);
                 prop_assert_eq!(counter.line_col(q, &buf, base), Some(expected[q]), "q {}", q);
                 prop_assert_eq!(counter.line_col(o, &buf, base), Some(expected[o]), "o {}", o);
+                prop_assert_eq!(counter.line(q), Some(expected[q].line), "line q {}", q);
+                prop_assert_eq!(counter.line(o), Some(expected[o].line), "line o {}", o);
             }
             // Forget the first half of the buffer.
             let mut keep = base + buf.len() / 2;
@@ -168,6 +170,38 @@ proptest! {
         }
         counter.finish();
         prop_assert_eq!(counter.line_col(s.len(), &buf, base), Some(expected[s.len()]));
+    }
+}
+
+proptest! {
+    /// Lines only, asked in increasing order between pushes (a reader asking for each event's
+    /// line as the text arrives), then again from the start after forgetting nothing.
+    #[test]
+    fn lines_between_pushes(
+        s in text(),
+        cuts in proptest::collection::vec(0usize..64, 0..8),
+        rules in rules(),
+        step in 1usize..5,
+    ) {
+        let expected = naive(&s, rules);
+        let mut counter = LineCounter::new(rules);
+        let mut fed = 0;
+        let mut next = 0;
+        for part in split(&s, &cuts) {
+            counter.push(part);
+            fed += part.len();
+            let known = if s[..fed].ends_with('\r') { fed - 1 } else { fed };
+            while next <= known {
+                if s.is_char_boundary(next) {
+                    prop_assert_eq!(counter.line(next), Some(expected[next].line), "at {}", next);
+                }
+                next += step;
+            }
+        }
+        counter.finish();
+        for o in (0..=s.len()).filter(|&o| s.is_char_boundary(o)) {
+            prop_assert_eq!(counter.line(o), Some(expected[o].line), "again at {}", o);
+        }
     }
 }
 

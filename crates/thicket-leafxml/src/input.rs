@@ -1,60 +1,26 @@
-//! "Character encoding" and "Character set": bytes to a window of checked, decoded text.
+//! "Character encoding" and "Character set": bytes to checked, decoded text in the shared
+//! cursor (`thicket_input::cursor::Cursor`, LeafXML's newline rules), and the shared line
+//! counter over it.
 //!
-//! The window is bounded: text before the cursor is dropped when more is read, so memory grows
-//! with the longest token, not with the document.
+//! Three ways in: a whole input decoded at once (`Reader::from_bytes`: the cursor borrows the
+//! text when the bytes are UTF-8 already), chunks read from an `io::Read` (`Reader::new`), or
+//! chunks the caller pushes (`Reader::push`). The bytes go through the shared
+//! `SniffingDecoder` (the BOM rules, strict decoding); each new piece of text is checked
+//! against the character set (`thicket_names::leafxml::first_invalid_char`), and the text ends
+//! at the first invalid codepoint or malformed sequence (`Cursor::end_at`), where the reader
+//! meets the error in document order. Lines are counted once, as the reader reaches them, and
+//! forgotten with the text compaction drops, so memory follows the text held.
 
 use std::io::{self, Read};
 
-use thicket_charref::numeric::is_leafxml_char;
-use thicket_input::StreamDecoder;
+use thicket_input::cursor::Cursor;
 use thicket_input::decode::DecodeErrorKind;
+use thicket_input::front::{ReadError, SniffingDecoder};
+use thicket_input::lines::LineCounter;
+use thicket_input::{DecodeError, NewlineRules, TextAcc};
+use thicket_names::leafxml::first_invalid_char;
 
 use crate::error::ErrorCode;
-
-/// A decoding failure: the code and the offset into the input bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct DecodeError {
-    pub code: ErrorCode,
-    pub input_offset: u64,
-}
-
-/// Strict, incremental decoding with the LeafXML byte signatures: `thicket_input`'s streaming
-/// decoder (UTF-16 BE, UTF-16 LE or UTF-8 by byte signature, else UTF-8; the signature is not
-/// text), stopping at the first malformed sequence.
-struct Decoder(StreamDecoder);
-
-impl Default for Decoder {
-    fn default() -> Decoder {
-        Decoder(StreamDecoder::leafxml())
-    }
-}
-
-impl Decoder {
-    /// Decodes `bytes`, appending the text to `out`. `last` says that no more bytes follow. On
-    /// error the valid text before the bad sequence has been appended.
-    fn decode(&mut self, bytes: &[u8], last: bool, out: &mut String) -> Result<(), DecodeError> {
-        let result = self.0.feed_strict(bytes, out).and_then(|()| {
-            if last {
-                self.0.finish_strict(out)
-            } else {
-                Ok(())
-            }
-        });
-        result.map_err(decode_error)
-    }
-}
-
-fn decode_error(e: thicket_input::DecodeError) -> DecodeError {
-    DecodeError {
-        code: match e.kind {
-            DecodeErrorKind::UnpairedSurrogate | DecodeErrorKind::TruncatedUtf16 => {
-                ErrorCode::InvalidUtf16
-            }
-            _ => ErrorCode::InvalidUtf8,
-        },
-        input_offset: e.offset as u64,
-    }
-}
 
 /// Why the text stops where it does before the real end of the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,419 +31,271 @@ pub(crate) struct Stop {
     pub codepoint: Option<u32>,
 }
 
-/// Where the line breaks of a tag token found by the fast path are (it only accepts LF).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Lines {
-    /// How many LFs.
-    pub lfs: u32,
-    /// Offset just after the last LF (0 when there is none).
-    pub tail: u32,
-    /// True when the token is ASCII, so columns count bytes.
-    pub ascii: bool,
-}
-
-/// A line and column tracker that knows every LeafXML line break style.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Tracker {
-    pub line: u32,
-    /// Codepoints since the start of the line (the column is this plus one).
-    pub col: u32,
-    prev_cr: bool,
-}
-
-impl Tracker {
-    fn new() -> Tracker {
-        Tracker {
-            line: 1,
-            col: 0,
-            prev_cr: false,
+impl Stop {
+    fn decoding(e: DecodeError) -> Stop {
+        Stop {
+            code: match e.kind {
+                DecodeErrorKind::UnpairedSurrogate | DecodeErrorKind::TruncatedUtf16 => {
+                    ErrorCode::InvalidUtf16
+                }
+                _ => ErrorCode::InvalidUtf8,
+            },
+            input_offset: Some(e.offset as u64),
+            codepoint: None,
         }
     }
 
-    /// Moves over `s`.
-    pub fn advance(&mut self, s: &str) {
-        let b = s.as_bytes();
-        // Short slices (most tokens): one byte loop costs less than setting up the scans.
-        if b.len() < SHORT {
-            self.advance_general(s);
-            return;
-        }
-        // Fast path: no CR, and no lead byte of NEL (C2) or LS (E2), so only LF breaks lines.
-        // One scan for those bytes, one for LF; columns count the bytes that start a
-        // codepoint after the last LF.
-        let ascii = s.is_ascii();
-        let cols = |t: &[u8]| {
-            if ascii {
-                t.len() as u32
-            } else {
-                count_chars(t)
-            }
-        };
-        let only_lf = if ascii {
-            memchr::memchr(b'\r', b).is_none()
-        } else {
-            memchr::memchr3(b'\r', 0xC2, 0xE2, b).is_none()
-        };
-        if only_lf {
-            let mut lines = memchr::memchr_iter(b'\n', b);
-            let Some(first) = lines.next() else {
-                self.col = self.col.saturating_add(cols(b));
-                if !b.is_empty() {
-                    self.prev_cr = false;
-                }
-                return;
-            };
-            let mut last = first;
-            let mut count = u32::from(!(first == 0 && self.prev_cr));
-            for i in lines {
-                count += 1;
-                last = i;
-            }
-            self.line = self.line.saturating_add(count);
-            self.col = cols(&b[last + 1..]);
-            self.prev_cr = false;
-            return;
-        }
-        self.advance_general(s);
-    }
-
-    /// Moves over `s`, whose line breaks are known: `lines.lfs` LFs, the last one just before
-    /// `lines.tail`, and no other line break.
-    #[inline]
-    pub fn advance_known(&mut self, b: &[u8], lines: Lines) {
-        let tail = b.len().saturating_sub(lines.tail as usize);
-        let cols = if lines.ascii {
-            tail as u32
-        } else {
-            count_chars(&b[b.len() - tail..])
-        };
-        if lines.lfs == 0 {
-            self.col = self.col.saturating_add(cols);
-        } else {
-            // An LF right after a CR ends no second line.
-            let lfs = lines.lfs - u32::from(self.prev_cr && b.first() == Some(&b'\n'));
-            self.line = self.line.saturating_add(lfs);
-            self.col = cols;
-        }
-        self.prev_cr &= b.is_empty();
-    }
-
-    /// Moves over `s` byte by byte (every line break style).
-    fn advance_general(&mut self, s: &str) {
-        let b = s.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            let x = b[i];
-            match x {
-                b'\n' => {
-                    if !self.prev_cr {
-                        self.line = self.line.saturating_add(1);
-                    }
-                    self.col = 0;
-                    self.prev_cr = false;
-                }
-                b'\r' => {
-                    self.line = self.line.saturating_add(1);
-                    self.col = 0;
-                    self.prev_cr = true;
-                }
-                0x80..=0xBF => {}
-                0xC2 if b.get(i + 1) == Some(&0x85) => {
-                    if !self.prev_cr {
-                        self.line = self.line.saturating_add(1);
-                    }
-                    self.col = 0;
-                    self.prev_cr = false;
-                    i += 1;
-                }
-                0xE2 if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0xA8) => {
-                    self.line = self.line.saturating_add(1);
-                    self.col = 0;
-                    self.prev_cr = false;
-                    i += 2;
-                }
-                _ => {
-                    self.col = self.col.saturating_add(1);
-                    self.prev_cr = false;
-                }
-            }
-            i += 1;
+    fn invalid_char(c: char) -> Stop {
+        Stop {
+            code: ErrorCode::InvalidChar,
+            input_offset: None,
+            codepoint: Some(c as u32),
         }
     }
 }
 
-/// Below this length, `Tracker::advance` takes the byte loop directly.
-const SHORT: usize = 48;
+/// The byte source of a reader that the caller feeds: [`Reader::push`](crate::Reader::push)
+/// makes one, and [`Reader::feed`](crate::Reader::feed) and
+/// [`Reader::finish`](crate::Reader::finish) hand it bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Push;
 
-/// Codepoints in UTF-8 bytes: the bytes that are not continuation bytes, eight at a time (a
-/// continuation byte has its top bits `10`).
-fn count_chars(b: &[u8]) -> u32 {
-    let mut continuation = 0usize;
-    let mut chunks = b.chunks_exact(8);
-    for chunk in &mut chunks {
-        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
-        // Bit 7 of each byte: bit 7 set and bit 6 clear.
-        let marks = (w & !(w << 1)) & 0x8080_8080_8080_8080;
-        // One per marked byte in the low bit of each byte, summed into the top byte.
-        continuation += ((marks >> 7).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
+/// Where a [`Reader`](crate::Reader)'s bytes come from: any `io::Read`, pulled a chunk at a
+/// time as the reader needs them, or [`Push`], fed by the caller. Sealed.
+pub trait Source: private::Sealed {}
+
+impl<R: Read> Source for R {}
+impl Source for Push {}
+
+pub(crate) mod private {
+    use std::io::Read;
+
+    /// The one thing a reader asks of its source.
+    pub trait Sealed {
+        /// The `io::Read` to pull from, `None` when the caller pushes.
+        fn pull(&mut self) -> Option<&mut dyn Read>;
     }
-    continuation += chunks
-        .remainder()
-        .iter()
-        .filter(|&&x| (x as i8) < -0x40)
-        .count();
-    (b.len() - continuation) as u32
-}
 
-/// Length of the codepoint at a lead byte when every codepoint with that lead byte is in the
-/// LeafXML character set: C3..=DF is U+00C0..=U+07FF, E0..=EE is U+0800..=U+EFFF (a `str`
-/// holds no surrogates); C2 (C1 controls), EF (U+FDD0.., U+FFFE) and 4-byte codepoints are
-/// checked codepoint by codepoint.
-#[inline]
-fn valid_lead_len(x: u8) -> Option<usize> {
-    match x {
-        0xC3..=0xDF => Some(2),
-        0xE0..=0xEE => Some(3),
-        _ => None,
-    }
-}
-
-/// True for a byte that needs no codepoint test: printable ASCII, HT, LF, CR, a continuation
-/// byte, or a lead byte of `valid_lead_len`. (In a `str`, a continuation byte belongs to a lead
-/// byte the scan has already accepted or tested.)
-#[inline]
-fn byte_ok(x: u8) -> bool {
-    (x.wrapping_sub(0x20) < 0x5F)
-        | (x == b'\t')
-        | (x == b'\n')
-        | (x == b'\r')
-        | (x.wrapping_sub(0x80) < 0x40)
-        | (x.wrapping_sub(0xC3) < 0x1D)
-        | (x.wrapping_sub(0xE0) < 0x0F)
-}
-
-/// Bytes checked at a time by the fast path of `first_invalid`.
-const CHUNK: usize = 32;
-
-/// The first codepoint of `s` outside the LeafXML character set, with its offset.
-fn first_invalid(s: &str) -> Option<(usize, char)> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        // Fast path: 32 bytes at a time that need no codepoint test (the checks vectorize):
-        // printable ASCII first, the cheapest check, then every byte `byte_ok` accepts.
-        // Otherwise the next 32 bytes (or the rest) go through the codepoint path.
-        if let Some(chunk) = b.get(i..i + CHUNK)
-            && (chunk
-                .iter()
-                .fold(true, |ok, &x| ok & (x.wrapping_sub(0x20) < 0x5F))
-                || chunk.iter().fold(true, |ok, &x| ok & byte_ok(x)))
-        {
-            i += CHUNK;
-            continue;
-        }
-        let end = (i + CHUNK).min(b.len());
-        while i < end {
-            let x = b[i];
-            if x < 0x80 {
-                if (0x20..0x7F).contains(&x) || matches!(x, b'\t' | b'\n' | b'\r') {
-                    i += 1;
-                    continue;
-                }
-                return Some((i, x as char));
-            }
-            if x < 0xC0 {
-                // A continuation byte after a chunk that ended inside a codepoint.
-                i += 1;
-                continue;
-            }
-            if let Some(n) = valid_lead_len(x) {
-                i += n;
-                continue;
-            }
-            let c = s.get(i..)?.chars().next()?;
-            if !is_leafxml_char(c) {
-                return Some((i, c));
-            }
-            i += c.len_utf8();
+    impl<R: Read> Sealed for R {
+        #[inline]
+        fn pull(&mut self) -> Option<&mut dyn Read> {
+            Some(self)
         }
     }
-    None
+
+    impl Sealed for super::Push {
+        #[inline]
+        fn pull(&mut self) -> Option<&mut dyn Read> {
+            None
+        }
+    }
 }
 
-/// `Input::pin` when no text is pinned.
-pub(crate) const NO_PIN: usize = usize::MAX;
+/// How far past an offset asked for the lines are counted at once (one memchr pass per block).
+const LINE_BLOCK: usize = 64 * 1024;
 
-/// A window of decoded, character-set-checked text over a byte source.
-pub(crate) struct Input<R> {
-    src: R,
-    chunk: usize,
-    decoder: Decoder,
-    read_buf: Vec<u8>,
-    src_done: bool,
-    /// Decoded text; `buf[pos..]` is what has not been consumed.
-    pub buf: String,
-    pub pos: usize,
-    /// Offset of `buf[0]` in the whole decoded text.
-    pub base: usize,
-    /// Set when the text ends early at `buf.len()` because of this error.
+/// The decoded, checked text a reader reads: the cursor, the decoder that fills it, why the
+/// text stopped early (if it did), and its line counter.
+#[derive(Debug)]
+pub(crate) struct Text<'a> {
+    pub cursor: Cursor<'a>,
+    decoder: SniffingDecoder,
+    /// Bytes asked of an `io::Read` per read.
+    pub read_size: usize,
+    /// Set when the text ends early, at the end of the cursor's text, because of this error.
     pub stop: Option<Stop>,
-    /// Line and column at `pos`.
-    pub at: Tracker,
-    /// The absolute offset from which text must be kept (a content assembly borrows it):
-    /// `more` drops no text at or after it. `NO_PIN` for none.
-    pub pin: usize,
+    lines: LineCounter,
+    /// Lines are counted up to this absolute offset.
+    counted: usize,
 }
 
-impl<'a> Input<&'a [u8]> {
-    /// The whole input at once: decoded in one pass (`thicket_input::decode_leafxml`), with no
-    /// reading or streaming decoder in between.
-    pub fn from_slice(bytes: &'a [u8]) -> Input<&'a [u8]> {
-        let mut input = Input::new(&[][..], 16);
-        input.src_done = true;
-        match thicket_input::decode_leafxml(bytes) {
-            Ok((text, _)) => input.buf = text.into_owned(),
+impl<'a> Text<'a> {
+    /// A whole input decoded at once: borrowed when it is UTF-8 already (the BOM rules and
+    /// strict decoding of `SniffingDecoder::leafxml`).
+    pub fn whole(bytes: &'a [u8]) -> Text<'a> {
+        let decoder = SniffingDecoder::leafxml();
+        let (text, mut stop) = match decoder.decode_whole(bytes) {
+            Ok(decoded) => (decoded.text, None),
             Err(e) => {
                 // The text before the malformed sequence still counts, so that errors come in
                 // document order.
                 let valid = bytes.get(..e.offset).unwrap_or_default();
-                if let Ok((text, _)) = thicket_input::decode_leafxml(valid) {
-                    input.buf = text.into_owned();
-                }
-                let e = decode_error(e);
-                input.stop = Some(Stop {
-                    code: e.code,
-                    input_offset: Some(e.input_offset),
-                    codepoint: None,
-                });
+                let text = decoder
+                    .decode_whole(valid)
+                    .map(|d| d.text)
+                    .unwrap_or_default();
+                (text, Some(Stop::decoding(e)))
             }
+        };
+        let mut cursor = match text {
+            std::borrow::Cow::Borrowed(text) => Cursor::whole(text, NewlineRules::LeafXml),
+            std::borrow::Cow::Owned(text) => {
+                let mut cursor = Cursor::new(NewlineRules::LeafXml);
+                cursor.feed(&text);
+                cursor.finish();
+                cursor
+            }
+        };
+        if let Some((i, c)) = first_invalid_char(cursor.text()) {
+            cursor.end_at(i);
+            stop = Some(Stop::invalid_char(c));
         }
-        if let Some((i, c)) = first_invalid(&input.buf) {
-            input.buf.truncate(i);
-            input.stop = Some(Stop {
-                code: ErrorCode::InvalidChar,
-                input_offset: None,
-                codepoint: Some(c as u32),
-            });
+        Text {
+            cursor,
+            decoder,
+            read_size: 0,
+            stop,
+            lines: LineCounter::new(NewlineRules::LeafXml),
+            counted: 0,
         }
-        input
     }
-}
 
-impl<R: Read> Input<R> {
-    pub fn new(src: R, chunk: usize) -> Input<R> {
-        Input {
-            src,
-            chunk: chunk.max(16),
-            decoder: Decoder::default(),
-            read_buf: Vec::new(),
-            src_done: false,
-            buf: String::new(),
-            pos: 0,
-            base: 0,
+    /// An empty text to fill chunk by chunk.
+    pub fn streaming(read_size: usize) -> Text<'a> {
+        Text {
+            cursor: Cursor::new(NewlineRules::LeafXml),
+            decoder: SniffingDecoder::leafxml(),
+            read_size: read_size.max(16),
             stop: None,
-            at: Tracker::new(),
-            pin: NO_PIN,
+            lines: LineCounter::new(NewlineRules::LeafXml),
+            counted: 0,
         }
     }
 
-    /// The unconsumed text.
-    #[inline]
-    pub fn rest(&self) -> &str {
-        &self.buf[self.pos..]
+    /// Drops the text before absolute `keep` when that pays (see `Cursor::compact`),
+    /// detaching the accumulators in `texts` that start before it, after counting its lines.
+    pub fn compact(&mut self, keep: usize, texts: &mut [&mut TextAcc]) {
+        let keep = keep.min(self.cursor.offset());
+        let drop = keep.saturating_sub(self.cursor.base());
+        // The cursor's own condition, tested first so that the lines are counted only when the
+        // text is dropped.
+        if drop < thicket_input::cursor::MIN_COMPACTION || drop * 2 < self.cursor.buffered() {
+            return;
+        }
+        self.count_lines(keep, true);
+        self.lines
+            .forget_before(keep, self.cursor.text(), self.cursor.base());
+        self.cursor.compact(keep, texts);
     }
 
-    /// The unconsumed text as bytes (no codepoint boundary check).
-    #[inline]
-    pub fn rest_bytes(&self) -> &[u8] {
-        self.buf.as_bytes().get(self.pos..).unwrap_or_default()
+    /// Decodes pushed bytes into the text (nothing once the text has ended).
+    pub fn feed(&mut self, bytes: &[u8]) {
+        if self.cursor.is_finished() {
+            return;
+        }
+        let before = self.cursor.end();
+        let decoded = self.decoder.feed_into(bytes, &mut self.cursor);
+        self.check(before, decoded.err());
     }
 
-    /// True when no more text will ever arrive (the input ended or an error stopped it).
-    pub fn exhausted(&self) -> bool {
-        self.stop.is_some() || self.src_done
+    /// Ends the pushed bytes.
+    pub fn finish(&mut self) {
+        if self.cursor.is_finished() {
+            return;
+        }
+        let before = self.cursor.end();
+        let decoded = self.decoder.finish_into(&mut self.cursor);
+        self.check(before, decoded.err());
     }
 
-    /// Absolute offset of `pos + rel`.
-    #[inline]
-    pub fn abs(&self, rel: usize) -> usize {
-        self.base + self.pos + rel
+    /// Reads one chunk from `src` into the text; at the end of `src`, ends the text.
+    pub fn read(&mut self, src: &mut dyn Read) -> io::Result<()> {
+        if self.cursor.is_finished() {
+            return Ok(());
+        }
+        let before = self.cursor.end();
+        let mut src = src;
+        match self
+            .decoder
+            .read_into(&mut src, self.read_size, &mut self.cursor)
+        {
+            Ok(_) => self.check(before, None),
+            Err(ReadError::Decode(e)) => self.check(before, Some(e)),
+            Err(ReadError::Io(e)) => return Err(e),
+        }
+        Ok(())
     }
 
-    /// Consumes `n` bytes of `rest()`.
-    pub fn advance(&mut self, n: usize) {
-        let end = self.pos + n;
-        self.at.advance(&self.buf[self.pos..end]);
-        self.pos = end;
+    /// The character set over the text decoded since absolute `before`, then the decoding
+    /// error if there was one: the text ends at the first of them.
+    fn check(&mut self, before: usize, error: Option<DecodeError>) {
+        let start = before - self.cursor.base();
+        if let Some((i, c)) = first_invalid_char(&self.cursor.text()[start..]) {
+            self.cursor.end_at(before + i);
+            self.stop = Some(Stop::invalid_char(c));
+        } else if let Some(e) = error {
+            let end = self.cursor.end();
+            self.cursor.end_at(end);
+            self.stop = Some(Stop::decoding(e));
+        }
     }
 
-    /// Consumes `n` bytes of `rest()` whose line breaks are known (see `Tracker::advance_known`).
-    #[inline]
-    pub fn advance_known(&mut self, n: usize, lines: Lines) {
-        let end = self.pos + n;
-        let b = self.buf.as_bytes().get(self.pos..end).unwrap_or_default();
-        self.at.advance_known(b, lines);
-        self.pos = end;
-    }
-
-    /// Line and column of `pos + rel` (cold: scans from `pos`).
+    /// Counts the lines of the text up to absolute `offset` and a block beyond (as much as is
+    /// buffered), so that `line` and `line_col` can answer for it. With `forget`, nothing before
+    /// `offset` will be asked for again: a long stretch is counted a block at a time and what
+    /// lies before `offset` forgotten on the way, so the counter holds about a block of lines
+    /// whatever the length of the token it crosses.
     #[cold]
-    pub fn line_col(&self, rel: usize) -> (u32, u32) {
-        let mut t = self.at;
-        let end = (self.pos + rel).min(self.buf.len());
-        t.advance(&self.buf[self.pos..end]);
-        (t.line, t.col.saturating_add(1))
+    fn count_lines(&mut self, offset: usize, forget: bool) {
+        let base = self.cursor.base();
+        let end = self.cursor.end();
+        let target = offset.max(self.counted).saturating_add(LINE_BLOCK).min(end);
+        while self.counted < target {
+            let text = self.cursor.text();
+            let mut to = target.min(self.counted + LINE_BLOCK);
+            while !text.is_char_boundary(to - base) {
+                to += 1;
+            }
+            self.lines.push(&text[self.counted - base..to - base]);
+            self.counted = to;
+            if forget && to < offset && to - self.lines.floor() >= 4 * LINE_BLOCK {
+                self.lines.forget_before(to, text, base);
+            }
+        }
+        if self.counted == end && self.cursor.is_finished() {
+            self.lines.finish();
+        }
     }
 
-    /// Reads and decodes one more chunk of text. Returns `Ok(false)` when no more text will
-    /// arrive. The token scans continue where they stopped, so a long token costs one pass
-    /// however many chunks it spans, and the window holds the token plus at most a chunk (the
-    /// read buffer is one chunk, whatever the token's length).
-    pub fn more(&mut self) -> io::Result<bool> {
-        if self.exhausted() {
-            return Ok(false);
+    /// The 1-based line of absolute `offset` (at or after the last compaction, buffered). Nothing
+    /// before `offset` is asked for afterwards (the reader asks for the lines of its events, in
+    /// order, and for positions at or after them).
+    #[inline]
+    pub fn line(&mut self, offset: usize) -> u32 {
+        if offset >= self.counted {
+            self.count_lines(offset, true);
         }
-        // Text before the cursor (and before a pinned offset) is dropped once it is at least
-        // half of the window, so moving the rest costs no more than reading it did.
-        let keep = self.pin.saturating_sub(self.base).min(self.pos);
-        if keep > 0 && keep >= self.buf.len() / 2 {
-            self.buf.drain(..keep);
-            self.base += keep;
-            self.pos -= keep;
+        let line = self.lines.line(offset);
+        debug_assert!(line.is_some(), "line of {offset}: not counted");
+        let line = line.unwrap_or(1);
+        u32::try_from(line).unwrap_or(u32::MAX)
+    }
+
+    /// The 1-based line and column (in codepoints) of absolute `offset`.
+    #[cold]
+    pub fn line_col(&mut self, offset: usize) -> (u32, u32) {
+        if offset >= self.counted {
+            self.count_lines(offset, false);
         }
-        let want = self.chunk;
-        let before = self.buf.len();
-        while self.buf.len() == before && !self.exhausted() {
-            self.read_buf.resize(want, 0);
-            let mut filled = 0;
-            while filled < want && !self.src_done {
-                match self.src.read(&mut self.read_buf[filled..want]) {
-                    Ok(0) => self.src_done = true,
-                    Ok(n) => filled += n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
-                }
-            }
-            let last = self.src_done;
-            let result = self
-                .decoder
-                .decode(&self.read_buf[..filled], last, &mut self.buf);
-            if let Some((i, c)) = first_invalid(&self.buf[before..]) {
-                self.buf.truncate(before + i);
-                self.stop = Some(Stop {
-                    code: ErrorCode::InvalidChar,
-                    input_offset: None,
-                    codepoint: Some(c as u32),
-                });
-            } else if let Err(e) = result {
-                self.stop = Some(Stop {
-                    code: e.code,
-                    input_offset: Some(e.input_offset),
-                    codepoint: None,
-                });
-            }
+        let lc = self
+            .lines
+            .line_col(offset, self.cursor.text(), self.cursor.base());
+        let (line, column) = lc.map_or((1, 1), |lc| (lc.line, lc.column));
+        (
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(column).unwrap_or(u32::MAX),
+        )
+    }
+
+    /// For a whole input, which is never compacted: forgets the lines before `keep` once a
+    /// block has gone by, so the counter stays bounded.
+    #[inline]
+    pub fn forget_lines(&mut self, keep: usize) {
+        if keep.saturating_sub(self.lines.floor()) >= 4 * LINE_BLOCK {
+            self.count_lines(keep, true);
+            self.lines
+                .forget_before(keep, self.cursor.text(), self.cursor.base());
         }
-        Ok(self.buf.len() > before)
     }
 }
 
@@ -486,9 +304,12 @@ mod tests {
     use super::*;
 
     fn decode_all(bytes: &[u8], chunk: usize) -> (String, Option<Stop>) {
-        let mut input = Input::new(bytes, chunk);
-        while input.more().unwrap() {}
-        (input.buf, input.stop)
+        let mut text = Text::streaming(chunk);
+        let mut src = bytes;
+        while !text.cursor.is_finished() {
+            text.read(&mut src).unwrap();
+        }
+        (text.cursor.text().to_owned(), text.stop)
     }
 
     #[test]
@@ -517,93 +338,34 @@ mod tests {
         assert_eq!(stop.unwrap().codepoint, Some(0x7F));
         let (_, stop) = decode_all(b"\xFF\xFEa\x00b", 16);
         assert_eq!(stop.unwrap().code, ErrorCode::InvalidUtf16);
-    }
-
-    /// The lead-byte fast path of `first_invalid` agrees with `is_leafxml_char` on every
-    /// codepoint.
-    #[test]
-    fn valid_lead_bytes() {
-        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
-            let mut buf = [0; 4];
-            let s = c.encode_utf8(&mut buf);
-            if let Some(n) = valid_lead_len(s.as_bytes()[0]) {
-                assert_eq!(n, s.len(), "{c:?}");
-                assert!(is_leafxml_char(c), "{c:?}");
-            }
-            assert_eq!(first_invalid(s).is_none(), is_leafxml_char(c), "{c:?}");
-            if !(0x80..0xC0).contains(&s.as_bytes()[0]) {
-                let ok = s.as_bytes().iter().all(|&x| byte_ok(x));
-                assert!(!ok || is_leafxml_char(c), "{c:?}");
-            }
-        }
-    }
-
-    proptest::proptest! {
-        /// The chunked scan of `first_invalid` agrees with a codepoint-by-codepoint check,
-        /// wherever the chunks cut the codepoints.
-        #[test]
-        fn first_invalid_fast_path(
-            s in "[a \t\n\r\u{1}\u{7f}\u{85}\u{9f}é\u{7ff}\u{800}日\u{efff}\u{f000}\u{fdd0}\u{fffe}\u{10000}\u{1fffe}]{0,80}"
-        ) {
-            let expected = s.char_indices().find(|&(_, c)| !is_leafxml_char(c));
-            proptest::prop_assert_eq!(first_invalid(&s), expected);
-            for skip in 1..4 {
-                let t = format!("{}{s}", "x".repeat(skip));
-                let expected = t.char_indices().find(|&(_, c)| !is_leafxml_char(c));
-                proptest::prop_assert_eq!(first_invalid(&t), expected);
-            }
-        }
-    }
-
-    proptest::proptest! {
-        /// The fast path of `Tracker::advance` agrees with the byte-by-byte path, however the
-        /// text is split.
-        #[test]
-        fn tracker_fast_path(
-            parts in proptest::collection::vec("[a\r\n\u{85}\u{2028}\u{2026}é日 ]{0,12}|[ab\n日]{40,90}|[ab\r\n\u{85}]{40,90}", 0..6)
-        ) {
-            let mut fast = Tracker::new();
-            let mut general = Tracker::new();
-            for p in &parts {
-                fast.advance(p);
-                general.advance_general(p);
-                proptest::prop_assert_eq!(
-                    (fast.line, fast.col, fast.prev_cr),
-                    (general.line, general.col, general.prev_cr)
-                );
-            }
-        }
-    }
-
-    proptest::proptest! {
-        /// `count_chars` counts codepoints.
-        #[test]
-        fn count_chars_counts_codepoints(s in "[a\n\u{85}é\u{7ff}\u{800}日\u{ffff}😀]{0,40}") {
-            proptest::prop_assert_eq!(count_chars(s.as_bytes()) as usize, s.chars().count());
-        }
+        // An invalid codepoint before a malformed sequence in the same chunk comes first.
+        let (text, stop) = decode_all(b"a\x01b\xFF", 16);
+        assert_eq!(
+            (text.as_str(), stop.unwrap().code),
+            ("a", ErrorCode::InvalidChar)
+        );
+        // The same read whole.
+        let whole = Text::whole(b"a\x01b\xFF");
+        assert_eq!(whole.cursor.text(), "a");
+        assert_eq!(whole.stop.unwrap().code, ErrorCode::InvalidChar);
+        let whole = Text::whole(b"ab\xFFcd");
+        assert_eq!(whole.cursor.text(), "ab");
+        assert_eq!(whole.stop.unwrap().input_offset, Some(2));
     }
 
     #[test]
-    fn tracker() {
-        let mut t = Tracker::new();
-        t.advance("a\r\nb\r\u{85}c\u{85}d\u{2028}e\rf\ng");
-        assert_eq!((t.line, t.col), (7, 1));
-        let mut t = Tracker::new();
-        t.advance("ab\r");
-        t.advance("\nc");
-        assert_eq!((t.line, t.col), (2, 1));
-        let text = "ab\r\n\ncd\r\u{85}é\u{2028}\n\r\rx\ny\u{85}\u{85}z";
-        let mut whole = Tracker::new();
-        whole.advance(text);
-        for split in 0..=text.len() {
-            if !text.is_char_boundary(split) {
-                continue;
-            }
-            let mut t = Tracker::new();
-            t.advance(&text[..split]);
-            t.advance(&text[split..]);
-            assert_eq!((t.line, t.col), (whole.line, whole.col), "split at {split}");
+    fn lines_are_counted_once_and_forgotten() {
+        let doc = "a\r\nb\r\u{85}c\u{85}d\u{2028}e\rf\ng".repeat(40_000);
+        let mut text = Text::whole(doc.as_bytes());
+        let mut last = 0;
+        for (i, _) in doc.char_indices().step_by(97) {
+            let line = text.line(i);
+            assert!(line >= last);
+            last = line;
+            text.forget_lines(i);
         }
-        assert_eq!((whole.line, whole.col), (11, 1));
+        assert_eq!(text.line(doc.len()), 40_000 * 6 + 1);
+        let (line, col) = text.line_col(doc.len() - 1);
+        assert_eq!((line, col), (40_000 * 6 + 1, 1));
     }
 }

@@ -13,6 +13,7 @@ pub use event::{
     Attributes, Event, EventKind, External, ExternalAttributeMap, Local, WrittenAttribute,
     WrittenAttributes, quote,
 };
+pub use input::{Push, Source};
 pub use reader::{Limits, Reader, XML_NAMESPACE, XMLNS_NAMESPACE, parse_events};
 pub use tree::{Element, Node};
 pub use writer::{WriteError, Writer, write_document};

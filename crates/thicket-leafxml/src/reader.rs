@@ -1,17 +1,25 @@
-//! The pull decoder: tokens, token filtering, assemblies, empty tag expansion, the tag stack and
-//! namespace processing, each in the order the spec gives them.
+//! The decoder: tokens, token filtering, assemblies, empty tag expansion, the tag stack and
+//! namespace processing, each in the order the spec gives them, over the shared cursor.
+//!
+//! The reader is resumable: everything it knows between two calls is in its fields (the token
+//! scan that stopped for more input, the content assembly so far, the tag stack), never on the
+//! call stack. A step that runs out of buffered text answers [`Halt::Wait`]; the pull reader
+//! then reads the next chunk from its `io::Read` and steps again, the push reader returns to
+//! its caller, who feeds the next chunk. Either way the same steps see the same text, so pull
+//! and push give the same events and errors however the input is split.
 
 use std::borrow::Cow;
 use std::io::Read;
 
 use thicket_input::Span;
+use thicket_input::cursor::NeedMore;
 
 use crate::error::{Error, ErrorCode};
 use crate::event::{Attributes, Event, EventKind};
-use crate::input::{Input, NO_PIN, Stop, Tracker};
-use crate::text;
+use crate::input::{Push, Source, Stop, Text};
 
 mod attributes;
+mod content;
 mod dedup;
 mod fast;
 mod namespaces;
@@ -19,9 +27,10 @@ mod tag;
 mod token;
 
 pub(crate) use attributes::{TagAttributes, TagExternal, TagLocal, TagWritten};
+use content::Assembly;
 use namespaces::{Namespaces, check_rewrite, declare};
-use tag::{MAX_TAG, Split, TagAssembly, TagError, TagLimits, TagType, parse_tag};
-use token::Token;
+use tag::{Split, TagAssembly, TagError, TagLimits, TagType, parse_tag};
+use token::{Scan, Token};
 
 /// The namespace the `xml` prefix is bound to.
 pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
@@ -67,7 +76,32 @@ enum Ready {
     End,
 }
 
-/// The strict LeafXML pull decoder.
+/// Why a step stopped without an event: the buffered text ran out before the answer is known
+/// (more may come: `thicket_input`'s one way to wait, `NeedMore`, carried beside the error), or
+/// the document is in error. An error's line and column are filled in by `Reader::advance`,
+/// from its span's start.
+#[derive(Debug)]
+pub(crate) enum Halt {
+    Wait,
+    Fail(Box<Error>),
+}
+
+impl From<Error> for Halt {
+    #[cold]
+    fn from(e: Error) -> Halt {
+        Halt::Fail(Box::new(e))
+    }
+}
+
+impl From<NeedMore> for Halt {
+    #[inline]
+    fn from(_: NeedMore) -> Halt {
+        Halt::Wait
+    }
+}
+
+/// The strict LeafXML decoder: a pull reader over bytes in memory ([`Reader::from_bytes`]) or
+/// any `io::Read` ([`Reader::new`]), or a push reader the caller feeds ([`Reader::push`]).
 ///
 /// ```
 /// use thicket_leafxml::{EventKind, Reader};
@@ -80,10 +114,37 @@ enum Ready {
 /// assert_eq!(dump, ["start a x=\"1\"", "text \"hi\"", "end a"]);
 /// # Ok::<(), thicket_leafxml::Error>(())
 /// ```
-pub struct Reader<R> {
-    input: Input<R>,
+///
+/// Pushed, the same document in any pieces gives the same events; `next_event` answers
+/// `Ok(None)` while it needs more input, and after [`finish`](Reader::finish) at the end:
+///
+/// ```
+/// use thicket_leafxml::Reader;
+///
+/// let mut reader = Reader::push();
+/// let mut dump = Vec::new();
+/// for chunk in [&b"<a x='"[..], b"1'>h", b"i</", b"a>"] {
+///     reader.feed(chunk);
+///     while let Some(event) = reader.next_event()? {
+///         dump.push(event.kind.to_string());
+///     }
+/// }
+/// reader.finish();
+/// while let Some(event) = reader.next_event()? {
+///     dump.push(event.kind.to_string());
+/// }
+/// assert_eq!(dump, ["start a x=\"1\"", "text \"hi\"", "end a"]);
+/// assert!(reader.trailing().is_some()); // the end, not a wait
+/// # Ok::<(), thicket_leafxml::Error>(())
+/// ```
+pub struct Reader<'a, S = Push> {
+    src: S,
+    text: Text<'a>,
     limits: Limits,
+    /// A token found after a content assembly, handled on the next call.
     peeked: Option<Token>,
+    /// The token scan that stopped for more input.
+    scan: Scan,
     state: StackState,
     /// The tag stack: element names as written (NFC), end to end in one string.
     names: String,
@@ -96,9 +157,10 @@ pub struct Reader<R> {
     pending_truncate: Option<usize>,
     /// The `End` of an empty tag, given on the next call: line and span.
     pending_end: Option<(u32, Span)>,
-    /// The last tag assembly and where its (line-break normalized) text is.
+    /// The last tag assembly and where its (line-break normalized) text is: the input at
+    /// `tag_start..tag_start + tag_len`, or `tag_scratch` when normalization changed it.
     tag: TagAssembly,
-    tag_at: usize,
+    tag_start: usize,
     tag_len: usize,
     tag_in_scratch: bool,
     tag_scratch: String,
@@ -118,48 +180,88 @@ pub struct Reader<R> {
     scopes: Vec<usize>,
     doctype_seen: bool,
     seen_tag: bool,
-    content: String,
-    /// When set, the last content assembly is this range of the input, unchanged (and
-    /// `content` is unused).
-    text_range: Option<(usize, usize)>,
+    /// The content assembly being read (and, after a `Text` event, its text).
+    asm: Assembly,
     failed: Option<Error>,
     done: bool,
     /// False to take the general code only (for testing the fast paths against it).
     fast: bool,
     /// Set when the fast path parsed the tag token just found into `tag`.
-    fast_tag: Option<crate::input::Lines>,
+    fast_tag: bool,
     /// Set when the fast path found the text token just found (`fast::text`).
     fast_text: Option<fast::TextToken>,
     /// Scratch space for `check_rewrite`.
     external_scratch: Vec<(usize, usize)>,
 }
 
-impl<'a> Reader<&'a [u8]> {
-    /// A reader over bytes held in memory.
-    pub fn from_bytes(bytes: &'a [u8]) -> Reader<&'a [u8]> {
-        Reader::with_input(Input::from_slice(bytes))
+impl<S> std::fmt::Debug for Reader<'_, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reader")
+            .field("offset", &self.text.cursor.offset())
+            .field("buffered", &self.text.cursor.buffered())
+            .field("finished", &self.text.cursor.is_finished())
+            .field("depth", &self.name_starts.len())
+            .field("limits", &self.limits)
+            .field("failed", &self.failed)
+            .field("done", &self.done)
+            .finish_non_exhaustive()
     }
 }
 
-impl<R: Read> Reader<R> {
+impl<'a> Reader<'a, &'a [u8]> {
+    /// A reader over bytes held in memory: decoded at once, and borrowed rather than copied
+    /// when they are UTF-8 already.
+    pub fn from_bytes(bytes: &'a [u8]) -> Reader<'a, &'a [u8]> {
+        Reader::with_text(&[][..], Text::whole(bytes))
+    }
+}
+
+impl<R: Read> Reader<'static, R> {
     /// A reader over any byte source, read in 64 KiB chunks; memory stays bounded by the longest
     /// token or content assembly.
-    pub fn new(src: R) -> Reader<R> {
-        Reader::with_input(Input::new(src, DEFAULT_CHUNK))
+    pub fn new(src: R) -> Reader<'static, R> {
+        Reader::with_text(src, Text::streaming(DEFAULT_CHUNK))
     }
 
     /// A reader over a byte source read `read_size` bytes at a time (at least 16), so that
     /// tests can make the window drain often. Events and errors are the same for every size.
     #[doc(hidden)]
-    pub fn with_read_size(src: R, read_size: usize) -> Reader<R> {
-        Reader::with_input(Input::new(src, read_size))
+    pub fn with_read_size(src: R, read_size: usize) -> Reader<'static, R> {
+        Reader::with_text(src, Text::streaming(read_size))
+    }
+}
+
+impl Reader<'static, Push> {
+    /// A reader the caller feeds: [`feed`](Reader::feed) bytes in chunks of any size,
+    /// [`finish`](Reader::finish) at the end, and take the events in between with
+    /// [`next_event`](Reader::next_event), which answers `Ok(None)` when it needs more input
+    /// (until `finish`, after which `Ok(None)` is the end). The events, errors and spans are
+    /// those of [`Reader::from_bytes`] over the same bytes, however they are split.
+    pub fn push() -> Reader<'static, Push> {
+        Reader::with_text(Push, Text::streaming(DEFAULT_CHUNK))
     }
 
-    fn with_input(input: Input<R>) -> Reader<R> {
+    /// Hands the reader the next bytes of the input. The reader holds only what it has not
+    /// finished with: what it has read past is dropped as more arrives.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        self.compact();
+        self.text.feed(bytes);
+    }
+
+    /// Ends the input: no more bytes come.
+    pub fn finish(&mut self) {
+        self.text.finish();
+    }
+}
+
+impl<'a, S> Reader<'a, S> {
+    fn with_text(src: S, text: Text<'a>) -> Reader<'a, S> {
         Reader {
-            input,
+            src,
+            text,
             limits: Limits::default(),
             peeked: None,
+            scan: Scan::NONE,
             state: StackState::Initial,
             names: String::new(),
             name_starts: Vec::new(),
@@ -167,7 +269,7 @@ impl<R: Read> Reader<R> {
             pending_truncate: None,
             pending_end: None,
             tag: TagAssembly::new(),
-            tag_at: 0,
+            tag_start: 0,
             tag_len: 0,
             tag_in_scratch: false,
             tag_scratch: String::new(),
@@ -181,19 +283,18 @@ impl<R: Read> Reader<R> {
             scopes: Vec::new(),
             doctype_seen: false,
             seen_tag: false,
-            content: String::new(),
-            text_range: None,
+            asm: Assembly::default(),
             failed: None,
             done: false,
             fast: true,
-            fast_tag: None,
+            fast_tag: false,
             fast_text: None,
             external_scratch: Vec::new(),
         }
     }
 
     /// Sets the limits for untrusted input.
-    pub fn with_limits(mut self, limits: Limits) -> Reader<R> {
+    pub fn with_limits(mut self, limits: Limits) -> Reader<'a, S> {
         self.limits = limits;
         // A tag no longer than every name and value limit has no name or value over one, so
         // the fast path checks none.
@@ -204,10 +305,11 @@ impl<R: Read> Reader<R> {
         self
     }
 
-    /// Once [`next_event`](Reader::next_event) has returned `Ok(None)`: the input after the
-    /// last event's span (whitespace, comments and instructions after the root element), so
-    /// that the events' [`skipped`](Event::skipped) and [`span`](Event::span), in order, and
-    /// this span tile the decoded text. `None` before the end.
+    /// Once [`next_event`](Reader::next_event) has returned `Ok(None)` at the end: the input
+    /// after the last event's span (whitespace, comments and instructions after the root
+    /// element), so that the events' [`skipped`](Event::skipped) and [`span`](Event::span), in
+    /// order, and this span tile the decoded text. `None` before the end (and while a push
+    /// reader waits for input).
     pub fn trailing(&self) -> Option<Span> {
         self.trailing
     }
@@ -215,18 +317,21 @@ impl<R: Read> Reader<R> {
     /// Turns the fast paths off, so that every token goes through the general code. The events
     /// and errors are the same either way; this exists to test that.
     #[doc(hidden)]
-    pub fn without_fast_paths(mut self) -> Reader<R> {
+    pub fn without_fast_paths(mut self) -> Reader<'a, S> {
         self.fast = false;
         self
     }
 
-    /// Bytes of decoded text the reader holds right now (its window over the input). With an
-    /// `io::Read` source this stays near the read size plus the longest token.
+    /// Bytes of decoded text the reader holds right now (its window over the input). Read or
+    /// pushed in chunks, this stays near the chunk size plus the longest token.
     pub fn buffered(&self) -> usize {
-        self.input.buf.capacity()
+        self.text.cursor.buffered()
     }
+}
 
-    /// The next event, `Ok(None)` after the end of the root element and a clean end of input,
+impl<'a, S: Source> Reader<'a, S> {
+    /// The next event; `Ok(None)` after the end of the root element and a clean end of input
+    /// (and, for a push reader before [`finish`](Reader::finish), when it needs more input);
     /// or the first error. After an error, every call returns the same error.
     ///
     /// The event borrows from the reader: names, values and text are borrowed where decoding
@@ -242,7 +347,13 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Moves the reader to the next event: what it is, or `None` at the end, or the error.
+    /// The next event, owned.
+    pub fn next_owned(&mut self) -> Result<Option<Event<'static>>, Error> {
+        Ok(self.next_event()?.map(Event::into_owned))
+    }
+
+    /// Moves the reader to the next event: what it is, or `None` at the end (or while a push
+    /// reader waits), or the error.
     fn advance(&mut self) -> Result<Option<Ready>, Error> {
         // Most elements declare nothing: no call for them.
         if let Some(mark) = self.pending_truncate.take()
@@ -266,26 +377,62 @@ impl<R: Read> Reader<R> {
         if self.done {
             return Ok(None);
         }
-        match self.step() {
-            Ok(Some(ready)) => {
-                self.skipped = Span::new(self.prev_end, self.span.start);
-                self.prev_end = self.span.end;
-                Ok(Some(ready))
-            }
-            Ok(None) => {
-                self.trailing = Some(Span::new(self.prev_end, self.input.abs(0)));
-                Ok(None)
-            }
-            Err(e) => {
-                self.failed = Some(e.clone());
-                Err(e)
+        loop {
+            match self.step() {
+                Ok(Some(ready)) => {
+                    self.skipped = Span::new(self.prev_end, self.span.start);
+                    self.prev_end = self.span.end;
+                    return Ok(Some(ready));
+                }
+                Ok(None) => {
+                    self.trailing = Some(Span::new(self.prev_end, self.text.cursor.offset()));
+                    return Ok(None);
+                }
+                Err(Halt::Fail(e)) => return Err(self.fail(*e)),
+                Err(Halt::Wait) => {
+                    self.compact();
+                    let Some(src) = self.src.pull() else {
+                        // Pushed: the caller feeds more.
+                        return Ok(None);
+                    };
+                    if self.text.read(src).is_err() {
+                        let offset = self.text.cursor.offset();
+                        let e = self.error_over(offset, offset, ErrorCode::Io, None);
+                        return Err(self.fail(e));
+                    }
+                }
             }
         }
     }
 
-    /// The next event, owned.
-    pub fn next_owned(&mut self) -> Result<Option<Event<'static>>, Error> {
-        Ok(self.next_event()?.map(Event::into_owned))
+    /// Records the error (its line and column found from its span) and returns it.
+    #[cold]
+    fn fail(&mut self, mut e: Error) -> Error {
+        let (line, column) = match self.asm.position_of(e.span.start) {
+            Some(known) => known,
+            None => self.text.line_col(e.span.start),
+        };
+        e.line = line;
+        e.column = column;
+        self.failed = Some(e.clone());
+        e
+    }
+}
+
+impl<'a, S> Reader<'a, S> {
+    /// Drops the text the reader has finished with: everything before the token at the
+    /// position, and before the content assembly while it is a range of the input.
+    fn compact(&mut self) {
+        let offset = self.text.cursor.offset();
+        let keep = self.asm.keep(offset);
+        if let Some(start) = self.asm.start()
+            && start < keep
+        {
+            // The assembly's start leaves the buffer: keep its column for its errors.
+            let (_, column) = self.text.line_col(start);
+            self.asm.set_column(column);
+        }
+        self.text.compact(keep, &mut [self.asm.acc_mut()]);
     }
 
     /// The text of the last tag token (line-break normalized).
@@ -293,7 +440,9 @@ impl<R: Read> Reader<R> {
         if self.tag_in_scratch {
             &self.tag_scratch
         } else {
-            &self.input.buf[self.tag_at..self.tag_at + self.tag_len]
+            self.text
+                .cursor
+                .slice(self.tag_start, self.tag_start + self.tag_len)
         }
     }
 
@@ -301,7 +450,7 @@ impl<R: Read> Reader<R> {
     #[inline]
     fn build(&self, ready: Ready) -> Event<'_> {
         let kind = match ready {
-            Ready::Text => EventKind::Text(Cow::Borrowed(self.text())),
+            Ready::Text => EventKind::Text(Cow::Borrowed(self.asm.text(&self.text.cursor))),
             Ready::End => {
                 let open = self.closed.unwrap_or(Open {
                     start: self.names.len(),
@@ -347,23 +496,28 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    // ----- positions and errors -----
+    // ----- errors (line and column are filled in by `fail`) -----
 
-    /// An error at the codepoint `rel` bytes past the cursor (its span covers that codepoint;
-    /// it is empty at the end of the text).
+    /// An error over absolute `start..end`.
     #[cold]
-    fn error_at(&self, rel: usize, code: ErrorCode, codepoint: Option<u32>) -> Error {
-        let at = self.input.pos + rel;
-        // Past the text (an invalid codepoint stops the text before itself) the codepoint
-        // tells the length.
-        let len = match self.input.buf.get(at..).and_then(|s| s.chars().next()) {
-            Some(c) => c.len_utf8(),
-            None => codepoint.and_then(char::from_u32).map_or(0, char::len_utf8),
-        };
-        self.error_span(rel, rel + len, code, codepoint)
+    fn error_over(
+        &self,
+        start: usize,
+        end: usize,
+        code: ErrorCode,
+        codepoint: Option<u32>,
+    ) -> Error {
+        Error {
+            code,
+            line: 0,
+            column: 0,
+            byte_offset: start as u64,
+            span: Span::new(start, end.max(start)),
+            codepoint,
+        }
     }
 
-    /// An error over `start..end`, offsets past the cursor.
+    /// An error over `start..end`, offsets past the position.
     #[cold]
     fn error_span(
         &self,
@@ -372,34 +526,33 @@ impl<R: Read> Reader<R> {
         code: ErrorCode,
         codepoint: Option<u32>,
     ) -> Error {
-        let (line, column) = self.input.line_col(start);
-        let abs = self.input.abs(start);
-        Error {
-            code,
-            line,
-            column,
-            byte_offset: abs as u64,
-            span: Span::new(abs, self.input.abs(end.max(start))),
-            codepoint,
-        }
+        let at = self.text.cursor.offset();
+        self.error_over(at + start, at + end.max(start), code, codepoint)
     }
 
-    /// An error over `abs..end` (absolute offsets), which starts where `at` was.
+    /// An error at the codepoint `rel` bytes past the position (its span covers that
+    /// codepoint; it is empty at the end of the text).
     #[cold]
-    fn error_from(&self, at: Tracker, abs: usize, end: usize, code: ErrorCode) -> Error {
-        Error {
-            code,
-            line: at.line,
-            column: at.col.saturating_add(1),
-            byte_offset: abs as u64,
-            span: Span::new(abs, end.max(abs)),
-            codepoint: None,
-        }
+    fn error_at(&self, rel: usize, code: ErrorCode, codepoint: Option<u32>) -> Error {
+        // Past the text (an invalid codepoint stops the text before itself) the codepoint
+        // tells the length.
+        let len = match self
+            .text
+            .cursor
+            .rest()
+            .get(rel..)
+            .and_then(|s| s.chars().next())
+        {
+            Some(c) => c.len_utf8(),
+            None => codepoint.and_then(char::from_u32).map_or(0, char::len_utf8),
+        };
+        self.error_span(rel, rel + len, code, codepoint)
     }
 
+    /// The error that ended the text early, at the end of the text.
     #[cold]
     fn stop_error(&self, stop: Stop) -> Error {
-        let rel = self.input.buf.len() - self.input.pos;
+        let rel = self.text.cursor.available();
         let mut e = self.error_at(rel, stop.code, stop.codepoint);
         if let Some(off) = stop.input_offset {
             e.byte_offset = off;
@@ -407,20 +560,8 @@ impl<R: Read> Reader<R> {
         e
     }
 
-    /// Reads more text; `Ok(false)` at the real end of the input, the pending error if the text
-    /// stopped early.
-    fn more(&mut self) -> Result<bool, Error> {
-        match self.input.more() {
-            Ok(true) => Ok(true),
-            Ok(false) => match self.input.stop {
-                Some(stop) => Err(self.stop_error(stop)),
-                None => Ok(false),
-            },
-            Err(_) => Err(self.error_span(0, 0, ErrorCode::Io, None)),
-        }
-    }
-
     /// `token-length-limit` for a token of which `len` bytes are known.
+    #[inline]
     fn check_len(&self, len: usize) -> Result<(), Error> {
         match self.limits.max_token_len {
             Some(max) if len > max => Err(self.token_too_long(max)),
@@ -428,177 +569,18 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// `check_len` for tag tokens, whose offsets must also fit in a `u32` (`MAX_TAG`).
-    fn check_tag_len(&self, len: usize) -> Result<(), Error> {
-        if len > MAX_TAG {
-            return Err(self.token_too_long(MAX_TAG));
-        }
-        self.check_len(len)
-    }
-
-    /// `token-length-limit` over the first `max` bytes of the token at the cursor and the
-    /// codepoint that passes them (however much of the token is buffered).
+    /// `token-length-limit` over the first `max` bytes of the token at the position and the
+    /// codepoint that passes them (more than `max` bytes of it are buffered).
     #[cold]
     fn token_too_long(&self, max: usize) -> Error {
-        let rest = self.input.rest();
+        let rest = self.text.cursor.rest();
         let end = (max + 1..=rest.len())
             .find(|&k| rest.is_char_boundary(k))
             .unwrap_or(rest.len());
         self.error_span(0, end, ErrorCode::TokenLengthLimit, None)
     }
 
-    // ----- assemblies -----
-
-    /// Reads one content assembly (maybe empty) and the tag or end of file after it.
-    fn step(&mut self) -> Result<Option<Ready>, Error> {
-        self.content.clear();
-        self.text_range = None;
-        self.input.pin = NO_PIN;
-        let mut first: Option<(usize, Tracker)> = None;
-        // A first text token without escapes (absolute offsets), left in the input, which is
-        // pinned so as not to drop it, until a second token joins it (or a filtered token
-        // follows it in a source still being read: the pin would keep that token too).
-        let mut borrowed: Option<(usize, usize)> = None;
-        // For a borrowed token the fast path found: known to be NFC, or where the NFC scan may
-        // start (`fast::TextToken::nfc_from`).
-        let mut borrowed_plain: Option<u32> = None;
-        let mut last_end = 0;
-        let tok = loop {
-            let tok = self.next_token()?;
-            match tok {
-                Token::Text(n) => {
-                    // Known by the fast path: no escapes, no line break other than LF.
-                    let fast = self.fast_text.take();
-                    let raw = self.input.rest_bytes().get(..n).unwrap_or_default();
-                    if first.is_none() && (fast.is_some() || memchr::memchr(b'&', raw).is_none()) {
-                        let at = self.input.abs(0);
-                        borrowed = Some((at, at + n));
-                        borrowed_plain = fast.map(|t| t.nfc_from);
-                        self.input.pin = at;
-                    } else {
-                        self.unborrow(&mut borrowed);
-                        let raw = &self.input.rest()[..n];
-                        if let Err(e) = text::unescape_into(raw, &mut self.content) {
-                            return Err(self.error_span(e.offset, e.end, e.code, e.value));
-                        }
-                    }
-                    first.get_or_insert((self.input.abs(0), self.input.at));
-                    match fast {
-                        Some(t) => self.input.advance_known(n, t.lines),
-                        None => self.input.advance(n),
-                    }
-                    last_end = self.input.abs(0);
-                }
-                Token::CData(n) => {
-                    first.get_or_insert((self.input.abs(0), self.input.at));
-                    self.unborrow(&mut borrowed);
-                    self.content.push_str(&self.input.rest()[9..n - 3]);
-                    self.input.advance(n);
-                    last_end = self.input.abs(0);
-                }
-                Token::Comment(n) | Token::Instruction(n) => {
-                    if borrowed.is_some() && !self.input.exhausted() {
-                        self.unborrow(&mut borrowed);
-                    }
-                    self.input.advance(n);
-                }
-                Token::Doctype(n) => {
-                    if self.seen_tag {
-                        return Err(self.error_span(0, n, ErrorCode::DoctypeAfterTag, None));
-                    }
-                    if self.doctype_seen {
-                        return Err(self.error_span(0, n, ErrorCode::MultipleDoctypes, None));
-                    }
-                    self.doctype_seen = true;
-                    if borrowed.is_some() && !self.input.exhausted() {
-                        self.unborrow(&mut borrowed);
-                    }
-                    self.input.advance(n);
-                }
-                Token::Tag(_) | Token::Eof => break tok,
-            }
-            if let (Some(max), Some((abs, at))) = (self.limits.max_token_len, first)
-                && self.content.len() + borrowed.map_or(0, |(a, b)| b - a) > max
-            {
-                let end = self.input.abs(0);
-                return Err(self.error_from(at, abs, end, ErrorCode::TokenLengthLimit));
-            }
-        };
-        if let Some((abs, at)) = first
-            && self.finish_content(borrowed, borrowed_plain)
-        {
-            if self.state == StackState::Active {
-                self.peeked = Some(tok);
-                self.line = at.line;
-                self.span = Span::new(abs, last_end);
-                return Ok(Some(Ready::Text));
-            }
-            // "Padding content assemblies that appear before the first tag assembly or after
-            // the last tag assembly are discarded by decoders."
-            if !self
-                .text()
-                .bytes()
-                .all(|b| matches!(b, b'\t' | b' ' | b'\n'))
-            {
-                return Err(self.error_from(at, abs, last_end, ErrorCode::StrayContent));
-            }
-        }
-        match tok {
-            Token::Tag(n) => self.tag(n).map(Some),
-            _ => {
-                self.end_of_file()?;
-                Ok(None)
-            }
-        }
-    }
-
-    /// Moves a borrowed first text token into `content` and unpins the input.
-    fn unborrow(&mut self, borrowed: &mut Option<(usize, usize)>) {
-        if let Some((a, b)) = borrowed.take() {
-            let base = self.input.base;
-            self.content.push_str(&self.input.buf[a - base..b - base]);
-            self.input.pin = NO_PIN;
-        }
-    }
-
-    /// The text of the last content assembly.
-    fn text(&self) -> &str {
-        match self.text_range {
-            Some((a, b)) => &self.input.buf[a..b],
-            None => &self.content,
-        }
-    }
-
-    /// Line break normalization, then NFC, in `content` (or of the `borrowed` input range,
-    /// absolute offsets, which stays borrowed when both leave it unchanged); false when the
-    /// assembly is empty.
-    /// `plain` is set when the fast path found the borrowed range: it holds no line break other
-    /// than LF, and the value is `fast::TextToken::nfc_from` (known to be NFC, or where the NFC
-    /// scan may start).
-    fn finish_content(&mut self, borrowed: Option<(usize, usize)>, plain: Option<u32>) -> bool {
-        if let Some((a, b)) = borrowed {
-            let (a, b) = (a - self.input.base, b - self.input.base);
-            let raw = &self.input.buf[a..b];
-            let normalized = match plain {
-                Some(fast::KNOWN_NFC) => Cow::Borrowed(raw),
-                Some(from) => text::nfc_from(raw, from as usize),
-                None => text::chain(text::normalize_line_breaks(raw), text::nfc),
-            };
-            match normalized {
-                Cow::Borrowed(_) => self.text_range = Some((a, b)),
-                Cow::Owned(o) => self.content = o,
-            }
-            return a < b;
-        }
-        if self.content.is_empty() {
-            return false;
-        }
-        let normalized = text::chain(text::normalize_line_breaks(&self.content), text::nfc);
-        if let Cow::Owned(o) = normalized {
-            self.content = o;
-        }
-        true
-    }
+    // ----- the tag stack -----
 
     /// "At the end of XML interpretation, the tag stack must be empty in "finished" state."
     fn end_of_file(&mut self) -> Result<(), Error> {
@@ -612,16 +594,18 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// A tag assembly of `n` bytes at the cursor: parse, empty tag expansion, tag stack,
+    /// A tag assembly of `n` bytes at the position: parse, empty tag expansion, tag stack,
     /// namespace processing.
     fn tag(&mut self, n: usize) -> Result<Ready, Error> {
         self.seen_tag = true;
         // The fast path has parsed this token already when it was found (`fast::tag`).
-        let fast = self.fast_tag.take();
+        let fast = std::mem::take(&mut self.fast_tag);
+        let start = self.text.cursor.offset();
+        let raw = &self.text.cursor.rest()[..n];
         // "Before parsing a tag token within a tag assembly, line break normalization is
         // performed on the whole tag token."
-        let changed = fast.is_none()
-            && match text::normalize_line_breaks(&self.input.rest()[..n]) {
+        let changed = !fast
+            && match crate::text::normalize_line_breaks(raw) {
                 Cow::Borrowed(_) => false,
                 Cow::Owned(o) => {
                     self.tag_scratch = o;
@@ -629,43 +613,34 @@ impl<R: Read> Reader<R> {
                 }
             };
         self.tag_in_scratch = changed;
-        self.tag_at = self.input.pos;
+        self.tag_start = start;
         self.tag_len = n;
-        let raw = &self.input.buf[self.tag_at..self.tag_at + n];
         let text: &str = if changed { &self.tag_scratch } else { raw };
         // Errors inside the tag, over offsets of the normalized text mapped back.
-        let tag_error = |e: TagError| -> (usize, usize, ErrorCode, Option<u32>) {
-            let (start, end) = if changed {
-                (
-                    text::map_back_line_breaks(raw, e.start),
-                    text::map_back_line_breaks(raw, e.end),
-                )
+        let map = |e: TagError| -> TagError {
+            if changed {
+                TagError {
+                    start: crate::text::map_back_line_breaks(raw, e.start),
+                    end: crate::text::map_back_line_breaks(raw, e.end),
+                    ..e
+                }
             } else {
-                (e.start, e.end)
-            };
-            (start, end, e.code, e.codepoint)
+                e
+            }
         };
-        if fast.is_none() {
+        if !fast {
             let limits = TagLimits {
                 max_attributes: self.limits.max_attributes,
                 max_name_len: self.limits.max_name_len,
                 max_value_len: self.limits.max_value_len,
             };
             if let Err(e) = parse_tag(text, limits, &mut self.tag) {
-                let (start, end, code, cp) = tag_error(e);
-                return Err(if start == end {
-                    self.error_at(start, code, cp)
-                } else {
-                    self.error_span(start, end, code, cp)
-                });
+                return Err(self.tag_error(map(e)));
             }
             if changed {
                 self.tag.map_written(raw);
             }
         }
-        let start = self.input.abs(0);
-        self.line = self.input.at.line;
-        self.span = Span::new(start, start + n);
         let ready = match self.tag.kind {
             TagType::End => {
                 let Some(top) = self.name_starts.last() else {
@@ -702,10 +677,9 @@ impl<R: Read> Reader<R> {
                         check_rewrite(&self.ns, text, &mut self.tag, &mut self.external_scratch)
                     })
                 };
-                if let Err((code, start, end)) = checked {
+                if let Err((code, s, t)) = checked {
                     self.ns.truncate(mark);
-                    let (start, end, code, _) = tag_error(TagError::over(code, start, end));
-                    return Err(self.error_span(start, end, code, None));
+                    return Err(self.tag_error(map(TagError::over(code, s, t))));
                 }
                 self.scopes.push(mark);
                 self.name_starts.push(Open {
@@ -723,15 +697,25 @@ impl<R: Read> Reader<R> {
             }
         };
         let empty = self.tag.kind == TagType::Empty;
-        match fast {
-            Some(lines) => self.input.advance_known(n, lines),
-            None => self.input.advance(n),
-        }
+        self.text.cursor.advance(n);
+        self.line = self.text.line(start);
+        self.span = Span::new(start, start + n);
         if empty {
             // "Empty tag expansion": the end comes with the next call.
-            self.pending_end = Some((self.input.at.line, Span::empty(start + n)));
+            let end = start + n;
+            self.pending_end = Some((self.text.line(end), Span::empty(end)));
         }
         Ok(ready)
+    }
+
+    /// An error inside the tag token at the position.
+    #[cold]
+    fn tag_error(&self, e: TagError) -> Error {
+        if e.start == e.end {
+            self.error_at(e.start, e.code, e.codepoint)
+        } else {
+            self.error_span(e.start, e.end, e.code, e.codepoint)
+        }
     }
 
     /// Pops the tag stack into `closed`; the name and the namespace scope are dropped before

@@ -4,6 +4,9 @@
 use std::borrow::Cow;
 
 use thicket_charref::numeric;
+use thicket_input::NewlineRules;
+use thicket_input::cursor::Cursor;
+use thicket_names::leafxml::{is_compressed_whitespace, is_nfc_stable_starter};
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 use crate::error::ErrorCode;
@@ -27,8 +30,9 @@ pub(crate) fn unescape_into(src: &str, out: &mut String) -> Result<(), EscapeErr
     while let Some(rel) = memchr::memchr(b'&', &bytes[at..]) {
         let amp = at + rel;
         out.push_str(&src[at..amp]);
-        out.push(escape_at(src, amp)?.0);
-        at = escape_end(src, amp);
+        let (c, len) = escape_at(src, amp)?;
+        out.push(c);
+        at = amp + len;
     }
     out.push_str(&src[at..]);
     Ok(())
@@ -37,7 +41,7 @@ pub(crate) fn unescape_into(src: &str, out: &mut String) -> Result<(), EscapeErr
 /// The escape whose `&` is at `amp`: its codepoint and its length.
 #[inline]
 fn escape_at(src: &str, amp: usize) -> Result<(char, usize), EscapeError> {
-    let Some(semi) = memchr::memchr(b';', &src.as_bytes()[amp..]) else {
+    let Some(semi) = semicolon(&src.as_bytes()[amp..]) else {
         return Err(escape_error(
             ErrorCode::UnterminatedEscape,
             amp,
@@ -52,10 +56,15 @@ fn escape_at(src: &str, amp: usize) -> Result<(char, usize), EscapeError> {
     }
 }
 
-/// Where the (valid) escape at `amp` ends.
+/// The first `;` of `b`: escapes are short, so the first bytes are looked at one by one
+/// before a memchr call is set up.
 #[inline]
-fn escape_end(src: &str, amp: usize) -> usize {
-    amp + memchr::memchr(b';', &src.as_bytes()[amp..]).map_or(0, |k| k + 1)
+fn semicolon(b: &[u8]) -> Option<usize> {
+    let head = &b[..b.len().min(12)];
+    match head.iter().position(|&c| c == b';') {
+        Some(k) => Some(k),
+        None => memchr::memchr(b';', &b[head.len()..]).map(|k| k + head.len()),
+    }
 }
 
 #[cold]
@@ -66,12 +75,6 @@ fn escape_error(code: ErrorCode, offset: usize, end: usize, value: Option<u32>) 
         end,
         value,
     }
-}
-
-/// True for the codepoints whitespace compression joins: HT, LF, CR and SP.
-#[inline]
-fn is_compressed_space(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r' | ' ')
 }
 
 /// "Each attribute value is decoded first by entity escaping, second by whitespace compression,
@@ -90,7 +93,7 @@ pub(crate) fn decode_value(src: &str) -> Result<Cow<'_, str>, EscapeError> {
         let amp = at + rel;
         compress_into(&src[at..amp], &mut out, &mut pending);
         let (c, len) = escape_at(src, amp)?;
-        if is_compressed_space(c) {
+        if is_compressed_whitespace(c) {
             pending = true;
         } else {
             if pending && !out.is_empty() {
@@ -108,7 +111,7 @@ pub(crate) fn decode_value(src: &str) -> Result<Cow<'_, str>, EscapeError> {
 /// Appends `piece` to `out` with whitespace compression; `pending` carries a run of whitespace
 /// from one piece to the next.
 fn compress_into(piece: &str, out: &mut String, pending: &mut bool) {
-    for (k, word) in piece.split(is_compressed_space).enumerate() {
+    for (k, word) in piece.split(is_compressed_whitespace).enumerate() {
         if k > 0 {
             *pending = true;
         }
@@ -124,13 +127,8 @@ fn compress_into(piece: &str, out: &mut String, pending: &mut bool) {
 
 /// The codepoint an escape body (between `&` and `;`) stands for.
 fn decode_escape(body: &str) -> Result<char, (ErrorCode, Option<u32>)> {
-    match body {
-        "amp" => return Ok('&'),
-        "lt" => return Ok('<'),
-        "gt" => return Ok('>'),
-        "apos" => return Ok('\''),
-        "quot" => return Ok('"'),
-        _ => {}
+    if let Some(c) = thicket_charref::xml_predefined(body) {
+        return Ok(c);
     }
     let Some(num) = body.strip_prefix('#') else {
         return Err((ErrorCode::UnknownEscape, None));
@@ -155,88 +153,38 @@ fn decode_escape(body: &str) -> Result<char, (ErrorCode, Option<u32>)> {
     numeric::leafxml(value).ok_or((ErrorCode::EscapeOutsideCharset, Some(value)))
 }
 
-/// True when `s` may hold a line break other than a lone LF (CR, NEL or LS).
+/// Line break normalization ("Line break normalization": CR LF, CR NEL, NEL, LS and CR become
+/// LF, longest match first), the shared rules of `thicket_input`; borrowed when nothing changes.
 #[inline]
-fn may_need_line_breaks(s: &str) -> bool {
-    // NEL is C2 85, LS is E2 80 A8 in UTF-8. Short strings (most tag tokens) take a byte loop,
-    // cheaper than setting up the vector scan.
-    let b = s.as_bytes();
-    let candidate = if b.len() < 48 {
-        b.iter().any(|&x| matches!(x, b'\r' | 0xC2 | 0xE2))
-    } else {
-        memchr::memchr3(b'\r', 0xC2, 0xE2, b).is_some()
-    };
-    candidate && s.contains(['\r', '\u{85}', '\u{2028}'])
-}
-
-/// Line break normalization: CR LF, CR NEL, NEL, LS and CR become LF (longest match first).
 pub(crate) fn normalize_line_breaks(s: &str) -> Cow<'_, str> {
-    if !may_need_line_breaks(s) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\r' => {
-                if matches!(chars.peek(), Some('\n' | '\u{85}')) {
-                    chars.next();
-                }
-                out.push('\n');
-            }
-            '\u{85}' | '\u{2028}' => out.push('\n'),
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
+    thicket_input::newline::normalize_leafxml(s)
 }
 
 /// Maps a byte offset into `normalize_line_breaks(orig)` back to the offset in `orig` (error
 /// positions only).
 #[cold]
 pub(crate) fn map_back_line_breaks(orig: &str, target: usize) -> usize {
-    let mut out = 0;
-    let mut iter = orig.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
-        if out >= target {
-            return i;
-        }
-        match c {
-            '\r' => {
-                if matches!(iter.peek(), Some((_, '\n' | '\u{85}'))) {
-                    iter.next();
-                }
-                out += 1;
-            }
-            '\u{85}' | '\u{2028}' => out += 1,
-            c => out += c.len_utf8(),
-        }
-    }
-    orig.len()
+    let mut t = [target];
+    map_back_line_breaks_all(orig, &mut t);
+    t[0]
 }
 
 /// `map_back_line_breaks` for many offsets at once, in one pass: `targets` is in increasing
-/// order and is mapped in place.
+/// order and is mapped in place. The line breaks are folded by the shared cursor's LeafXML
+/// rules, which give each folded break's length in `orig`.
 #[cold]
 pub(crate) fn map_back_line_breaks_all(orig: &str, targets: &mut [usize]) {
+    let mut input = Cursor::whole(orig, NewlineRules::LeafXml);
     let mut next = 0;
+    // Bytes of the normalized text before the position.
     let mut out = 0;
-    let mut iter = orig.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
+    while let Ok(Some(p)) = input.peek() {
         while next < targets.len() && out >= targets[next] {
-            targets[next] = i;
+            targets[next] = input.offset();
             next += 1;
         }
-        match c {
-            '\r' => {
-                if matches!(iter.peek(), Some((_, '\n' | '\u{85}'))) {
-                    iter.next();
-                }
-                out += 1;
-            }
-            '\u{85}' | '\u{2028}' => out += 1,
-            c => out += c.len_utf8(),
-        }
+        out += p.ch.len_utf8();
+        input.advance(p.len);
     }
     for t in &mut targets[next..] {
         *t = orig.len();
@@ -250,7 +198,7 @@ pub(crate) fn compress_whitespace(s: &str) -> Cow<'_, str> {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
-    for word in s.split(['\t', '\n', '\r', ' ']).filter(|w| !w.is_empty()) {
+    for word in s.split(is_compressed_whitespace).filter(|w| !w.is_empty()) {
         if !out.is_empty() {
             out.push(' ');
         }
@@ -267,64 +215,14 @@ pub(crate) fn is_compressed(s: &str) -> bool {
     }
     let mut prev_space = false;
     for &x in b {
-        match x {
-            b'\t' | b'\n' | b'\r' => return false,
-            b' ' if prev_space => return false,
-            b' ' => prev_space = true,
-            _ => prev_space = false,
+        let space = is_compressed_whitespace(char::from(x));
+        if space && (x != b' ' || prev_space) {
+            return false;
         }
+        prev_space = space;
     }
     true
 }
-
-/// True for codepoints that are starters (combining class 0) with NFC quick check "Yes", in
-/// ranges common in documents: the blocks of 64 codepoints of the BMP made only of such
-/// codepoints (`STABLE_BLOCKS`: Latin, Greek, Cyrillic, Georgian, punctuation, box drawing,
-/// Braille, CJK ideographs, Hangul, ...), and, in mixed blocks, Greek from U+0388, Cyrillic
-/// without the combining marks U+0483..=U+0489, CJK punctuation without the tone marks
-/// U+302A..=U+302F, kana without the combining sound marks U+3099 and U+309A,
-/// fullwidth forms. Such a codepoint resets the quick check's state, so a string made of them
-/// only is NFC. (Checked on every codepoint in the tests.)
-#[cfg(test)]
-pub(crate) fn is_stable_starter(c: char) -> bool {
-    is_stable_starter_u32(c as u32)
-}
-
-/// `is_stable_starter` for a codepoint value.
-#[inline]
-pub(crate) fn is_stable_starter_u32(c: u32) -> bool {
-    let block = (c >> 6) as usize;
-    if let Some(&bits) = STABLE_BLOCKS.get(block >> 6)
-        && (bits >> (block & 63)) & 1 == 1
-    {
-        return true;
-    }
-    matches!(c,
-        0x388..=0x3FF | 0x400..=0x482 | 0x48A..=0x52F | 0x3000..=0x3029 | 0x3030..=0x3098
-        | 0x309B..=0x30FF | 0xFF01..=0xFF9D)
-}
-
-/// Bit `k` of word `w` is set when the 64 codepoints from `(64 * w + k) * 64` are all starters
-/// with NFC quick check "Yes" (892 of the 1024 blocks of the BMP). Computed from the tables of
-/// `unicode-normalization` (Unicode 18); the `stable_starters` test checks every codepoint.
-const STABLE_BLOCKS: [u64; 16] = [
-    0x00400000443B8FFF,
-    0x1F7600EB6FFFDF1A,
-    0xFF57F7FFFFFFEFE6,
-    0xFFFFFFFFFFFFFFFA,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFF7306F1FFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0x00000000FFFFFFFF,
-    0xFFFFFFFFFFFFFFFF,
-    0xFEFFC00FFFFFFFFF,
-];
 
 /// True when `s` is made of stable starters only (so it is NFC): all-ASCII strings at once,
 /// the rest codepoint by codepoint.
@@ -340,7 +238,7 @@ fn all_stable_starters(s: &str) -> bool {
             continue;
         }
         let (c, len) = codepoint_at(b, i);
-        if !is_stable_starter_u32(c) {
+        if !is_nfc_stable_starter(c) {
             return false;
         }
         i += len;
@@ -402,7 +300,7 @@ pub(crate) fn nfc_from(s: &str, from: usize) -> Cow<'_, str> {
             continue;
         }
         let (c, len) = codepoint_at(b, i);
-        if is_stable_starter_u32(c) {
+        if is_nfc_stable_starter(c) {
             if pending {
                 nfc_piece(s, start, i, &mut out, &mut copied);
                 pending = false;
@@ -444,7 +342,7 @@ fn ascii_run(b: &[u8]) -> usize {
 
 /// The codepoint starting at byte `i` of valid UTF-8 `b` (a lead byte), and its length.
 #[inline]
-fn codepoint_at(b: &[u8], i: usize) -> (u32, usize) {
+pub(crate) fn codepoint_at(b: &[u8], i: usize) -> (u32, usize) {
     let lead = b[i];
     let at = |k: usize| u32::from(b.get(i + k).copied().unwrap_or(0) & 0x3F);
     if lead < 0x80 {
@@ -556,19 +454,24 @@ mod tests {
     }
 
     #[test]
-    fn line_breaks() {
-        assert_eq!(
-            normalize_line_breaks("a\r\nb\r\u{85}c\u{85}d\u{2028}e\rf\n"),
-            "a\nb\nc\nd\ne\nf\n"
-        );
-        assert!(matches!(normalize_line_breaks("plain é"), Cow::Borrowed(_)));
+    fn line_breaks_map_back() {
         let orig = "a\r\nb\u{2028}c";
         assert_eq!(map_back_line_breaks(orig, 2), 3);
         assert_eq!(map_back_line_breaks(orig, 4), 7);
-        let orig = "<a\r\nb='x\u{2028}y'\r c='\u{85}'>";
-        let targets: Vec<usize> = (0..=normalize_line_breaks(orig).len()).collect();
+        let orig = "<a\r\nb='x\u{2028}y'\r c='\u{85}'\r\u{85}>";
+        let normalized = normalize_line_breaks(orig);
+        let targets: Vec<usize> = (0..=normalized.len()).collect();
         let mut all = targets.clone();
         map_back_line_breaks_all(orig, &mut all);
+        // Each offset maps to where the same character is written, and the end to the end.
+        for (t, &o) in targets.iter().zip(&all) {
+            let expected = normalized[*t..].chars().next();
+            let written = orig[o..].chars().next().map(|c| match c {
+                '\r' | '\u{85}' | '\u{2028}' => '\n',
+                c => c,
+            });
+            assert_eq!(expected, written, "{t} -> {o}");
+        }
         let one: Vec<usize> = targets
             .iter()
             .map(|&t| map_back_line_breaks(orig, t))
@@ -583,33 +486,14 @@ mod tests {
         assert_eq!(compress_whitespace("   "), "");
     }
 
-    /// Every stable starter is a starter with quick check "Yes", and strings of them are NFC.
+    /// Strings of stable starters are NFC ones.
     #[test]
-    fn stable_starters() {
-        use unicode_normalization::char::canonical_combining_class;
-        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
-            if is_stable_starter(c) {
-                assert_eq!(canonical_combining_class(c), 0, "{c:?}");
-                assert_eq!(is_nfc_quick(std::iter::once(c)), IsNormalized::Yes, "{c:?}");
-            }
-        }
+    fn stable_starter_runs() {
         assert!(all_stable_starters("abc 日本語のテキスト、한국어 éà ＡＢ"));
         assert!(!all_stable_starters("か\u{3099}"));
         assert!(!all_stable_starters("e\u{301}"));
         assert!(all_stable_starters("αβγ кириллица ═║ ⠁⠑ ა"));
         assert!(!all_stable_starters("\u{1f71}"));
-    }
-
-    proptest::proptest! {
-        /// Line break normalization, short and long, agrees with replacing break by break.
-        #[test]
-        fn line_break_fast_path(s in "[ab\r\n\u{85}\u{2028}\u{2026}é]{0,80}") {
-            let expected = s
-                .replace("\r\n", "\n")
-                .replace("\r\u{85}", "\n")
-                .replace(['\r', '\u{85}', '\u{2028}'], "\n");
-            proptest::prop_assert_eq!(normalize_line_breaks(&s), expected.as_str());
-        }
     }
 
     proptest::proptest! {
@@ -623,7 +507,7 @@ mod tests {
             // (as the text fast path hands over) gives the same text.
             proptest::prop_assert_eq!(nfc_from(&s, 0), expected.as_str());
             for (from, c) in s.char_indices() {
-                if !is_stable_starter(c) {
+                if !is_nfc_stable_starter(c as u32) {
                     break;
                 }
                 proptest::prop_assert_eq!(nfc_from(&s, from), expected.as_str());
@@ -636,13 +520,21 @@ mod tests {
 
     #[test]
     fn stable_starter_strings() {
-        // The inline decoding of `all_stable_starters` agrees with `is_stable_starter` on
+        // The inline decoding of `all_stable_starters` agrees with `is_nfc_stable_starter` on
         // every codepoint, alone and between other text.
         for c in (0..=0x10FFFF).filter_map(char::from_u32) {
             let one = c.to_string();
-            assert_eq!(all_stable_starters(&one), is_stable_starter(c), "{c:?}");
+            assert_eq!(
+                all_stable_starters(&one),
+                is_nfc_stable_starter(c as u32),
+                "{c:?}"
+            );
             let mixed = format!("a{c}b\u{e9}");
-            assert_eq!(all_stable_starters(&mixed), is_stable_starter(c), "{c:?}");
+            assert_eq!(
+                all_stable_starters(&mixed),
+                is_nfc_stable_starter(c as u32),
+                "{c:?}"
+            );
         }
     }
 

@@ -5,6 +5,7 @@ use std::io::Read;
 
 use crate::error::Error;
 use crate::event::{EventKind, ExternalAttributeMap};
+use crate::input::Source;
 use crate::reader::{Limits, Reader};
 
 /// A child of an element.
@@ -60,8 +61,9 @@ impl Element {
         Element::from_reader(Reader::new(src).with_limits(limits))
     }
 
-    /// Builds the tree from a reader's events.
-    pub fn from_reader<R: Read>(mut reader: Reader<R>) -> Result<Element, Error> {
+    /// Builds the tree from a reader's events (a push reader must have been fed and finished:
+    /// a wait for more input is taken as the end).
+    pub fn from_reader<S: Source>(mut reader: Reader<'_, S>) -> Result<Element, Error> {
         let mut stack: Vec<Element> = Vec::new();
         let mut root = None;
         while let Some(event) = reader.next_event()? {

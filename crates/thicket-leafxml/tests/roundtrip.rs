@@ -98,7 +98,7 @@ impl Read for Trickle<'_> {
 
 type Decoded = Result<Vec<Event<'static>>, Error>;
 
-fn collect<R: Read>(mut reader: Reader<R>) -> Decoded {
+fn collect<S: thicket_leafxml::Source>(mut reader: Reader<'_, S>) -> Decoded {
     let mut events = Vec::new();
     while let Some(e) = reader.next_owned()? {
         events.push(e);
@@ -106,11 +106,39 @@ fn collect<R: Read>(mut reader: Reader<R>) -> Decoded {
     Ok(events)
 }
 
+/// The same bytes pushed in chunks of 1, 2, ... 7 bytes, events taken between feeds.
+fn pushed(bytes: &[u8]) -> Decoded {
+    let mut reader = Reader::push();
+    let mut events = Vec::new();
+    let mut rest = bytes;
+    let mut k = 0;
+    while !rest.is_empty() {
+        let (chunk, tail) = rest.split_at((1 + k % 7).min(rest.len()));
+        k += 1;
+        rest = tail;
+        reader.feed(chunk);
+        while let Some(e) = reader.next_owned()? {
+            events.push(e);
+        }
+    }
+    reader.finish();
+    while let Some(e) = reader.next_owned()? {
+        events.push(e);
+    }
+    Ok(events)
+}
+
+/// Whole and read in small chunks (pulled), after checking that pushing in small chunks gives
+/// the same as whole.
 fn both(bytes: &[u8]) -> (Decoded, Decoded) {
-    (
-        collect(Reader::from_bytes(bytes)),
-        collect(Reader::new(Trickle(bytes, 0))),
-    )
+    let whole = collect(Reader::from_bytes(bytes));
+    assert_eq!(
+        pushed(bytes),
+        whole,
+        "pushed: {:?}",
+        String::from_utf8_lossy(bytes)
+    );
+    (whole, collect(Reader::new(Trickle(bytes, 0))))
 }
 
 proptest! {

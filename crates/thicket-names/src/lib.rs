@@ -6,4 +6,5 @@ pub mod keyed;
 pub mod leafxml;
 pub mod microxml;
 pub mod microxml2012;
+pub mod unicode;
 pub mod xml10;

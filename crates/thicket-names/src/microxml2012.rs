@@ -41,7 +41,7 @@ pub fn is_forbidden_char(c: char) -> bool {
     let c = c as u32;
     (c < 0x20 && !matches!(c, 0x09 | 0x0A | 0x0D))
         || (0x7F..=0x9F).contains(&c)
-        || thicket_charref::numeric::is_noncharacter(c)
+        || crate::unicode::is_noncharacter(c)
 }
 
 /// True for the bytes of UTF-8 text that may begin a character [`is_forbidden_char`] forbids:

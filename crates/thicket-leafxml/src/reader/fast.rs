@@ -7,71 +7,31 @@
 use super::dedup;
 use super::tag::{Attr, Decoded, Part, Split, TagAssembly, TagType};
 
-use crate::input::Lines;
+use thicket_input::{NewlineRules, StopSet};
+use thicket_names::leafxml::{
+    is_ascii_name_byte, is_ascii_name_start_byte, is_nfc_stable_starter, is_whitespace_byte,
+};
+
 use crate::text;
 
-/// A byte class table: `control` for the C0 controls and DEL, `non_ascii` for the bytes from
-/// 0x80, `plain` for the rest (each scan then sets its own special bytes).
-const fn classes(plain: u8, control: u8, non_ascii: u8) -> [u8; 256] {
-    let mut t = [plain; 256];
-    let mut i = 0;
-    while i < 0x100 {
-        t[i] = match i {
-            0..0x20 | 0x7F => control,
-            0x80.. => non_ascii,
-            _ => plain,
-        };
-        i += 1;
-    }
-    t
-}
+/// The first bytes of a quoted value, by its quote: the closing quote ends it, `<` (an error) and CR (line
+/// break normalization changes the tag) send the tag to the general code; SP, HT, LF, `&` and
+/// the lead bytes of non-ASCII codepoints are looked at. (The character set check keeps every
+/// other control out of the text.)
+static VALUE_DQ: StopSet = StopSet::new(b"\"<\r")
+    .check(b" \t\n&")
+    .check_range(0xC2, 0xF4);
+static VALUE_SQ: StopSet = StopSet::new(b"'<\r")
+    .check(b" \t\n&")
+    .check_range(0xC2, 0xF4);
 
-/// Byte classes inside a quoted attribute value.
-const PLAIN: u8 = 0;
-const SPACE: u8 = 1;
-/// `&`, HT: the value needs decoding (escapes, whitespace compression).
-const DECODE: u8 = 2;
-const LF: u8 = 3;
-/// `<` (an error) and CR (line break normalization changes the tag): the general code.
-const GIVE_UP: u8 = 4;
-const NON_ASCII: u8 = 5;
-/// Control codepoints other than HT, LF and CR never reach the tokenizer (the character set
-/// check stops the text before them), but if one did, the general code would see it.
-const VALUE: [u8; 256] = {
-    let mut t = classes(PLAIN, GIVE_UP, NON_ASCII);
-    t[b'\t' as usize] = DECODE;
-    t[b'\n' as usize] = LF;
-    t[b' ' as usize] = SPACE;
-    t[b'&' as usize] = DECODE;
-    t[b'<' as usize] = GIVE_UP;
-    t
-};
-
-/// The closing quote.
-const QUOTE: u8 = 6;
-
-/// `VALUE` for double-quoted values.
-const VALUE_DQ: [u8; 256] = {
-    let mut t = VALUE;
-    t[b'"' as usize] = QUOTE;
-    t
-};
-
-/// `VALUE` for single-quoted values.
-const VALUE_SQ: [u8; 256] = {
-    let mut t = VALUE;
-    t[b'\'' as usize] = QUOTE;
-    t
-};
-
-/// ASCII name codepoints other than `:` (`-`, `.`, digits, letters, `_`).
+/// The ASCII name bytes other than `:` (the class of `thicket_names`, as a table).
 const NAME: [bool; 256] = {
     let mut t = [false; 256];
-    let mut i = 0;
-    while i < 0x80 {
-        let b = i as u8;
-        t[i] = b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_';
-        i += 1;
+    let mut b = 0;
+    while b < 0x80 {
+        t[b] = is_ascii_name_byte(b as u8) && b != b':' as usize;
+        b += 1;
     }
     t
 };
@@ -79,7 +39,7 @@ const NAME: [bool; 256] = {
 /// ASCII name start codepoints other than `:`.
 #[inline]
 fn is_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
+    is_ascii_name_start_byte(b) && b != b':'
 }
 
 /// An ASCII name at `i`: a start codepoint, name codepoints, and at most one `:` followed by a
@@ -105,118 +65,132 @@ fn name(b: &[u8], i: usize) -> Option<(usize, Split)> {
     }
 }
 
-/// Skips HT, LF and SP from `i`, counting LFs.
+/// Skips HT, LF and SP from `i`.
 #[inline]
-fn whitespace(b: &[u8], mut i: usize, lines: &mut Lines) -> Option<usize> {
-    loop {
-        match *b.get(i)? {
-            b' ' | b'\t' => i += 1,
-            b'\n' => {
-                i += 1;
-                lines.lfs += 1;
-                lines.tail = i as u32;
-            }
-            _ => return Some(i),
-        }
+fn whitespace(b: &[u8], mut i: usize) -> Option<usize> {
+    while is_whitespace_byte(*b.get(i)?) {
+        i += 1;
     }
+    Some(i)
 }
 
-/// Values up to this long are scanned byte by byte; longer ones with vector scans.
+/// Values up to this long are scanned byte by byte; past that, by the stop set's engine.
 const SHORT_VALUE: usize = 32;
 
 /// The quoted value from `start` to the closing `q`: where it closes, and whether it is plain
 /// (unchanged by escapes, whitespace compression and NFC: no `&`, HT or LF, no leading,
-/// trailing or double SP, ASCII). `None` for `<`, CR, NEL, LS and controls.
-#[inline]
-fn value(b: &[u8], start: usize, q: u8, lines: &mut Lines) -> Option<(usize, bool)> {
-    let table = if q == b'"' { &VALUE_DQ } else { &VALUE_SQ };
-    let mut plain = true;
-    // Where the last SP was: one just before `start` stands for "a leading SP is not plain".
-    let mut last_space = start.wrapping_sub(1);
+/// trailing or double SP, ASCII). `None` for `<`, CR, NEL and LS.
+#[inline(always)]
+fn value(b: &[u8], start: usize, q: u8) -> Option<(usize, bool)> {
+    let set = if q == b'"' { &VALUE_DQ } else { &VALUE_SQ };
+    let mut v = Value {
+        plain: true,
+        // Where the last SP was: one just before `start` stands for "a leading SP is not
+        // plain".
+        last_space: start.wrapping_sub(1),
+    };
     let mut i = start;
-    // Committed to `lines` only if the value ends within the short scan.
-    let mut short_lines = *lines;
     let limit = (start + SHORT_VALUE).min(b.len());
     while i < limit {
         let c = b[i];
-        let class = table[c as usize];
-        // The common class first, without a jump table.
-        if class == PLAIN {
+        // The common bytes first, with one probe of the set's table.
+        if !set.contains(c) {
             i += 1;
             continue;
         }
-        match class {
-            QUOTE => {
-                *lines = short_lines;
-                return Some((i, plain & (last_space.wrapping_add(1) != i)));
+        if c == q {
+            return Some((i, v.plain & (v.last_space.wrapping_add(1) != i)));
+        }
+        i = v.check(b, i)?;
+    }
+    if i == start {
+        // Nothing buffered to scan.
+        return None;
+    }
+    long_value(b, i, q, v.plain)
+}
+
+/// Where a long value ends: the closing quote, or `<` and CR, which send the tag to the general
+/// code. Three needles and nothing else: the memchr engine searches a vector at a time.
+static VALUE_END_DQ: StopSet = StopSet::new(b"\"<\r");
+static VALUE_END_SQ: StopSet = StopSet::new(b"'<\r");
+
+/// `value` past the first `SHORT_VALUE` bytes (`from`), carrying whether they were plain: the
+/// end, then what else the short scan looks at byte by byte looked for over the rest at once
+/// (non-ASCII, NEL and LS, escapes, HT and LF, a double or trailing SP).
+#[cold]
+fn long_value(b: &[u8], from: usize, q: u8, plain: bool) -> Option<(usize, bool)> {
+    let set = if q == b'"' {
+        &VALUE_END_DQ
+    } else {
+        &VALUE_END_SQ
+    };
+    let close = set.find(b, from);
+    if b.get(close) != Some(&q) {
+        return None;
+    }
+    let rest = &b[from..close];
+    let ascii = rest.is_ascii();
+    if !ascii && has_nel_or_ls(rest) {
+        return None;
+    }
+    let decode = memchr::memchr3(b'&', b'\t', b'\n', rest).is_some();
+    // A double SP may straddle `from`; a trailing SP ends the value.
+    let double_space = DOUBLE_SPACE.find(b.get(from - 1..close)?).is_some();
+    let trailing_space = b[close - 1] == b' ';
+    Some((
+        close,
+        plain && ascii && !decode && !double_space && !trailing_space,
+    ))
+}
+
+/// Two SP, which whitespace compression turns into one: the searcher is built once.
+static DOUBLE_SPACE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"  "));
+
+/// True when UTF-8 bytes hold a non-ASCII line break (NEL, LS): their lead bytes are searched
+/// for, the codepoints there tested.
+fn has_nel_or_ls(b: &[u8]) -> bool {
+    const NEL: u8 = "\u{85}".as_bytes()[0];
+    const LS: u8 = "\u{2028}".as_bytes()[0];
+    memchr::memchr2_iter(NEL, LS, b).any(|k| is_line_break_lead(b, k))
+}
+
+/// What the scan of a value knows.
+struct Value {
+    plain: bool,
+    last_space: usize,
+}
+
+impl Value {
+    /// A byte of the value's stop set other than the quote, at `i`: where the scan goes on, or
+    /// `None` for the general code.
+    #[inline(always)]
+    fn check(&mut self, b: &[u8], i: usize) -> Option<usize> {
+        match b[i] {
+            b' ' => {
+                self.plain &= self.last_space.wrapping_add(1) != i;
+                self.last_space = i;
             }
-            SPACE => {
-                plain &= last_space.wrapping_add(1) != i;
-                last_space = i;
-            }
-            DECODE => plain = false,
-            LF => {
-                plain = false;
-                short_lines.lfs += 1;
-                short_lines.tail = (i + 1) as u32;
-            }
-            NON_ASCII => {
-                plain = false;
-                short_lines.ascii = false;
-                // NEL (C2 85) and LS (E2 80 A8) are line breaks.
-                if (c == 0xC2 && b.get(i + 1) == Some(&0x85))
-                    || (c == 0xE2 && b.get(i + 1..i + 3) == Some(&[0x80, 0xA8]))
-                {
+            b'\t' | b'\n' | b'&' => self.plain = false,
+            b'<' | b'\r' => return None,
+            _ => {
+                self.plain = false;
+                if is_line_break_lead(b, i) {
                     return None;
                 }
             }
-            _ => return None,
         }
-        i += 1;
+        Some(i + 1)
     }
-    if i == start {
-        // Nothing left to scan.
-        return None;
-    }
-    long_value(b, i, q, short_lines, plain, lines)
 }
 
-/// `value` past the first `SHORT_VALUE` bytes: memchr for the end, then vector scans of the
-/// rest from `from`, carrying what the short scan found (`short_lines`, `plain`).
-#[cold]
-fn long_value(
-    b: &[u8],
-    from: usize,
-    q: u8,
-    mut short_lines: Lines,
-    plain: bool,
-    lines: &mut Lines,
-) -> Option<(usize, bool)> {
-    let close = from + memchr::memchr(q, b.get(from..)?)?;
-    let v = &b[from..close];
-    if memchr::memchr2(b'<', b'\r', v).is_some() {
-        return None;
-    }
-    let special = memchr::memchr3(b'&', b'\t', b'\n', v).is_some();
-    let ascii = v.is_ascii();
-    if !ascii {
-        short_lines.ascii = false;
-        if has_nel_or_ls(v) {
-            return None;
-        }
-    }
-    if let Some(last) = memchr::memrchr(b'\n', v) {
-        short_lines.lfs += v.iter().filter(|&&c| c == b'\n').count() as u32;
-        short_lines.tail = (from + last + 1) as u32;
-    }
-    // A double SP may straddle `from`; a trailing SP ends the value.
-    let double_space = memchr::memmem::find(b.get(from - 1..close)?, b"  ").is_some();
-    let trailing_space = b.get(close - 1) == Some(&b' ');
-    *lines = short_lines;
-    Some((
-        close,
-        plain && !special && ascii && !double_space && !trailing_space,
-    ))
+/// True when the codepoint at `i` (a lead byte of a non-ASCII codepoint) is a line break other
+/// than LF and CR (NEL, LS), which line break normalization changes.
+#[inline]
+fn is_line_break_lead(b: &[u8], i: usize) -> bool {
+    char::from_u32(text::codepoint_at(b, i).0)
+        .is_some_and(|c| NewlineRules::LeafXml.is_line_break(c))
 }
 
 /// True when two attributes have the same name ("It is an error if the same tag has more than
@@ -224,13 +198,7 @@ fn long_value(
 /// names are ASCII, so they are NFC and compare as bytes.
 #[inline]
 fn has_duplicates(b: &[u8], attrs: &[Attr]) -> bool {
-    dedup::first_repeat(attrs.len(), |k| attrs[k].name.written(b)).is_some()
-}
-
-/// True when UTF-8 bytes hold NEL or LS.
-fn has_nel_or_ls(b: &[u8]) -> bool {
-    memchr::memmem::find(b, "\u{85}".as_bytes()).is_some()
-        || memchr::memmem::find(b, "\u{2028}".as_bytes()).is_some()
+    dedup::first_repeat_bytes(attrs.len(), |k| attrs[k].name.written(b)).is_some()
 }
 
 /// A value that is not plain, decoded as `parse_tag` decodes it: "Each attribute value is
@@ -254,15 +222,9 @@ pub(super) fn tag(
     max_attributes: Option<usize>,
     max_len: usize,
     tag: &mut TagAssembly,
-) -> Option<(u32, Lines)> {
-    // Offsets fit in a `u32` (a longer tag goes to the general code), so the result comes back
-    // in two registers.
+) -> Option<u32> {
+    // Offsets fit in a `u32` (a longer tag goes to the general code).
     let b = b.get(..b.len().min(max_len)).unwrap_or_default();
-    let mut lines = Lines {
-        lfs: 0,
-        tail: 0,
-        ascii: true,
-    };
     let end = *b.get(1)? == b'/';
     let mut i = if end { 2 } else { 1 };
     let (j, split) = name(b, i)?;
@@ -273,7 +235,7 @@ pub(super) fn tag(
     i = j;
     loop {
         let ws_start = i;
-        i = whitespace(b, i, &mut lines)?;
+        i = whitespace(b, i)?;
         match b[i] {
             b'>' => {
                 i += 1;
@@ -289,17 +251,17 @@ pub(super) fn tag(
         }
         let offset = i;
         let (name_end, split) = name(b, i)?;
-        i = whitespace(b, name_end, &mut lines)?;
+        i = whitespace(b, name_end)?;
         if b[i] != b'=' {
             return None;
         }
-        i = whitespace(b, i + 1, &mut lines)?;
+        i = whitespace(b, i + 1)?;
         let q = b[i];
         if q != b'"' && q != b'\'' {
             return None;
         }
         let start = i + 1;
-        let (close, plain) = value(b, start, q, &mut lines)?;
+        let (close, plain) = value(b, start, q)?;
         i = close;
         let value = if plain {
             Part::at(start, i)
@@ -320,38 +282,21 @@ pub(super) fn tag(
     if tag.attrs.len() > 1 && has_duplicates(b, &tag.attrs) {
         return None;
     }
-    Some((i as u32, lines))
+    Some(i as u32)
 }
 
-/// Byte classes in text tokens: `<` ends the token; `&` and CR are for the general code.
-const T_PLAIN: u8 = 0;
-const T_LF: u8 = 1;
-const T_END: u8 = 2;
-const T_NON_ASCII: u8 = 3;
-const T_GIVE_UP: u8 = 4;
-const TEXT: [u8; 256] = {
-    let mut t = classes(T_PLAIN, T_GIVE_UP, T_NON_ASCII);
-    t[b'\t' as usize] = T_PLAIN;
-    t[b'\n' as usize] = T_LF;
-    t[b'&' as usize] = T_GIVE_UP;
-    t[b'<' as usize] = T_END;
-    t
-};
-
-/// Text tokens up to this long are scanned byte by byte; longer ones with vector scans.
-const SHORT_TEXT: usize = 64;
+/// A text token's bytes: `<` ends it, `&` (escapes) and CR (line break normalization) send it
+/// to the general code, the lead bytes of non-ASCII codepoints are looked at.
+static TEXT: StopSet = StopSet::new(b"<&\r").check_range(0xC2, 0xF4);
 
 /// What the fast path knows about a text token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TextToken {
     /// Its length.
     pub len: usize,
-    /// Its line breaks (LF only).
-    pub lines: Lines,
     /// `KNOWN_NFC` when it is known to be NFC (made of stable starters only); otherwise the
     /// start of a codepoint (or 0) before which all codepoints are stable starters, the last of
-    /// them the one at this offset, where `text::nfc_from` may start. It is within the short
-    /// scan, so it fits in a `u32`; 0 is always a valid value.
+    /// them the one at this offset, where `text::nfc_from` may start. 0 is always a valid value.
     pub nfc_from: u32,
 }
 
@@ -361,7 +306,10 @@ pub(super) const MAX_TOKEN: usize = u32::MAX as usize;
 /// `TextToken::nfc_from` for a token known to be NFC.
 pub(crate) const KNOWN_NFC: u32 = u32::MAX;
 
-/// The text token at the start of `s` (which does not start with `<`), when it ends within `s`
+/// Text tokens up to this long are scanned byte by byte; past that, by the stop set's engine.
+const SHORT_TEXT: usize = 64;
+
+/// The text token at the start of `b` (which does not start with `<`), when it ends within `b`
 /// and holds no `&` and no line break other than LF. Such a token is its own entity escaping
 /// and line break normalization. `None` sends it to the general code.
 #[inline]
@@ -370,20 +318,25 @@ pub(super) fn text(b: &[u8]) -> Option<TextToken> {
     if let Some(n) = indentation(b) {
         return Some(TextToken {
             len: n,
-            lines: Lines {
-                lfs: 1,
-                tail: 1,
-                ascii: true,
-            },
             nfc_from: KNOWN_NFC,
         });
     }
-    let lines = Lines {
-        lfs: 0,
-        tail: 0,
-        ascii: true,
-    };
-    text_from::<true>(b, 0, lines, KNOWN_NFC)
+    let mut nfc_from = KNOWN_NFC;
+    let mut i = 0;
+    let limit = b.len().min(SHORT_TEXT);
+    while i < limit {
+        let c = b[i];
+        // The common bytes first, with one probe of the set's table.
+        if !TEXT.contains(c) {
+            i += 1;
+            continue;
+        }
+        if c == b'<' {
+            return Some(TextToken { len: i, nfc_from });
+        }
+        i = text_check(b, i, &mut nfc_from)?;
+    }
+    long_text(b, i, nfc_from)
 }
 
 /// The length of an indentation token at the start of `b`: an LF, then fewer than 64 SP or HT, then
@@ -413,73 +366,47 @@ fn indentation(b: &[u8]) -> Option<usize> {
     None
 }
 
-/// The scan of `text` from `i` (a codepoint boundary within the short scan). `NFC`: every
-/// codepoint before `i` is a stable starter; at the first one that is not, the scan continues
-/// in `text_from::<false>`, which carries where `text::nfc_from` may start (`nfc_from`).
-#[inline]
-fn text_from<const NFC: bool>(
-    b: &[u8],
-    mut i: usize,
-    mut lines: Lines,
-    nfc_from: u32,
-) -> Option<TextToken> {
-    let limit = b.len().min(SHORT_TEXT);
-    while i < limit {
-        let c = b[i];
-        let class = TEXT[c as usize];
-        // The common classes first, without a jump table.
-        if class == T_PLAIN {
-            i += 1;
-            continue;
-        }
-        if class == T_LF {
-            i += 1;
-            lines.lfs += 1;
-            lines.tail = i as u32;
-            continue;
-        }
-        if class == T_END {
-            return Some(TextToken {
-                len: i,
-                lines,
-                nfc_from,
-            });
-        }
-        if class != T_NON_ASCII {
-            return None;
-        }
-        // A lead byte (the scan moves codepoint by codepoint): the codepoint, which must not
-        // be NEL (C2 85) or LS (E2 80 A8), and whether it is a stable starter.
-        lines.ascii = false;
-        let b1 = u32::from(*b.get(i + 1)?);
-        let (stable, len) = if c < 0xE0 {
-            let cp = (u32::from(c & 0x1F) << 6) | (b1 & 0x3F);
-            if cp == 0x85 {
-                return None;
-            }
-            (!NFC || text::is_stable_starter_u32(cp), 2)
-        } else if c < 0xF0 {
-            let b2 = u32::from(*b.get(i + 2)?);
-            let cp = (u32::from(c & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
-            if cp == 0x2028 {
-                return None;
-            }
-            (!NFC || text::is_stable_starter_u32(cp), 3)
-        } else {
-            (!NFC, 4)
-        };
-        if NFC && !stable {
-            return text_rest(b, i + len, lines, codepoint_before(b, i));
-        }
-        i += len;
+/// Where a long text token ends: `<`, or `&` and CR, which send it to the general code. Three
+/// needles and nothing else: the memchr engine searches a vector at a time.
+static TEXT_END: StopSet = StopSet::new(b"<&\r");
+
+/// `text` past the first `SHORT_TEXT` bytes (`from`, a codepoint boundary): the end, then, when
+/// the rest is not ASCII, its codepoints as the short scan looks at them.
+#[cold]
+fn long_text(b: &[u8], from: usize, mut nfc_from: u32) -> Option<TextToken> {
+    let end = TEXT_END.find(b, from);
+    if b.get(end) != Some(&b'<') {
+        return None;
     }
-    long_text(b, i, lines, nfc_from)
+    if !b[from..end].is_ascii() {
+        let mut i = from;
+        while i < end {
+            if b[i] < 0x80 {
+                i += 1;
+            } else {
+                i = text_check(b, i, &mut nfc_from)?;
+            }
+        }
+    }
+    Some(TextToken { len: end, nfc_from })
 }
 
-/// `text_from::<false>`, out of line so that the scan of stable starters stays small.
-#[inline(never)]
-fn text_rest(b: &[u8], i: usize, lines: Lines, nfc_from: u32) -> Option<TextToken> {
-    text_from::<false>(b, i, lines, nfc_from)
+/// A byte of the text stop set other than `<`, at `i`: where the scan goes on, or `None` for
+/// the general code (`&`, CR, NEL, LS). A non-ASCII codepoint that is not a stable starter
+/// sets where the NFC check starts.
+#[inline(always)]
+fn text_check(b: &[u8], i: usize, nfc_from: &mut u32) -> Option<usize> {
+    if b[i] < 0x80 {
+        return None;
+    }
+    let (c, len) = text::codepoint_at(b, i);
+    if char::from_u32(c).is_some_and(|c| NewlineRules::LeafXml.is_line_break(c)) {
+        return None;
+    }
+    if *nfc_from == KNOWN_NFC && !is_nfc_stable_starter(c) {
+        *nfc_from = codepoint_before(b, i);
+    }
+    Some(i + len)
 }
 
 /// The start of the codepoint before offset `i` (a codepoint boundary) of UTF-8 text `b`, or 0
@@ -496,42 +423,60 @@ fn codepoint_before(b: &[u8], i: usize) -> u32 {
         .unwrap_or(0)
 }
 
-/// `text` past the first `SHORT_TEXT` bytes: memchr for the end, then vector scans of the
-/// rest from `from` (a codepoint boundary), carrying what the short scan found.
-#[cold]
-fn long_text(b: &[u8], from: usize, mut lines: Lines, nfc_from: u32) -> Option<TextToken> {
-    let n = from + memchr::memchr(b'<', b.get(from..)?)?;
-    let t = &b[from..n];
-    if memchr::memchr2(b'&', b'\r', t).is_some() {
-        return None;
-    }
-    let ascii = t.is_ascii();
-    if !ascii {
-        lines.ascii = false;
-        if has_nel_or_ls(t) {
-            return None;
-        }
-    }
-    if let Some(last) = memchr::memrchr(b'\n', t) {
-        lines.lfs += t.iter().filter(|&&c| c == b'\n').count() as u32;
-        lines.tail = (from + last + 1) as u32;
-    }
-    Some(TextToken {
-        len: n,
-        lines,
-        // Non-ASCII text past the short scan gets the general NFC check, from the last
-        // codepoint of the short scan when that scan saw only stable starters.
-        nfc_from: if nfc_from == KNOWN_NFC && !ascii {
-            codepoint_before(b, from)
-        } else {
-            nfc_from
-        },
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `text` and `value` agree with their definitions on every string of up to five
+    /// codepoints from an alphabet of their special cases.
+    #[test]
+    fn scans_by_definition() {
+        const ALPHABET: [&str; 12] = [
+            "a", " ", "\t", "\n", "<", "&", "\r", "\"", "\u{e9}", "\u{85}", "\u{2028}", "e\u{301}",
+        ];
+        let mut strings = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = strings
+                .iter()
+                .filter(|s| s.chars().count() >= 4 || s.len() < 12)
+                .flat_map(|s| ALPHABET.iter().map(move |a| format!("{s}{a}")))
+                .collect();
+            strings.extend(longer);
+        }
+        for s in &strings {
+            let b = s.as_bytes();
+            // A text token: up to `<`, without `&` or a break other than LF.
+            let expected = s
+                .find('<')
+                .filter(|&n| !s[..n].contains(['&', '\r', '\u{85}', '\u{2028}']) && n > 0);
+            if !s.starts_with('<') {
+                let got = text(b);
+                assert_eq!(got.map(|t| t.len), expected, "{s:?}");
+                if let Some(t) = got {
+                    let token = &s[..t.len];
+                    assert_eq!(
+                        t.nfc_from == KNOWN_NFC,
+                        token.chars().all(|c| is_nfc_stable_starter(c as u32)),
+                        "{s:?}"
+                    );
+                }
+            }
+            // A double-quoted value: up to `"`, `None` at `<`, CR, NEL or LS first.
+            let close = s.find(['"', '<', '\r', '\u{85}', '\u{2028}']);
+            let expected = close.filter(|&k| b[k] == b'"').map(|k| {
+                let v = &s[..k];
+                // (An empty value counts as not plain: its empty decoding is the same.)
+                let plain = !v.is_empty()
+                    && v.is_ascii()
+                    && !v.contains(['\t', '\n', '&'])
+                    && !v.starts_with(' ')
+                    && !v.ends_with(' ')
+                    && !v.contains("  ");
+                (k, plain)
+            });
+            assert_eq!(value(b, 0, b'"'), expected, "{s:?}");
+        }
+    }
 
     /// `indentation` agrees with its definition on LF, SP and HT, then every string of six bytes
     /// from LF, SP, HT, `<` and `a`.

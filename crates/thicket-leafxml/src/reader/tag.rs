@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 
+use thicket_input::StopSet;
 use thicket_names::leafxml as names;
 
 use super::dedup;
@@ -263,30 +264,22 @@ impl TagError {
     }
 }
 
-#[inline]
-fn is_ws(b: u8) -> bool {
-    matches!(b, b'\t' | b'\n' | b' ')
-}
+use names::is_whitespace_byte as is_ws;
+
+/// Where a name-like run in a tag ends.
+static NAME_END: StopSet = StopSet::new(names::NAME_DELIMITERS);
 
 /// Scans a name at `i` (up to whitespace, `/`, `>`, `=` or a quote) and checks the name rules.
 fn scan_name(s: &str, i: usize) -> Result<(&str, usize), TagError> {
     let b = s.as_bytes();
     let mut j = i;
     // Fast path: ASCII name codepoints.
-    while j < b.len() && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'-' | b'.' | b':' | b'_'))
-    {
+    while j < b.len() && names::is_ascii_name_byte(b[j]) {
         j += 1;
     }
     let ascii_end = j;
-    while j < b.len()
-        && !matches!(
-            b[j],
-            b'\t' | b'\n' | b' ' | b'/' | b'>' | b'=' | b'"' | b'\''
-        )
-    {
-        j += 1;
-    }
-    if ascii_end == j && j > i && !matches!(b[i], b'-' | b'.' | b'0'..=b'9') {
+    let j = NAME_END.find(b, j);
+    if ascii_end == j && j > i && names::is_ascii_name_start_byte(b[i]) {
         return Ok((&s[i..j], j));
     }
     check_name(s, i, j)
@@ -317,10 +310,7 @@ fn check_name(s: &str, i: usize, j: usize) -> Result<(&str, usize), TagError> {
 /// The end of the name-like run at `i` (up to whitespace, `/`, `>`, `=` or a quote), without
 /// checking the name rules.
 fn name_end(b: &[u8], i: usize) -> usize {
-    i + b[i..]
-        .iter()
-        .position(|&c| matches!(c, b'\t' | b'\n' | b' ' | b'/' | b'>' | b'=' | b'"' | b'\''))
-        .unwrap_or(b.len() - i)
+    NAME_END.find(b, i)
 }
 
 /// Parses a line-break-normalized tag token (`<` ... `>`) into a tag assembly.
@@ -443,7 +433,9 @@ fn check_duplicates(s: &str, tag: &TagAssembly) -> Result<(), TagError> {
     if attrs.len() < 2 {
         return Ok(());
     }
-    match dedup::first_repeat(attrs.len(), |k| attrs[k].name.get(s, &tag.decoded)) {
+    match dedup::first_repeat_bytes(attrs.len(), |k| {
+        attrs[k].name.get(s, &tag.decoded).as_bytes()
+    }) {
         Some(k) => {
             let (start, end) = attrs[k].extent();
             Err(TagError::over(ErrorCode::DuplicateAttribute, start, end))
@@ -475,13 +467,10 @@ mod tests {
         for n in names {
             let s = format!("{n}>");
             let b = s.as_bytes();
-            let mut j = 0;
-            while !matches!(
-                b[j],
-                b'\t' | b'\n' | b' ' | b'/' | b'>' | b'=' | b'"' | b'\''
-            ) {
-                j += 1;
-            }
+            let j = b
+                .iter()
+                .position(|c| names::NAME_DELIMITERS.contains(c))
+                .unwrap_or(b.len());
             assert_eq!(scan_name(&s, 0), check_name(&s, 0, j), "{s:?}");
         }
     }

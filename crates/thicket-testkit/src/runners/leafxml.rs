@@ -16,11 +16,12 @@
 //!   "limits": { "max_depth": 2 } }      // optional limits
 //! ```
 //!
-//! Every case is decoded three ways (whole slice, whole slice without the fast paths, `io::Read`
-//! in tiny chunks) that must agree, spans included (events, skipped input, attributes, the
-//! error); the events' spans and skipped input tile the decoded text (up to the error, whose
-//! span lies after the last event); valid cases must also survive
-//! `decode(write(events)) == events`.
+//! Every case is decoded many ways that must agree, spans included (events, skipped input,
+//! attributes, the error): the whole slice, the whole slice without the fast paths, an
+//! `io::Read` in tiny chunks, and a push reader fed the bytes whole, one byte at a time (with
+//! and without the fast paths) and split in two at every byte. The events' spans and skipped
+//! input tile the decoded text (up to the error, whose span lies after the last event); valid
+//! cases must also survive `decode(write(events)) == events`.
 
 use std::collections::BTreeSet;
 use std::io::Read;
@@ -169,12 +170,12 @@ impl Read for Trickle<'_> {
 }
 
 /// The events up to the end or the first error, and then the trailing span or the error.
-type Decoded = (
+pub type Decoded = (
     Vec<Event<'static>>,
     Result<Option<Span>, thicket_leafxml::Error>,
 );
 
-fn decode<R: Read>(mut reader: Reader<R>) -> Decoded {
+fn decode<S: thicket_leafxml::Source>(mut reader: Reader<'_, S>) -> Decoded {
     let mut events = Vec::new();
     loop {
         match reader.next_owned() {
@@ -183,6 +184,71 @@ fn decode<R: Read>(mut reader: Reader<R>) -> Decoded {
             Err(e) => return (events, Err(e)),
         }
     }
+}
+
+/// Decodes the bytes of `chunks` pushed one after the other into [`Reader::push`], taking the
+/// events between feeds, then [`Reader::finish`].
+pub fn decode_pushed<'c>(
+    chunks: impl IntoIterator<Item = &'c [u8]>,
+    limits: Limits,
+    fast: bool,
+) -> Decoded {
+    let mut reader = Reader::push().with_limits(limits);
+    if !fast {
+        reader = reader.without_fast_paths();
+    }
+    let mut events = Vec::new();
+    for chunk in chunks {
+        reader.feed(chunk);
+        loop {
+            match reader.next_owned() {
+                Ok(Some(e)) => events.push(e),
+                Ok(None) => break,
+                Err(e) => return (events, Err(e)),
+            }
+        }
+    }
+    reader.finish();
+    loop {
+        match reader.next_owned() {
+            Ok(Some(e)) => events.push(e),
+            Ok(None) => return (events, Ok(reader.trailing())),
+            Err(e) => return (events, Err(e)),
+        }
+    }
+}
+
+/// Pushed decodings of `bytes` against `expected` (a whole decoding): whole, one byte at a time
+/// with and without the fast paths, and split in two at every byte.
+pub fn check_pushed(bytes: &[u8], limits: Limits, expected: &Decoded) -> Result<(), String> {
+    let want = summary(expected);
+    let differs = |how: &str, got: &Decoded| {
+        format!(
+            "pushed {how} differs: whole {want:?}, pushed {:?}",
+            summary(got)
+        )
+    };
+    let whole = decode_pushed([bytes], limits, true);
+    if summary(&whole) != want {
+        return Err(differs("whole", &whole));
+    }
+    for fast in [true, false] {
+        let bytewise = decode_pushed(bytes.chunks(1), limits, fast);
+        if summary(&bytewise) != want {
+            return Err(differs(
+                &format!("byte by byte (fast paths {fast})"),
+                &bytewise,
+            ));
+        }
+    }
+    for i in 0..=bytes.len() {
+        let (a, b) = bytes.split_at(i);
+        let split = decode_pushed([a, b], limits, true);
+        if summary(&split) != want {
+            return Err(differs(&format!("split at {i}"), &split));
+        }
+    }
+    Ok(())
 }
 
 /// The decoded text spans point into: the whole text, or the text before a malformed byte
@@ -312,6 +378,7 @@ fn check(test: &Test) -> Result<(), String> {
             summary(&plain)
         ));
     }
+    check_pushed(&bytes, limits, &whole)?;
     let text = decoded_text(&bytes);
     check_tiling(&text, &whole.0, &whole.1)?;
     let (events, end) = whole;
@@ -381,7 +448,7 @@ fn check(test: &Test) -> Result<(), String> {
 }
 
 /// Everything a decoding gave, positions included, as comparable strings.
-fn summary(d: &Decoded) -> (Vec<String>, String) {
+pub fn summary(d: &Decoded) -> (Vec<String>, String) {
     let events =
         d.0.iter()
             .map(|e| {
