@@ -83,15 +83,42 @@ pub fn longest_match(input: &str, at_end: bool) -> LongestMatch {
 
 /// The five predefined XML entities (`lt`, `gt`, `amp`, `apos`, `quot`), by name without `&`
 /// and `;`.
+#[inline]
 pub fn xml_predefined(name: &str) -> Option<char> {
+    predefined_entity(name.as_bytes())
+}
+
+/// The table of the five predefined XML entities, by name as bytes.
+#[inline]
+fn predefined_entity(name: &[u8]) -> Option<char> {
     match name {
-        "lt" => Some('<'),
-        "gt" => Some('>'),
-        "amp" => Some('&'),
-        "apos" => Some('\''),
-        "quot" => Some('"'),
+        b"lt" => Some('<'),
+        b"gt" => Some('>'),
+        b"amp" => Some('&'),
+        b"apos" => Some('\''),
+        b"quot" => Some('"'),
         _ => None,
     }
+}
+
+/// The reference to one of the five predefined XML entities at the start of `input`
+/// (`&lt;`, `&gt;`, `&amp;`, `&apos;` or `&quot;`, with its `&` and `;`): its length in bytes
+/// and the character it stands for. For a scanner that meets `&` in bytes.
+///
+/// ```
+/// use thicket_charref::xml_predefined_reference;
+/// assert_eq!(xml_predefined_reference(b"&amp; more"), Some((5, '&')));
+/// assert_eq!(xml_predefined_reference(b"&amp more"), None);
+/// assert_eq!(xml_predefined_reference(b"&nbsp;"), None);
+/// ```
+#[inline]
+pub fn xml_predefined_reference(input: &[u8]) -> Option<(usize, char)> {
+    if input.first() != Some(&b'&') {
+        return None;
+    }
+    // The names are two to four bytes long.
+    let semi = 3 + input.iter().take(6).skip(3).position(|&b| b == b';')?;
+    predefined_entity(&input[1..semi]).map(|c| (semi + 1, c))
 }
 
 #[cfg(test)]
@@ -131,5 +158,23 @@ mod tests {
     fn predefined() {
         assert_eq!(xml_predefined("apos"), Some('\''));
         assert_eq!(xml_predefined("nbsp"), None);
+        for (text, expected) in [
+            ("&lt;", Some((4, '<'))),
+            ("&gt;x", Some((4, '>'))),
+            ("&apos;", Some((6, '\''))),
+            ("&quot;", Some((6, '"'))),
+            ("&quot", None),
+            ("&lt", None),
+            ("&;", None),
+            ("&l;", None),
+            ("&ltx;", None),
+            ("lt;", None),
+        ] {
+            assert_eq!(
+                xml_predefined_reference(text.as_bytes()),
+                expected,
+                "{text}"
+            );
+        }
     }
 }

@@ -129,6 +129,17 @@ impl StopSet {
         self.choose()
     }
 
+    /// Adds each of `bytes` as a stop (a class built from several lists: a dialect's own stops
+    /// and a class from `thicket-names`).
+    pub const fn stop(mut self, bytes: &[u8]) -> StopSet {
+        let mut i = 0;
+        while i < bytes.len() {
+            self.class[bytes[i] as usize] = STOP;
+            i += 1;
+        }
+        self.choose()
+    }
+
     /// Adds `bytes` as check bytes: [`find`](StopSet::find) stops at them like at stops, and
     /// [`run`](StopSet::run) asks its closure whether the run goes on. A byte already a stop
     /// becomes a check byte.
@@ -146,6 +157,19 @@ impl StopSet {
         let mut b = lo as usize;
         while b <= hi as usize {
             self.class[b] = CHECK;
+            b += 1;
+        }
+        self.choose()
+    }
+
+    /// Adds as check bytes the bytes `table` marks (a byte class kept as a table, such as the
+    /// lead bytes of characters an input stream reports); see [`StopSet::check`].
+    pub const fn check_table(mut self, table: &[bool; 256]) -> StopSet {
+        let mut b = 0;
+        while b < 256 {
+            if table[b] {
+                self.class[b] = CHECK;
+            }
             b += 1;
         }
         self.choose()
@@ -296,7 +320,7 @@ impl StopSet {
     /// });
     /// assert_eq!((end, reported), (11, vec![2, 6, 7]));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn run(
         &self,
         hay: &[u8],
@@ -345,7 +369,7 @@ impl StopSet {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn run_memchr(
         &self,
         hay: &[u8],
@@ -470,7 +494,7 @@ impl StopSet {
         hits & HI
     }
 
-    #[inline]
+    #[inline(always)]
     fn run_swar(
         &self,
         hay: &[u8],
@@ -717,6 +741,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn built_from_several_lists() {
+        let mut table = [false; 256];
+        table[0xC2] = true;
+        table[0x01] = true;
+        let set = StopSet::new(b"<").stop(b"\t ").check_table(&table);
+        for b in 0..=255u8 {
+            assert_eq!(set.is_stop(b), matches!(b, b'<' | b'\t' | b' '), "{b}");
+            assert_eq!(set.is_check(b), matches!(b, 0x01 | 0xC2), "{b}");
+        }
+        assert_eq!(set.engine(), Engine::Memchr);
+        assert_eq!(
+            StopSet::new(b"\0").stop(b"\t\n\x0C\r />\"'<=").engine(),
+            Engine::Table
+        );
     }
 
     #[test]

@@ -34,7 +34,7 @@ const fn build() -> [u8; 256] {
         if b.is_ascii_hexdigit() {
             f |= HEX;
         }
-        if matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ') {
+        if crate::html::is_whitespace_byte(b) {
             f |= HTML_SPACE;
         }
         if alpha || b == b':' || b == b'_' {

@@ -125,3 +125,63 @@ fn html_ascii_classes() {
         );
     }
 }
+
+#[test]
+fn html_byte_lists_and_char_forms() {
+    for b in 0..=255u8 {
+        assert_eq!(
+            html::ASCII_WHITESPACE.contains(&b),
+            html::is_ascii_whitespace(b),
+            "{b}"
+        );
+        assert_eq!(
+            html::ASCII_UPPER_ALPHA.contains(&b),
+            html::is_ascii_upper_alpha(b),
+            "{b}"
+        );
+        assert_eq!(html::is_ascii_upper_alpha(b), b.is_ascii_uppercase());
+        assert_eq!(html::is_ascii_lower_alpha(b), b.is_ascii_lowercase());
+    }
+    for c in all_chars() {
+        let ascii = |f: fn(u8) -> bool| c.is_ascii() && f(c as u8);
+        assert_eq!(html::is_ascii_alpha_char(c), ascii(html::is_ascii_alpha));
+        assert_eq!(
+            html::is_ascii_upper_alpha_char(c),
+            ascii(html::is_ascii_upper_alpha)
+        );
+        assert_eq!(
+            html::is_ascii_alphanumeric_char(c),
+            ascii(html::is_ascii_alphanumeric)
+        );
+        assert_eq!(html::is_ascii_digit_char(c), ascii(html::is_ascii_digit));
+        assert_eq!(
+            html::is_ascii_hex_digit_char(c),
+            ascii(html::is_ascii_hex_digit)
+        );
+        assert_eq!(
+            html::is_ascii_whitespace_char(c),
+            ascii(html::is_ascii_whitespace)
+        );
+    }
+}
+
+/// Every character the HTML input stream reports (a control other than ASCII whitespace and
+/// NULL, or a noncharacter) starts with a byte of the prefilter; no ASCII byte outside them is in
+/// it.
+#[test]
+fn html_input_stream_prefilter_covers_every_reported_character() {
+    for c in all_chars() {
+        let code = c as u32;
+        let control = code <= 0x1F || (0x7F..=0x9F).contains(&code);
+        let noncharacter = (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE;
+        let reported =
+            (control && !matches!(c, '\0' | '\t' | '\n' | '\x0C' | '\r')) || noncharacter;
+        let mut buf = [0u8; 4];
+        let lead = c.encode_utf8(&mut buf).as_bytes()[0];
+        if reported {
+            assert!(html::may_start_input_stream_error(lead), "{c:?}");
+        } else if c.is_ascii() {
+            assert!(!html::may_start_input_stream_error(lead), "{c:?}");
+        }
+    }
+}
