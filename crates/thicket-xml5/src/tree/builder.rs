@@ -55,9 +55,13 @@ pub struct TreeBuilder<'a> {
     pending: Vec<NodeId>,
     seen_content: bool,
     doctype_seen: bool,
-    /// `text-outside-root` was reported for the current run of text (text tokens split by
-    /// diagnostics or CDATA markup are one run).
+    /// `text-outside-root` was reported for the current run of text (the text tokens between
+    /// two other tokens are one run, whatever diagnostics or chunk ends split it).
     outside_text_reported: bool,
+    /// Where the current run of text outside the root starts, while one is open.
+    outside_run: Option<usize>,
+    /// Its report, not yet raised: the span of the whole run, which grows until the run ends.
+    outside_text: Option<Span>,
     pending_bindings: usize,
     /// Start tags past [`Limits::max_depth`] not opened and not yet ended.
     unopened: usize,
@@ -137,6 +141,8 @@ impl<'a> TreeBuilder<'a> {
             seen_content: false,
             doctype_seen: false,
             outside_text_reported: false,
+            outside_run: None,
+            outside_text: None,
             pending_bindings: 0,
             unopened: 0,
             max_depth: limits.max_depth.unwrap_or(usize::MAX),
@@ -216,6 +222,7 @@ impl<'a> TreeBuilder<'a> {
     /// Closes the open elements at the end of the input (the diagnostics are the end-of-file
     /// token's) and the document node.
     fn close_all(&mut self) {
+        self.raise_outside_text();
         while !self.stack.is_empty() {
             self.pop(self.end);
         }
@@ -334,7 +341,11 @@ impl<'a> TreeBuilder<'a> {
             // before the XML declaration leaves it first).
             TokenKind::Discarded => return,
             TokenKind::Text(_) => {}
-            _ => self.outside_text_reported = false,
+            _ => {
+                self.outside_text_reported = false;
+                self.outside_run = None;
+                self.raise_outside_text();
+            }
         }
         let first = !self.seen_content;
         self.seen_content = true;
@@ -346,15 +357,33 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// Text in the start or end phase: `text-outside-root` once a run of text, at its first
-    /// piece that is not whitespace.
+    /// Text in the start or end phase: `text-outside-root` once a run of text that is not all
+    /// whitespace, spanning the whole run (the text tokens between two other tokens, however
+    /// diagnostics or chunk ends split them).
     fn outside_root_text(&mut self, text: &str, span: Span) {
-        if !self.outside_text_reported
-            && !text.chars().all(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
+        let start = *self.outside_run.get_or_insert(span.start);
+        if let Some(reported) = &mut self.outside_text {
+            reported.end = span.end;
+        } else if !self.outside_text_reported
+            && !text.chars().all(thicket_names::xml10::is_whitespace)
         {
             self.outside_text_reported = true;
+            self.outside_text = Some(Span::new(start, span.end));
+        }
+    }
+
+    /// Raises the `text-outside-root` of the run that just ended, if any.
+    #[inline]
+    fn raise_outside_text(&mut self) {
+        if let Some(span) = self.outside_text.take() {
             self.error(ErrorCode::TextOutsideRoot, span);
         }
+    }
+
+    /// No diagnostic this builder raises from now on starts before this offset (a
+    /// `text-outside-root` spans its whole run, so it waits for the run's end).
+    pub(crate) fn horizon(&self) -> usize {
+        self.outside_run.unwrap_or(usize::MAX)
     }
 
     fn start_phase(&mut self, token: Token<'a>, first: bool) {
