@@ -164,3 +164,92 @@ fn duplicate_attributes_on_tags_with_many_attributes() {
             .all(|d| d.code.as_str() == "duplicate-attribute")
     );
 }
+
+/// The events a streaming tokenizer gives for what it has been fed so far.
+fn pending(t: &mut Tokenizer<'static>) -> Vec<Event<'static>> {
+    let mut out = Vec::new();
+    while let Some(e) = t.next_event() {
+        out.push(match e {
+            Event::Token(t) => Event::Token(t.into_owned()),
+            Event::Diagnostic(d) => Event::Diagnostic(d),
+        });
+    }
+    out
+}
+
+fn text(s: &str, start: usize, end: usize) -> Event<'static> {
+    Event::Token(Token {
+        kind: TokenKind::Text(s.to_owned().into()),
+        span: Span::new(start, end),
+    })
+}
+
+/// Text is handed out as soon as it is certain (the per-position rule of the streaming notes):
+/// before a `<` that may start a tag, before a reference that may still grow, before a CR
+/// that may start a CR LF; and the run goes on in the next token.
+#[test]
+fn text_is_emitted_as_soon_as_it_is_certain() {
+    for profile in [Profile::Draft, Profile::Compatibility] {
+        let mut t = Tokenizer::streaming(Options::with_profile(profile));
+        t.feed("abc<");
+        assert_eq!(pending(&mut t), [text("abc", 0, 3)]);
+        t.feed("b>x &am");
+        let got = pending(&mut t);
+        assert!(matches!(&got[0], Event::Token(Token { kind: TokenKind::StartTag { .. }, .. })));
+        assert_eq!(got[1..], [text("x ", 6, 8)]);
+        t.feed("p; y\r");
+        assert_eq!(pending(&mut t), [text("& y", 8, 15)]);
+        t.feed("\nz");
+        assert_eq!(pending(&mut t), [text("\nz", 15, 18)]);
+        t.finish();
+        let got = pending(&mut t);
+        assert!(matches!(&got[..], [Event::Token(Token { kind: TokenKind::Eof, .. })]));
+    }
+    // A run with only CDATA markup waits for text: no empty token, and `Discarded` stays for
+    // markup with no text around it.
+    let mut t = Tokenizer::streaming(Options::default());
+    t.feed("<a><![CDATA[");
+    let got = pending(&mut t);
+    assert_eq!(got.len(), 1, "{got:?}");
+    t.feed("]]></a>");
+    let got = pending(&mut t);
+    assert!(matches!(&got[0], Event::Token(Token { kind: TokenKind::Discarded, span }) if *span == Span::new(3, 15)));
+    // Text and then CDATA markup cut by a chunk end: the last piece has no text but the span.
+    let mut t = Tokenizer::streaming(Options::default());
+    t.feed("<a>x<![CDATA[y]");
+    let got = pending(&mut t);
+    assert_eq!(got[1..], [text("xy", 3, 14)]);
+    t.feed("]></a>");
+    let got = pending(&mut t);
+    assert_eq!(got[0], text("", 14, 17));
+}
+
+/// 8 MiB of text inside `<r>`, fed in 64 KiB chunks: nearly all of it comes out before
+/// `finish`, a piece a chunk, and the parsers see the same text.
+#[test]
+fn a_long_text_run_streams() {
+    let line = "Lorem ipsum dolor sit amet &amp; more\r\n";
+    let chunk = line.repeat((1 << 16) / line.len());
+    let chunks = (8 << 20) / chunk.len();
+    let mut t = Tokenizer::streaming(Options::default());
+    t.feed("<r>");
+    let mut before = 0;
+    let mut pieces = 0;
+    for _ in 0..chunks {
+        t.feed(&chunk);
+        for e in pending(&mut t) {
+            if let Event::Token(Token {
+                kind: TokenKind::Text(s),
+                ..
+            }) = e
+            {
+                before += s.len();
+                pieces += 1;
+            }
+        }
+    }
+    // Each line loses 4 bytes to `&amp;` and 1 to CR LF.
+    let total = chunks * (chunk.len() / line.len()) * (line.len() - 5);
+    assert!(before + 64 >= total, "{before} of {total} bytes before finish");
+    assert!(pieces >= chunks - 1, "{pieces} pieces for {chunks} chunks");
+}
