@@ -6,10 +6,10 @@
 use thicket_input::Span;
 use thicket_input::front::{Detected, EncodingSource, Sniff, SniffingDecoder};
 
-use crate::Event;
 use crate::error::{Diagnostic, ErrorCode};
 use crate::order::Ordered;
-use crate::tokenizer::{Options, Tokenizer};
+use crate::token::{Event, Token, TokenKind};
+use crate::tokenizer::{ErrorStep, Options, Tokenizer};
 use crate::tree::{Document, TreeBuilder};
 
 /// A document and its diagnostics: what [`parse`], [`Parser::finish`] and
@@ -69,10 +69,31 @@ fn parse_with(input: &str, options: Options, first: Option<Diagnostic>) -> Parse
             builder.drain_diagnostics(&mut order);
             continue;
         }
+        // An error run (`<<<<`, `</</`) without events: its diagnostics in order, its text in
+        // one piece (the pieces are adjacent and as written).
+        if tokenizer.in_error_run() {
+            let mut text: Option<Span> = None;
+            while let Some(step) = tokenizer.error_run_step() {
+                match step {
+                    ErrorStep::Diagnostic(d) => order.push(d),
+                    ErrorStep::Text(span) => {
+                        text = Some(text.map_or(span, |t| Span::new(t.start, span.end)));
+                    }
+                }
+            }
+            if let Some(span) = text {
+                builder.text(&input[span.start..span.end], span);
+            }
+            continue;
+        }
         let Some(e) = tokenizer.next_event() else {
             break;
         };
         match e {
+            Event::Token(Token {
+                kind: TokenKind::Text(t),
+                span,
+            }) => builder.text(&t, span),
             Event::Token(t) => {
                 builder.process(t);
                 builder.drain_diagnostics(&mut order);
@@ -144,6 +165,10 @@ impl Parser {
     fn pump(&mut self) {
         while let Some(e) = self.tokenizer.next_event() {
             match e {
+                Event::Token(Token {
+                    kind: TokenKind::Text(t),
+                    span,
+                }) => self.builder.text(&t, span),
                 Event::Token(t) => {
                     self.builder.process(t);
                     self.builder.drain_diagnostics(&mut self.order);

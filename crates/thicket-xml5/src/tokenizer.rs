@@ -31,7 +31,7 @@ mod pi;
 mod state;
 mod tag;
 
-pub(crate) use fast::{Direct, RawAttr};
+pub(crate) use fast::{Direct, ErrorStep, RawAttr};
 pub(crate) use limits::ScanLimits;
 pub(crate) use state::TagKind;
 pub use state::{IdKind, State};
@@ -161,6 +161,8 @@ pub struct Tokenizer<'a> {
     pi_target: TextAcc,
     pi_data: TextAcc,
 
+    /// An error run being handed out (`fast.rs`).
+    error_run: Option<fast::ErrorRun>,
     decl: pi::Declaration<'a>,
     doctype: doctype::DoctypeToken,
     cref: charref::CharRef,
@@ -221,6 +223,7 @@ impl<'a> Tokenizer<'a> {
             comment: TextAcc::new(),
             pi_target: TextAcc::new(),
             pi_data: TextAcc::new(),
+            error_run: None,
             decl: pi::Declaration::default(),
             doctype: doctype::DoctypeToken::default(),
             cref: charref::CharRef::default(),
@@ -275,6 +278,7 @@ impl<'a> Tokenizer<'a> {
             // would do next).
             if self.fast
                 && self.out.is_empty()
+                && self.error_run.is_none()
                 && self.state == State::Data
                 && !self.reconsume
                 && self.bom_checked
@@ -295,40 +299,52 @@ impl<'a> Tokenizer<'a> {
     /// text run, the text read so far is handed out first (a `Text` token; the run goes on in
     /// the next one).
     pub fn next_event(&mut self) -> Option<Event<'a>> {
-        if self.pending.is_some()
-            && let Some(t) = self.pending.take()
-        {
-            return Some(Event::Token(t));
-        }
-        if let Some(e) = self.out.pop_front() {
-            return Some(e);
-        }
-        if !self.bom_checked {
-            if self.byte_order_mark().is_err() {
-                return None;
+        loop {
+            if self.pending.is_some()
+                && let Some(t) = self.pending.take()
+            {
+                return Some(Event::Token(t));
             }
             if let Some(e) = self.out.pop_front() {
                 return Some(e);
             }
-        }
-        while !self.eof_emitted {
-            if self.fast
-                && self.state == State::Data
-                && !self.reconsume
-                && let Some(t) = self.fast_data()
+            if self.error_run.is_some()
+                && let Some(e) = self.error_run_event()
             {
-                return Some(Event::Token(t));
+                return Some(e);
             }
-            match self.step() {
-                Ok(()) if self.out.is_empty() => {}
-                Ok(()) => break,
-                Err(NeedMore) => {
-                    self.flush_text_piece();
+            if !self.bom_checked {
+                if self.byte_order_mark().is_err() {
+                    return None;
+                }
+                continue;
+            }
+            if self.eof_emitted {
+                return None;
+            }
+            if self.fast && self.state == State::Data && !self.reconsume {
+                if let Some(t) = self.fast_data() {
+                    return Some(Event::Token(t));
+                }
+                // An error run started, or its text before went out.
+                if !self.out.is_empty() || self.error_run.is_some() {
+                    continue;
+                }
+            }
+            loop {
+                match self.step() {
+                    Ok(()) if self.out.is_empty() && !self.eof_emitted => {}
+                    Ok(()) => break,
+                    Err(NeedMore) => {
+                        self.flush_text_piece();
+                        return self.out.pop_front();
+                    }
+                }
+                if self.fast && self.state == State::Data && !self.reconsume {
                     break;
                 }
             }
         }
-        self.out.pop_front()
     }
 
     /// Hands back an attribute list a consumer has emptied, so that a later tag builds its
@@ -372,6 +388,8 @@ impl<'a> Tokenizer<'a> {
             }
             _ => usize::MAX,
         };
+        // An error run's last `<` or `</` may still join the text run.
+        let keep = self.error_run.map_or(keep, |run| keep.min(run.piece.0));
         let Tokenizer {
             input,
             text,
@@ -412,6 +430,9 @@ impl<'a> Tokenizer<'a> {
         };
         if self.text_open {
             at = at.min(self.text_start);
+        }
+        if let Some(run) = &self.error_run {
+            at = at.min(run.piece.0);
         }
         match self.state {
             State::Data => {}

@@ -3,11 +3,12 @@
 //! random tag-shaped markup and long runs of special characters, whole and in the same chunks;
 //! and the fast tokenizer over a whole input against the one fed a character at a time (which
 //! never gives the direct path a whole tag), modulo the splitting of text runs, on the same
-//! markup and on the corpus.
+//! markup and on the corpus; and `parse` (which takes the direct path's tags and error runs
+//! without tokens) against the streaming `Parser` (tokens only).
 
 use proptest::prelude::*;
 use thicket_input::Span;
-use thicket_xml5::{Event, Options, Profile, Token, TokenKind, Tokenizer};
+use thicket_xml5::{Event, NodeId, Options, Parser, Profile, Token, TokenKind, Tokenizer, parse};
 
 /// Every event of `chunks` (one chunk: a whole-`&str` tokenizer; more: a streaming one), with
 /// the direct path on or off, every string owned.
@@ -111,6 +112,26 @@ fn differential(input: &str, splits: bool) -> Result<(), TestCaseError> {
             .collect();
         let tokens: Vec<Token<'static>> = tokens.into_iter().map(Token::into_owned).collect();
         prop_assert_eq!(tokens, from_events, "next_token against next_event");
+        for text in [input.to_owned(), format!("<r>{input}</r>")] {
+            parse_matches_parser(&text, profile)?;
+        }
+    }
+    Ok(())
+}
+
+/// `parse` (the direct path's tags and error runs straight into the tree builder) against the
+/// streaming `Parser` (tokens only): the same tree, node spans and diagnostics.
+fn parse_matches_parser(input: &str, profile: Profile) -> Result<(), TestCaseError> {
+    let options = Options::with_profile(profile);
+    let parsed = parse(input, options.clone());
+    let mut p = Parser::new(options);
+    p.feed(input);
+    let streamed = p.finish();
+    prop_assert_eq!(&parsed.diagnostics, &streamed.diagnostics, "{:?}", input);
+    prop_assert_eq!(&parsed.document, &streamed.document, "{:?}", input);
+    for i in 0..parsed.document.len() {
+        let id = NodeId::from_index(i);
+        prop_assert_eq!(parsed.document.span(id), streamed.document.span(id));
     }
     Ok(())
 }
@@ -164,6 +185,16 @@ proptest! {
 
     #[test]
     fn direct_tag_path_matches_states(input in tags()) {
+        differential(&input, true)?;
+    }
+
+    /// Error runs (`<<<<`, `</</`, `< < `, controls and noncharacters) and references in text,
+    /// which the direct path takes without state steps, mixed with what ends them: tags, text,
+    /// CR, U+0000, the end of a chunk or of the input.
+    #[test]
+    fn error_runs(
+        input in r"(<|</|<<|</<|<:|</:|[ \t\n:>a/\r\x00\x01\x1F\x7F\u{85}\u{9F}\u{FDD0}\u{FFFE}\u{10FFFF}é&#x;0-9]|<a>|&lt;|&#0;|&#x41;|&#65|&#xD800;|&#1114112;|& |&<|&%){0,40}"
+    ) {
         differential(&input, true)?;
     }
 

@@ -195,7 +195,13 @@ fn text_is_emitted_as_soon_as_it_is_certain() {
         assert_eq!(pending(&mut t), [text("abc", 0, 3)]);
         t.feed("b>x &am");
         let got = pending(&mut t);
-        assert!(matches!(&got[0], Event::Token(Token { kind: TokenKind::StartTag { .. }, .. })));
+        assert!(matches!(
+            &got[0],
+            Event::Token(Token {
+                kind: TokenKind::StartTag { .. },
+                ..
+            })
+        ));
         assert_eq!(got[1..], [text("x ", 6, 8)]);
         t.feed("p; y\r");
         assert_eq!(pending(&mut t), [text("& y", 8, 15)]);
@@ -203,7 +209,13 @@ fn text_is_emitted_as_soon_as_it_is_certain() {
         assert_eq!(pending(&mut t), [text("\nz", 15, 18)]);
         t.finish();
         let got = pending(&mut t);
-        assert!(matches!(&got[..], [Event::Token(Token { kind: TokenKind::Eof, .. })]));
+        assert!(matches!(
+            &got[..],
+            [Event::Token(Token {
+                kind: TokenKind::Eof,
+                ..
+            })]
+        ));
     }
     // A run with only CDATA markup waits for text: no empty token, and `Discarded` stays for
     // markup with no text around it.
@@ -213,7 +225,9 @@ fn text_is_emitted_as_soon_as_it_is_certain() {
     assert_eq!(got.len(), 1, "{got:?}");
     t.feed("]]></a>");
     let got = pending(&mut t);
-    assert!(matches!(&got[0], Event::Token(Token { kind: TokenKind::Discarded, span }) if *span == Span::new(3, 15)));
+    assert!(
+        matches!(&got[0], Event::Token(Token { kind: TokenKind::Discarded, span }) if *span == Span::new(3, 15))
+    );
     // Text and then CDATA markup cut by a chunk end: the last piece has no text but the span.
     let mut t = Tokenizer::streaming(Options::default());
     t.feed("<a>x<![CDATA[y]");
@@ -250,6 +264,9 @@ fn a_long_text_run_streams() {
     }
     // Each line loses 4 bytes to `&amp;` and 1 to CR LF.
     let total = chunks * (chunk.len() / line.len()) * (line.len() - 5);
-    assert!(before + 64 >= total, "{before} of {total} bytes before finish");
+    assert!(
+        before + 64 >= total,
+        "{before} of {total} bytes before finish"
+    );
     assert!(pieces >= chunks - 1, "{pieces} pieces for {chunks} chunks");
 }

@@ -122,14 +122,11 @@ impl Tokenizer<'_> {
             match self.cref.phase {
                 RefPhase::Begin => {
                     let c = self.input.peek_raw()?;
-                    let none = match (self.profile, c) {
-                        (_, None) => true,
-                        (_, Some(c)) if Some(c) == self.cref.additional => true,
-                        (Profile::Draft, Some('\t' | '\n' | '\r' | ' ' | '<' | '%' | '&')) => true,
-                        (Profile::Compatibility, Some('\t' | '\n' | '\x0C' | ' ' | '<' | '&')) => {
-                            true
+                    let none = match c {
+                        None => true,
+                        Some(c) => {
+                            Some(c) == self.cref.additional || starts_no_reference(self.profile, c)
                         }
-                        _ => false,
                     };
                     if none {
                         self.finish_ref(None);
@@ -199,39 +196,7 @@ impl Tokenizer<'_> {
 
     /// The value of a numeric reference, reporting the profile's errors.
     fn numeric_value(&mut self) -> char {
-        let n = self.cref.num;
-        let (c, code) = match self.profile {
-            Profile::Compatibility => {
-                use numeric::WhatwgIssue as W;
-                let (c, issue) = numeric::whatwg(n);
-                let code = issue.map(|i| match i {
-                    W::NullCharacterReference => ErrorCode::NullCharacterReference,
-                    W::CharacterReferenceOutsideUnicodeRange => {
-                        ErrorCode::CharacterReferenceOutsideUnicodeRange
-                    }
-                    W::SurrogateCharacterReference => ErrorCode::SurrogateCharacterReference,
-                    W::NoncharacterCharacterReference => ErrorCode::NoncharacterCharacterReference,
-                    W::ControlCharacterReference => ErrorCode::ControlCharacterReference,
-                });
-                (c, code)
-            }
-            Profile::Draft => {
-                use numeric::Xml5Issue as X;
-                let (c, issue) = numeric::xml5(n);
-                let code = issue.map(|i| match i {
-                    X::Null => ErrorCode::NullCharacterReference,
-                    X::OutOfRange if numeric::is_surrogate(n) => {
-                        ErrorCode::SurrogateCharacterReference
-                    }
-                    X::OutOfRange => ErrorCode::CharacterReferenceOutsideUnicodeRange,
-                    X::Disallowed if numeric::is_noncharacter(n) => {
-                        ErrorCode::NoncharacterCharacterReference
-                    }
-                    X::Disallowed => ErrorCode::ControlCharacterReference,
-                });
-                (c, code)
-            }
-        };
+        let (c, code) = numeric_char(self.profile, self.cref.num);
         if let Some(code) = code {
             self.ref_error(code);
         }
@@ -357,6 +322,51 @@ impl Tokenizer<'_> {
                     return Ok(());
                 }
             }
+        }
+    }
+}
+
+/// "Character reference in data state" and "... in attribute value state": a `&` followed by
+/// `c` is no reference, but text (besides the end of the input and the additional allowed
+/// character): the draft's list, or the 2016 draft's in the compatibility profile.
+#[inline]
+pub(super) fn starts_no_reference(profile: Profile, c: char) -> bool {
+    match profile {
+        Profile::Draft => matches!(c, '\t' | '\n' | '\r' | ' ' | '<' | '%' | '&'),
+        Profile::Compatibility => matches!(c, '\t' | '\n' | '\x0C' | ' ' | '<' | '&'),
+    }
+}
+
+/// The character a numeric reference to `n` stands for in `profile`, and its error if any.
+pub(super) fn numeric_char(profile: Profile, n: u32) -> (char, Option<ErrorCode>) {
+    match profile {
+        Profile::Compatibility => {
+            use numeric::WhatwgIssue as W;
+            let (c, issue) = numeric::whatwg(n);
+            let code = issue.map(|i| match i {
+                W::NullCharacterReference => ErrorCode::NullCharacterReference,
+                W::CharacterReferenceOutsideUnicodeRange => {
+                    ErrorCode::CharacterReferenceOutsideUnicodeRange
+                }
+                W::SurrogateCharacterReference => ErrorCode::SurrogateCharacterReference,
+                W::NoncharacterCharacterReference => ErrorCode::NoncharacterCharacterReference,
+                W::ControlCharacterReference => ErrorCode::ControlCharacterReference,
+            });
+            (c, code)
+        }
+        Profile::Draft => {
+            use numeric::Xml5Issue as X;
+            let (c, issue) = numeric::xml5(n);
+            let code = issue.map(|i| match i {
+                X::Null => ErrorCode::NullCharacterReference,
+                X::OutOfRange if numeric::is_surrogate(n) => ErrorCode::SurrogateCharacterReference,
+                X::OutOfRange => ErrorCode::CharacterReferenceOutsideUnicodeRange,
+                X::Disallowed if numeric::is_noncharacter(n) => {
+                    ErrorCode::NoncharacterCharacterReference
+                }
+                X::Disallowed => ErrorCode::ControlCharacterReference,
+            });
+            (c, code)
         }
     }
 }

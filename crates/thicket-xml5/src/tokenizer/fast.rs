@@ -20,15 +20,96 @@ use std::borrow::Cow;
 
 use thicket_input::Span;
 
-use super::runs::{ATTR_NAME, DQ_VALUE, SQ_VALUE, TAG_NAME, TEXT, run_end};
-use super::{Profile, ScanLimits, State, TagKind, Tokenizer};
+use super::runs::{ATTR_NAME, DQ_VALUE, SQ_VALUE, TAG_NAME, TEXT, input_stream_error, run_end};
+use super::{Profile, ScanLimits, State, TagKind, Tokenizer, charref};
+use thicket_charref::numeric;
+use thicket_names::html::INPUT_STREAM_ERROR_LEADS;
+
+use crate::error::{Diagnostic, ErrorCode};
 use crate::hash::same_bytes;
-use crate::token::{Attribute, Token, TokenKind};
+use crate::token::{Attribute, Event, Token, TokenKind};
 
 /// At most this many attributes on a tag read by [`scan_tag`]: its duplicate check compares
 /// names pairwise (on a filter hit), at most `FAST_ATTRS - 1` comparisons an attribute; past
 /// this the states' keyed check takes the tag.
 pub(crate) const FAST_ATTRS: usize = 64;
+
+/// An error run: in the data state, errors again and again, each with its text right after
+/// it: `<` (or `</`) followed by a character that starts no tag (`<<<<`, `</</`: "tag open
+/// state" or "end tag open state", parse error, the `<` or `</` is text and the character
+/// after is read again), or a character the input stream reports (a control or noncharacter,
+/// kept as text). The direct path hands these out without state steps and without queuing
+/// them, two small events an error ([`Tokenizer::error_run_event`]); the events are the
+/// states'.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ErrorRun {
+    /// The diagnostic to hand out next: its code and span.
+    diagnostic: Option<(ErrorCode, usize, usize)>,
+    /// The text of that error (absolute offsets), as written: it goes out before the next
+    /// error's diagnostic or joins the text run.
+    pub(super) piece: (usize, usize),
+}
+
+/// A step of an error run ([`Tokenizer::error_run_step`]).
+pub(crate) enum ErrorStep {
+    /// The diagnostic of an error.
+    Diagnostic(Diagnostic),
+    /// Text, as written: its span.
+    Text(Span),
+}
+
+/// An error of an error run: its code, its diagnostic's span (indices), and the index where
+/// the data state goes on (its text runs from where it starts to there).
+struct RunError {
+    code: ErrorCode,
+    at: usize,
+    end: usize,
+    next: usize,
+}
+
+/// The error of an error run at index `i` of `text`, if any: a `<` followed by whitespace, `:`,
+/// `<` or `>` ("tag open state"), `</` followed by whitespace, `<` or `:` ("end tag open
+/// state"), or a control or noncharacter ("the input stream"). The end of the buffer is none
+/// (the states decide there), and so are CR and U+0000.
+#[inline(always)]
+fn run_error(text: &str, i: usize) -> Option<RunError> {
+    let b = text.as_bytes();
+    match (b.get(i), b.get(i + 1), b.get(i + 2)) {
+        (Some(b'<'), Some(b'\t' | b'\n' | b' ' | b':' | b'<' | b'>'), _) => Some(RunError {
+            code: ErrorCode::InvalidFirstCharacterOfTagName,
+            at: i + 1,
+            end: i + 2,
+            next: i + 1,
+        }),
+        (Some(b'<'), Some(b'/'), Some(b'\t' | b'\n' | b' ' | b'<' | b':')) => Some(RunError {
+            code: ErrorCode::InvalidFirstCharacterOfEndTagName,
+            at: i + 2,
+            end: i + 3,
+            next: i + 2,
+        }),
+        (Some(&c), _, _) if INPUT_STREAM_ERROR_LEADS[usize::from(c)] => stream_error(text, i),
+        _ => None,
+    }
+}
+
+/// [`run_error`] at a character the input stream may report.
+#[inline]
+fn stream_error(text: &str, i: usize) -> Option<RunError> {
+    let ch = text.get(i..)?.chars().next()?;
+    let code = input_stream_error(ch)?;
+    let end = i + ch.len_utf8();
+    Some(RunError {
+        code,
+        at: i,
+        end,
+        next: end,
+    })
+}
+
+/// Every ASCII character, for one-character text that must not borrow the input.
+const ASCII: &str = "\0\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0B\x0C\r\x0E\x0F\
+    \x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1A\x1B\x1C\x1D\x1E\x1F \
+    !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~\x7F";
 
 /// An attribute found by [`scan_tag`]: ranges of the input buffer.
 #[derive(Clone, Copy, Debug)]
@@ -157,23 +238,33 @@ impl<'a> Tokenizer<'a> {
             } else {
                 run_end(&TEXT, text, j)
             };
-            // One of the five predefined entities (draft profile, no entities of the user's):
-            // what the reference states give, the run and the replacement text, and on.
-            if bytes.get(stop) == Some(&b'&')
-                && self.profile == Profile::Draft
-                && self.entities.is_none()
-                && let Some((len, c)) = thicket_charref::xml_predefined_reference(&bytes[stop..])
-            {
-                let base = self.input.base();
-                let pos = base + rel;
-                if stop > rel {
-                    self.text_span(pos, base + stop);
-                    self.text.push_range(pos, base + stop, &self.input);
+            if bytes.get(stop) == Some(&b'&') {
+                // One of the five predefined entities (draft profile, no entities of the
+                // user's): what the reference states give, the run and the replacement text,
+                // and on.
+                if self.profile == Profile::Draft
+                    && self.entities.is_none()
+                    && let Some((len, c)) =
+                        thicket_charref::xml_predefined_reference(&bytes[stop..])
+                {
+                    let base = self.input.base();
+                    let pos = base + rel;
+                    if stop > rel {
+                        self.text_span(pos, base + stop);
+                        self.text.push_range(pos, base + stop, &self.input);
+                    }
+                    self.text_span(base + stop, base + stop + len);
+                    self.text.push_char(c, &self.input);
+                    self.input.set_index(stop + len);
+                    continue;
                 }
-                self.text_span(base + stop, base + stop + len);
-                self.text.push_char(c, &self.input);
-                self.input.set_index(stop + len);
-                continue;
+                // Another reference the direct path takes as the states would (unless it
+                // raised an error, which is queued).
+                match self.text_reference(rel, stop) {
+                    Some(true) => continue,
+                    Some(false) => return None,
+                    None => {}
+                }
             }
             break stop;
         };
@@ -194,6 +285,11 @@ impl<'a> Tokenizer<'a> {
                 self.text_span(start, end);
                 self.text.push_range(start, end, &self.input);
                 self.input.set_index(lt);
+            }
+            if let Some(&b) = self.input.bytes().get(lt)
+                && (b == b'<' || INPUT_STREAM_ERROR_LEADS[usize::from(b)])
+            {
+                self.start_error_run();
             }
             return None;
         };
@@ -226,6 +322,147 @@ impl<'a> Tokenizer<'a> {
         Some((text, raw))
     }
 
+    /// A reference at index `stop` of the buffer (its `&`), after the text run from index
+    /// `rel`, taken as the states take it when it is plain: a `&` that starts no reference (it
+    /// is text), or a numeric reference whose end is in the buffer (an error it raises is
+    /// queued, the run before it going out first). Returns whether the direct path goes on
+    /// (`false`: an error was queued), or `None` when the states must take the reference.
+    #[inline(never)]
+    fn text_reference(&mut self, rel: usize, stop: usize) -> Option<bool> {
+        let bytes = self.input.bytes();
+        let after = *bytes.get(stop + 1)?;
+        let base = self.input.base();
+        if after.is_ascii() && charref::starts_no_reference(self.profile, char::from(after)) {
+            // Text: the `&` joins the run.
+            let end = base + stop + 1;
+            self.text_span(base + rel, end);
+            self.text.push_range(base + rel, end, &self.input);
+            self.input.set_index(stop + 1);
+            return Some(true);
+        }
+        if after != b'#' {
+            return None;
+        }
+        let (radix, mut i) = match *bytes.get(stop + 2)? {
+            b'x' | b'X' => (16, stop + 3),
+            _ => (10, stop + 2),
+        };
+        let digits = i;
+        let mut n = 0;
+        while let Some(d) = bytes.get(i).and_then(|&b| char::from(b).to_digit(radix)) {
+            n = numeric::accumulate(n, radix, d);
+            i += 1;
+        }
+        // No digits (the states report it and read the `&` as text), or the buffer ends before
+        // what follows them.
+        if i == digits {
+            return None;
+        }
+        let semicolon = *bytes.get(i)? == b';';
+        if semicolon {
+            i += 1;
+        }
+        let (c, code) = charref::numeric_char(self.profile, n);
+        if stop > rel {
+            self.text_span(base + rel, base + stop);
+            self.text.push_range(base + rel, base + stop, &self.input);
+        }
+        let span = Span::new(base + stop, base + i);
+        if !semicolon {
+            self.error(ErrorCode::MissingSemicolonAfterCharacterReference, span);
+        }
+        if let Some(code) = code {
+            self.error(code, span);
+        }
+        self.text_span(span.start, span.end);
+        if c == '\u{FFFD}' {
+            self.text.push_static("\u{FFFD}", &self.input);
+        } else {
+            self.text.push_char(c, &self.input);
+        }
+        self.input.set_index(i);
+        Some(semicolon && code.is_none())
+    }
+
+    /// Starts an error run at the position (where the direct path's text run stopped and no
+    /// tag followed), if there is an error of the run there (see [`ErrorRun`]): the text run
+    /// before it goes out, and [`Tokenizer::error_run_event`] hands out the rest.
+    #[inline(never)]
+    fn start_error_run(&mut self) {
+        let i = self.input.index();
+        let Some(error) = run_error(self.input.text(), i) else {
+            return;
+        };
+        self.flush_text();
+        let base = self.input.base();
+        self.input.set_index(error.next);
+        self.error_run = Some(ErrorRun {
+            diagnostic: Some((error.code, base + error.at, base + error.end)),
+            piece: (base + i, base + error.next),
+        });
+    }
+
+    /// The next event of the error run in progress, made on demand (nothing is queued): the
+    /// diagnostic of an error, then, if another error follows, the text before it. `None` once
+    /// the run ended: its last text joined the text run, and the states go on after it.
+    pub(super) fn error_run_event(&mut self) -> Option<Event<'a>> {
+        Some(match self.error_run_step()? {
+            ErrorStep::Diagnostic(d) => Event::Diagnostic(d),
+            ErrorStep::Text(span) => {
+                let base = self.input.base();
+                let text = match &self.input.bytes()[span.start - base..span.end - base] {
+                    // One ASCII character (`<`, a control): a static string, also when the
+                    // input is fed (a control a byte allocates nothing).
+                    &[b] if b.is_ascii() => Cow::Borrowed(&ASCII[usize::from(b)..][..1]),
+                    b"</" => Cow::Borrowed("</"),
+                    _ => self.input.slice_cow(span.start, span.end),
+                };
+                Event::Token(Token {
+                    kind: TokenKind::Text(text),
+                    span,
+                })
+            }
+        })
+    }
+
+    /// True when an error run is in progress and nothing is queued before it: the parser over
+    /// a whole `&str` then takes it with [`Tokenizer::error_run_step`], without events.
+    #[inline]
+    pub(crate) fn in_error_run(&self) -> bool {
+        self.error_run.is_some() && self.out.is_empty() && self.pending.is_none()
+    }
+
+    /// The next step of the error run in progress (see [`Tokenizer::error_run_event`]): a
+    /// diagnostic, or the span of text as written (a `<`, `</`, or a character the input
+    /// stream reports).
+    #[inline]
+    pub(crate) fn error_run_step(&mut self) -> Option<ErrorStep> {
+        let run = self.error_run.as_mut()?;
+        if let Some((code, at, end)) = run.diagnostic.take() {
+            if self.diagnostic_room > 0 {
+                self.diagnostic_room -= 1;
+                let span = Span::new(at, end);
+                return Some(ErrorStep::Diagnostic(Diagnostic::new(code, span)));
+            }
+            // Past the cap: counted, and on to the text.
+            self.omitted += 1;
+        }
+        let (start, end) = run.piece;
+        let i = self.input.index();
+        let Some(error) = run_error(self.input.text(), i) else {
+            self.error_run = None;
+            // (Compaction keeps the piece.)
+            self.text_span(start, end);
+            self.text.push_range(start, end, &self.input);
+            return None;
+        };
+        let base = self.input.base();
+        run.piece = (base + i, base + error.next);
+        run.diagnostic = Some((error.code, base + error.at, base + error.end));
+        self.input.set_index(error.next);
+        Some(ErrorStep::Text(Span::new(start, end)))
+    }
+
     /// For the tree builder over a whole `&str`: the direct path without tokens. The text
     /// before a plain tag (if any) and the tag, whose attributes are then
     /// [`Tokenizer::direct_attributes`] (ranges of the input). `None` when the direct path does
@@ -240,6 +477,7 @@ impl<'a> Tokenizer<'a> {
             || !self.bom_checked
             || self.eof_emitted
             || !self.fast
+            || self.error_run.is_some()
         {
             return None;
         }
@@ -434,5 +672,42 @@ fn scan_tag(
             end: i + 1,
         });
         i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ascii_table_holds_each_character_at_its_code() {
+        assert_eq!(ASCII.len(), 128);
+        for (i, c) in ASCII.char_indices() {
+            assert_eq!(c as usize, i);
+        }
+    }
+
+    #[test]
+    fn run_errors() {
+        let e = |s: &str| run_error(s, 0).map(|e| (e.code, e.at, e.end, e.next));
+        assert_eq!(
+            e("<<"),
+            Some((ErrorCode::InvalidFirstCharacterOfTagName, 1, 2, 1))
+        );
+        assert_eq!(
+            e("</ "),
+            Some((ErrorCode::InvalidFirstCharacterOfEndTagName, 2, 3, 2))
+        );
+        assert_eq!(
+            e("\u{1}x"),
+            Some((ErrorCode::ControlCharacterInInputStream, 0, 1, 1))
+        );
+        assert_eq!(
+            e("\u{FFFE}"),
+            Some((ErrorCode::NoncharacterInInputStream, 0, 3, 3))
+        );
+        for none in ["<", "</", "<a", "</>", "\r", "\0", "\u{EFFF}", "é", "a"] {
+            assert_eq!(e(none), None, "{none:?}");
+        }
     }
 }

@@ -161,12 +161,19 @@ impl<'a> TreeBuilder<'a> {
     /// of doublings (each of which, past the allocator's mmap threshold, costs fresh pages;
     /// reserved room that is never written costs none). And a start for the stacks and the
     /// namespace table, so a small document does not grow them from four items a doubling at
-    /// a time.
+    /// a time. (Below [`COUNT_FROM`] bytes the counts are guessed from the length: counting
+    /// cost more than the lists' growth.)
     pub(crate) fn for_source(input: &'a str, limits: &Limits) -> TreeBuilder<'a> {
         let mut builder = TreeBuilder::for_parser(true, limits);
         builder.doc.source = input;
-        let tags = memchr::memchr_iter(b'<', input.as_bytes()).count();
-        let equals = memchr::memchr_iter(b'=', input.as_bytes()).count();
+        let (tags, equals) = if input.len() < COUNT_FROM {
+            (input.len() / 16, input.len() / 16)
+        } else {
+            (
+                memchr::memchr_iter(b'<', input.as_bytes()).count(),
+                memchr::memchr_iter(b'=', input.as_bytes()).count(),
+            )
+        };
         reserve_guess(&mut builder.doc.nodes, 2 * tags + 1, input.len());
         reserve_guess(&mut builder.doc.child_ids, 2 * tags + 1, input.len());
         reserve_guess(&mut builder.doc.attributes, equals, input.len());
@@ -335,24 +342,43 @@ impl<'a> TreeBuilder<'a> {
     #[inline]
     fn process_token(&mut self, token: Token<'a>) {
         let span = token.span;
-        self.end = self.end.max(span.end);
         match token.kind {
             // Input no token holds: nothing to build, and no content (a byte order mark
             // before the XML declaration leaves it first).
-            TokenKind::Discarded => return,
-            TokenKind::Text(_) => {}
+            TokenKind::Discarded => {
+                self.end = self.end.max(span.end);
+                return;
+            }
+            TokenKind::Text(t) => return self.text(&t, span),
             _ => {
                 self.outside_text_reported = false;
                 self.outside_run = None;
                 self.raise_outside_text();
             }
         }
+        self.end = self.end.max(span.end);
         let first = !self.seen_content;
         self.seen_content = true;
         match self.phase {
             Phase::Start => self.start_phase(token, first),
             Phase::Main => self.main_phase(token),
             Phase::End => self.end_phase(token),
+            Phase::Stopped => {}
+        }
+    }
+
+    /// A text token: merged into the text before it in the main phase, `text-outside-root`
+    /// in the others. (A parser hands text tokens here directly: a run of short pieces, such as
+    /// the `<` of each error in `<<<<`, then costs no more than the merge.)
+    #[inline]
+    pub(crate) fn text(&mut self, t: &str, span: Span) {
+        self.end = self.end.max(span.end);
+        self.seen_content = true;
+        match self.phase {
+            Phase::Main => {
+                self.add_text(t, span);
+            }
+            Phase::Start | Phase::End => self.outside_root_text(t, span),
             Phase::Stopped => {}
         }
     }
@@ -435,11 +461,12 @@ impl<'a> TreeBuilder<'a> {
                     self.error(ErrorCode::MisplacedXmlDeclaration, span);
                 }
             }
-            TokenKind::Text(t) => self.outside_root_text(&t, span),
             TokenKind::Eof => {
                 self.error(ErrorCode::EofBeforeRoot, span);
                 self.phase = Phase::Stopped;
             }
+            // Taken by `process_token`.
+            TokenKind::Text(_) | TokenKind::Discarded => {}
             _ => self.error(ErrorCode::UnexpectedToken, span),
         }
     }
@@ -490,11 +517,12 @@ impl<'a> TreeBuilder<'a> {
                 self.add(NodeData::Pi { target, data }, span);
             }
             TokenKind::Eof => self.phase = Phase::Stopped,
-            TokenKind::Text(t) => self.outside_root_text(&t, span),
             TokenKind::Doctype { .. } => self.error(ErrorCode::MisplacedDoctype, span),
             TokenKind::XmlDeclaration { .. } => {
                 self.error(ErrorCode::MisplacedXmlDeclaration, span)
             }
+            // Taken by `process_token`.
+            TokenKind::Text(_) | TokenKind::Discarded => {}
             _ => self.error(ErrorCode::UnexpectedToken, span),
         }
     }
@@ -1099,6 +1127,10 @@ fn raw_attribute<'a>(input: &'a str, a: &RawAttr) -> TokenAttribute<'a> {
         value_span: Span::new(a.value.0, a.value.1),
     }
 }
+
+/// From this many input bytes on, [`TreeBuilder::for_source`] counts `<` and `=` to size the
+/// document's lists.
+const COUNT_FROM: usize = 4096;
 
 /// Up to this many attributes on a tag, a new one's expanded name is compared with each.
 const PAIRWISE_ATTRIBUTES: usize = 32;
