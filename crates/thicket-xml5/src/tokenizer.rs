@@ -6,7 +6,7 @@
 //! and the XML declaration (`pi.rs`), the markup declaration, comments and CDATA (`markup.rs`),
 //! the DOCTYPE (`doctype.rs`) and character references (`charref.rs`). This module holds what
 //! they share: the input (a [`thicket_input::cursor::Cursor`], read one character at a time by
-//! [`Tokenizer::consume`] or a run at a time by [`Tokenizer::plain_run`]), the output (text
+//! `Tokenizer::consume` or a run at a time by `Tokenizer::plain_run`), the output (text
 //! runs, tokens, diagnostics) and the dispatch. The direct path beside the states is `fast.rs`.
 
 use std::collections::{HashMap, VecDeque};
