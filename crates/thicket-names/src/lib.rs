@@ -2,6 +2,7 @@
 
 pub mod ascii;
 pub mod html;
+pub mod keyed;
 pub mod leafxml;
 pub mod microxml;
 pub mod xml10;

@@ -1,10 +1,8 @@
-//! Comparing and hashing names from the document, which an attacker chooses: whatever decides
-//! which names are compared is either bounded (a check of a few names pairwise) or a keyed
-//! hash of the name bytes themselves (std's `RandomState`, a fresh key per set), so no input can
-//! make names collide on purpose and the number of comparisons stays linear in the input.
-
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
+//! Comparing names from the document, which an attacker chooses: whatever decides which names
+//! are compared is either bounded (a check of a few names pairwise) or a keyed hash of the name
+//! bytes themselves (`thicket_names::keyed`, the one hashing policy), so no input can make names
+//! collide on purpose and the number of comparisons stays linear in the input. Every comparison
+//! goes through [`same`] or [`same_bytes`], so that tests can count them.
 
 /// `a == b` for two names of the document: byte by byte (names are short; a `memcmp` call costs
 /// more). Every comparison of two names the crate makes to detect duplicates or look up a
@@ -22,113 +20,6 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     #[cfg(test)]
     comparisons::count();
     a == b
-}
-
-/// A set of `(namespace, name)` keys that are items of a list the caller keeps (a tag's
-/// attributes: the namespace is empty in the tokenizer, an element's namespace in the tree
-/// builder), hashed with a keyed hash of the bytes: the list's items are added to the set
-/// lazily, when the list is long enough to need it.
-#[derive(Clone, Debug)]
-pub(crate) struct NameSet {
-    key: RandomState,
-    /// A keyed hash of each item of the list from 0 to `indexed`, to the first index that has it.
-    index: HashMap<u64, u32, BuildHasherDefault<KeyedHashHasher>>,
-    indexed: usize,
-    /// The hash of the key last looked for with [`NameSet::contains`].
-    last: u64,
-}
-
-impl NameSet {
-    pub(crate) fn new() -> NameSet {
-        NameSet {
-            key: RandomState::new(),
-            index: HashMap::default(),
-            indexed: 0,
-            last: 0,
-        }
-    }
-
-    /// Forgets the list (a new tag). Cheap when the set was not used; a set grown large for
-    /// one tag is dropped rather than cleared slot by slot for every later one.
-    pub(crate) fn clear(&mut self) {
-        if self.indexed == 0 {
-            return;
-        }
-        if self.index.capacity() > 4 * self.indexed.max(64) {
-            self.index = HashMap::default();
-        } else {
-            self.index.clear();
-        }
-        self.indexed = 0;
-    }
-
-    fn hash(&self, (namespace, name): (&str, &str)) -> u64 {
-        let mut h = self.key.build_hasher();
-        h.write(namespace.as_bytes());
-        h.write_u8(0xFF);
-        h.write(name.as_bytes());
-        h.finish()
-    }
-
-    /// True when `key` is one of the list's `len` items (`item(i)` gives each). Every item not
-    /// yet in the set is hashed and added first. A key is compared only with items of the same
-    /// keyed hash (so, but for a 64-bit coincidence no input can arrange, only with its
-    /// duplicate).
-    pub(crate) fn contains<'n>(
-        &mut self,
-        key: (&str, &str),
-        len: usize,
-        item: impl Fn(usize) -> (&'n str, &'n str),
-    ) -> bool {
-        let equal = |a: (&str, &str), b: (&str, &str)| same(a.1, b.1) && same(a.0, b.0);
-        while self.indexed < len {
-            let h = self.hash(item(self.indexed));
-            let i = u32::try_from(self.indexed).unwrap_or(u32::MAX);
-            self.index.entry(h).or_insert(i);
-            self.indexed += 1;
-        }
-        let h = self.hash(key);
-        self.last = h;
-        let Some(&first) = self.index.get(&h) else {
-            return false;
-        };
-        if equal(item(first as usize), key) {
-            return true;
-        }
-        // Two keys with one keyed hash: compare with every item (never happens on purpose).
-        (0..len).any(|i| equal(item(i), key))
-    }
-
-    /// Adds the key last asked about with [`NameSet::contains`] as the list's next item (at index
-    /// `len`, the list's length before it).
-    pub(crate) fn push_last(&mut self, len: usize) {
-        if self.indexed == len {
-            let i = u32::try_from(len).unwrap_or(u32::MAX);
-            self.index.entry(self.last).or_insert(i);
-            self.indexed += 1;
-        }
-    }
-}
-
-/// The hasher of a map whose keys are already keyed hashes: passes them through.
-#[derive(Default, Clone, Copy, Debug)]
-pub(crate) struct KeyedHashHasher(u64);
-
-impl Hasher for KeyedHashHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u64` keys are hashed; fold anything else in anyway.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.0 = i;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 /// A test-only count of name comparisons (see [`same`]), per thread.

@@ -16,9 +16,9 @@ use thicket_input::cursor::{Cursor, NeedMore};
 use thicket_input::front::SniffingDecoder;
 use thicket_input::scan::StopSet;
 use thicket_input::{NewlineRules, Span, TextAcc};
+use thicket_names::keyed::KeyedIndex;
 
 use crate::error::{Diagnostic, ErrorCode};
-use crate::hash::NameSet;
 use crate::token::{Attribute, Event, Token, TokenKind};
 
 mod attribute;
@@ -135,7 +135,7 @@ pub struct Tokenizer<'a> {
     tag_name: TextAcc,
     attrs: Vec<Attribute<'a>>,
     /// The names in `attrs`, for tags with many attributes (see `finish_attribute`).
-    attr_names: NameSet,
+    attr_names: KeyedIndex,
     attr_name: TextAcc,
     attr_value: TextAcc,
     attr_start: usize,
@@ -205,7 +205,7 @@ impl<'a> Tokenizer<'a> {
             tag_kind: TagKind::Start,
             tag_name: TextAcc::new(),
             attrs: Vec::new(),
-            attr_names: NameSet::new(),
+            attr_names: KeyedIndex::new(),
             attr_name: TextAcc::new(),
             attr_value: TextAcc::new(),
             attr_start: 0,

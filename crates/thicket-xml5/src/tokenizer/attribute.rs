@@ -10,7 +10,7 @@ use crate::hash::same;
 use crate::token::Attribute;
 
 /// Up to this many attributes, a new name is compared with each (at most this many comparisons
-/// an attribute); past it, through the tag's [`crate::hash::NameSet`].
+/// an attribute); past it, through the tag's keyed index (`thicket_names::keyed::KeyedIndex`).
 const SMALL_TAG: usize = 8;
 
 impl Tokenizer<'_> {
@@ -144,7 +144,7 @@ impl Tokenizer<'_> {
         } else {
             let found = self
                 .attr_names
-                .contains(("", name), len, |i| ("", &*attrs[i].name));
+                .contains(name, len, |i| &*attrs[i].name, same);
             if !found {
                 self.attr_names.push_last(len);
             }

@@ -13,7 +13,9 @@ use super::{
     XMLNS_NAMESPACE, XmlDeclaration, n32, split_qname,
 };
 use crate::error::{Diagnostic, ErrorCode};
-use crate::hash::{NameSet, same};
+use thicket_names::keyed::KeyedIndex;
+
+use crate::hash::same;
 use crate::parser::Parsed;
 use crate::token::{Attribute as TokenAttribute, Token, TokenKind};
 use crate::tokenizer::{Direct, RawAttr, TagKind};
@@ -68,7 +70,7 @@ pub struct TreeBuilder<'a> {
     max_depth: usize,
     max_namespaces: usize,
     /// The expanded names of a tag's attributes, for tags with many.
-    attribute_keys: NameSet,
+    attribute_keys: KeyedIndex,
     /// The end of the input seen so far.
     end: usize,
     /// The tokens come from this crate's tokenizer, which drops attributes whose qualified
@@ -147,7 +149,7 @@ impl<'a> TreeBuilder<'a> {
             unopened: 0,
             max_depth: limits.max_depth.unwrap_or(usize::MAX),
             max_namespaces: limits.max_namespace_declarations.unwrap_or(usize::MAX),
-            attribute_keys: NameSet::new(),
+            attribute_keys: KeyedIndex::new(),
             end: 0,
             tokenizer_tokens: false,
             diagnostics: Diagnostics::new(cap),
@@ -1047,9 +1049,12 @@ impl<'a> TreeBuilder<'a> {
                 n => self.bindings.uri(n - 1).unwrap_or(""),
             }
         };
-        let found = self.attribute_keys.contains((uri(ns), this), len, |i| {
-            (uri(attrs[i].namespace), attribute_key(doc, &attrs[i]))
-        });
+        let found = self.attribute_keys.contains(
+            (uri(ns), this),
+            len,
+            |i| (uri(attrs[i].namespace), attribute_key(doc, &attrs[i])),
+            |a, b| same(a.1, b.1) && same(a.0, b.0),
+        );
         if !found {
             self.attribute_keys.push_last(len);
         }
