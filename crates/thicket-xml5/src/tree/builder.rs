@@ -49,6 +49,9 @@ pub struct TreeBuilder<'a> {
     /// Changes whenever a binding is added or removed (64 bits: it never wraps around to an
     /// old value).
     bindings_generation: u64,
+    /// The default namespace's number while the bindings are those of the generation (0: not
+    /// resolved).
+    resolved_default: (u64, u32),
     /// An emptied attribute list of a tag token, for the tokenizer to reuse (see `parse`).
     pub(crate) spare_attributes: Vec<TokenAttribute<'a>>,
     /// The children of the document node and of the open elements so far, outermost first
@@ -138,6 +141,7 @@ impl<'a> TreeBuilder<'a> {
             bindings: Bindings::new(),
             resolved: [Resolved::default(); RESOLVED_SLOTS],
             bindings_generation: 1,
+            resolved_default: (0, 0),
             spare_attributes: Vec::new(),
             pending: Vec::new(),
             seen_content: false,
@@ -785,15 +789,15 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// The number (see [`Document::namespace_number`]) of the namespace `prefix` is bound to,
-    /// 0 for none (no prefix and no default namespace); `None` when a prefix is unbound. (A
-    /// prefix is never empty, so `""` stands for no prefix in [`TreeBuilder::resolved`].)
+    /// 0 for none (no prefix and no default namespace); `None` when a prefix is unbound. The
+    /// default namespace is remembered apart ([`TreeBuilder::resolve_default`]), prefixes in
+    /// [`TreeBuilder::resolved`].
     #[inline]
     fn resolve(&mut self, prefix: Option<&str>) -> Option<u32> {
-        if prefix.is_none() && self.bindings.is_empty() {
-            // No namespaces declared (and no default namespace).
-            return Some(0);
-        }
-        let key = prefix.unwrap_or("").as_bytes();
+        let Some(prefix) = prefix else {
+            return Some(self.resolve_default());
+        };
+        let key = prefix.as_bytes();
         let slot = Resolved::slot(key);
         let generation = self.bindings_generation;
         if let Some(r) = self.resolved.get(slot)
@@ -803,12 +807,11 @@ impl<'a> TreeBuilder<'a> {
             return Some(r.number);
         }
         let number = match prefix {
-            Some("xml") => self.fixed_number(XML_NAMESPACE, XML_NUMBER),
-            Some("xmlns") => self.fixed_number(XMLNS_NAMESPACE, XMLNS_NUMBER),
-            _ => match self.bindings.lookup(prefix.unwrap_or("")) {
+            "xml" => self.fixed_number(XML_NAMESPACE, XML_NUMBER),
+            "xmlns" => self.fixed_number(XMLNS_NAMESPACE, XMLNS_NUMBER),
+            _ => match self.bindings.lookup(prefix) {
                 Some(i) if self.bindings.uri(i).is_some() => self.binding_number(i),
-                _ if prefix.is_some() => return None,
-                _ => 0,
+                _ => return None,
             },
         };
         if key.len() <= RESOLVED_PREFIX
@@ -820,6 +823,26 @@ impl<'a> TreeBuilder<'a> {
             r.number = number;
         }
         Some(number)
+    }
+
+    /// The number of the default namespace (0 when there is none), remembered until the
+    /// bindings change: most elements of most documents have no prefix.
+    #[inline]
+    fn resolve_default(&mut self) -> u32 {
+        if self.bindings.is_empty() {
+            // No namespaces declared (and no default namespace).
+            return 0;
+        }
+        let (generation, number) = self.resolved_default;
+        if generation == self.bindings_generation {
+            return number;
+        }
+        let number = match self.bindings.lookup("") {
+            Some(i) if self.bindings.uri(i).is_some() => self.binding_number(i),
+            _ => 0,
+        };
+        self.resolved_default = (self.bindings_generation, number);
+        number
     }
 
     /// Creates an element for a tag token (declaring its namespaces) and appends it to the
