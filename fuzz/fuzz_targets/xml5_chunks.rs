@@ -1,5 +1,7 @@
 #![no_main]
-//! thicket-xml5: whole vs chunked equality; token spans (`Discarded` included) tile the input,
+//! thicket-xml5: whole vs chunked equality (text runs may come in pieces when chunked, so
+//! adjacent text is merged before comparing); the direct path (`src/tokenizer/fast.rs`)
+//! against the states alone, event for event, whole and in the same chunks; token spans (`Discarded` included) tile the input,
 //! attribute name and value spans lie inside their attribute; `parse` (direct path, document
 //! borrowing the input) gives the same tree, node spans and diagnostics (in source order) as
 //! the streaming `Parser` fed in chunks, as `Parser::without_tree`, and as its own
@@ -16,7 +18,12 @@ mod split;
 /// The events of a streaming tokenizer fed `chunks`, rendered (text pieces merged), with the
 /// token spans checked to tile the input.
 fn run(chunks: &[&str], text: &str, options: &Options) -> Vec<String> {
-    let mut t = Tokenizer::streaming(options.clone());
+    run_with(chunks, text, options, true)
+}
+
+/// [`run`] with the direct path on or off.
+fn run_with(chunks: &[&str], text: &str, options: &Options, fast: bool) -> Vec<String> {
+    let mut t = Tokenizer::streaming(options.clone()).with_fast_paths(fast);
     let mut out = Vec::new();
     let mut merged: Option<String> = None;
     let mut at = 0;
@@ -70,10 +77,30 @@ fn run(chunks: &[&str], text: &str, options: &Options) -> Vec<String> {
     out
 }
 
+/// Every event of a whole-`&str` tokenizer, with the direct path on or off, as text.
+fn events(text: &str, options: &Options, fast: bool) -> Vec<String> {
+    let mut t = Tokenizer::new(text, options.clone()).with_fast_paths(fast);
+    let mut out = Vec::new();
+    while let Some(e) = t.next_event() {
+        out.push(format!("{e:?}"));
+    }
+    out
+}
+
 fn check(text: &str, cuts: &[usize], options: &Options) {
     let whole = run(&[text], text, options);
     let chunked = run(&split::chunks(text, cuts), text, options);
     assert_eq!(whole, chunked, "events differ when split at {cuts:?}");
+    assert_eq!(
+        events(text, options, true),
+        events(text, options, false),
+        "the direct path differs from the states"
+    );
+    assert_eq!(
+        chunked,
+        run_with(&split::chunks(text, cuts), text, options, false),
+        "chunked, the direct path differs from the states"
+    );
     let parsed = thicket_xml5::parse(text, options.clone());
     let doc = &parsed.document;
     let starts: Vec<(usize, bool)> = parsed

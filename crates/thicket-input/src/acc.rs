@@ -199,6 +199,35 @@ impl TextAcc {
         }
     }
 
+    /// Keeps the first `max` bytes of the text, cut back to a character boundary (a length
+    /// limit: what was cut is not kept, however the text is held).
+    ///
+    /// ```
+    /// use thicket_input::cursor::Cursor;
+    /// use thicket_input::{NewlineRules, TextAcc};
+    /// let input = Cursor::whole("caf\u{e9}s", NewlineRules::CrLf);
+    /// let mut t = TextAcc::new();
+    /// t.push_range(0, 6, &input);
+    /// t.truncate(4, &input); // inside the é: back to its start
+    /// assert_eq!((t.as_str(&input), t.range()), ("caf", Some((0, 3))));
+    /// ```
+    pub fn truncate(&mut self, max: usize, input: &Cursor<'_>) {
+        let text = self.as_str(input);
+        if text.len() <= max {
+            return;
+        }
+        let mut cut = max;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        match &mut self.0 {
+            Repr::Empty => {}
+            Repr::Range(s, e) => *e = *s + cut,
+            Repr::Static(s) => *s = &s[..cut],
+            Repr::Owned(o) => o.truncate(cut),
+        }
+    }
+
     /// Takes the text, leaving the accumulator empty.
     #[inline]
     pub fn take(&mut self) -> TextAcc {

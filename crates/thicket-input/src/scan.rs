@@ -476,7 +476,7 @@ impl StopSet {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn run_memchr(
         &self,
         hay: &[u8],

@@ -9,7 +9,7 @@
 //! names. The filter only decides whether a name is compared at all, never how many names are.
 //! The keyed hash is the shared policy of `thicket_names::keyed`.
 
-use thicket_names::keyed::{ByKeyedHash, KeyedHasher};
+use thicket_names::keyed::{NameHasher, PrehashedMap};
 
 /// Compares two names (counted in tests, to show that comparisons grow linearly).
 #[inline]
@@ -34,9 +34,9 @@ pub(crate) struct SeenAttributes {
     filter: u64,
     /// Keyed hashes of the first `hashed` attribute names, once the tag has many, to where the
     /// first name with that hash is.
-    hashes: ByKeyedHash<usize>,
+    hashes: PrehashedMap<usize>,
     hashed: usize,
-    keys: KeyedHasher,
+    keys: NameHasher,
 }
 
 impl SeenAttributes {
@@ -80,11 +80,11 @@ impl SeenAttributes {
             return (0..count).any(|i| same(name_of(i), name));
         }
         for i in self.hashed..count {
-            let h = self.keys.hash(name_of(i));
+            let h = self.keys.hash_bytes(name_of(i));
             self.hashes.entry(h).or_insert(i);
         }
         self.hashed = count;
-        match self.hashes.get(&self.keys.hash(name)) {
+        match self.hashes.get(&self.keys.hash_bytes(name)) {
             None => false,
             Some(&i) if same(name_of(i), name) => true,
             // Two names with the same keyed hash (no input can make this happen on purpose).
@@ -100,19 +100,19 @@ pub(crate) const SCANNED: usize = 64;
 /// The names of the open elements past the first [`SCANNED`]: how many have each keyed hash.
 #[derive(Debug, Default)]
 pub(crate) struct DeepNames {
-    counts: ByKeyedHash<u32>,
-    keys: KeyedHasher,
+    counts: PrehashedMap<u32>,
+    keys: NameHasher,
 }
 
 impl DeepNames {
     /// An element called `name` opened past the first [`SCANNED`].
     pub(crate) fn open(&mut self, name: &[u8]) {
-        *self.counts.entry(self.keys.hash(name)).or_insert(0) += 1;
+        *self.counts.entry(self.keys.hash_bytes(name)).or_insert(0) += 1;
     }
 
     /// An element called `name` opened past the first [`SCANNED`] was closed.
     pub(crate) fn close(&mut self, name: &[u8]) {
-        if let Some(n) = self.counts.get_mut(&self.keys.hash(name)) {
+        if let Some(n) = self.counts.get_mut(&self.keys.hash_bytes(name)) {
             *n = n.saturating_sub(1);
         }
     }
@@ -123,7 +123,7 @@ impl DeepNames {
         if self.counts.is_empty() {
             return false;
         }
-        let h = self.keys.hash(name);
+        let h = self.keys.hash_bytes(name);
         self.counts.get(&h).is_some_and(|&n| n > 0)
     }
 }

@@ -1,7 +1,13 @@
-//! XML 1.0 (Fifth Edition), section 2.3 "Common Syntactic Constructs": `NameStartChar` and
-//! `NameChar`.
+//! XML 1.0 (Fifth Edition), section 2.3 "Common Syntactic Constructs": `S`, `NameStartChar`
+//! and `NameChar`.
 
 use crate::ascii::{self, XML_NAME, XML_NAME_START};
+
+/// `S ::= (#x20 | #x9 | #xD | #xA)+`: one whitespace character.
+#[inline]
+pub fn is_whitespace(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n')
+}
 
 /// `NameStartChar ::= ":" | [A-Z] | "_" | [a-z] | [#xC0-#xD6] | [#xD8-#xF6] | [#xF8-#x2FF] |
 /// [#x370-#x37D] | [#x37F-#x1FFF] | [#x200C-#x200D] | [#x2070-#x218F] | [#x2C00-#x2FEF] |

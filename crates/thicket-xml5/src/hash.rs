@@ -1,19 +1,46 @@
-//! Comparing and hashing names from the document, which an attacker chooses: whatever decides
-//! which names are compared is either bounded (a check of a few names pairwise) or a keyed
-//! hash of the name bytes themselves (std's `RandomState`, a fresh key per set), so no input can
-//! make names collide on purpose and the number of comparisons stays linear in the input.
+//! Comparing names from the document, which an attacker chooses: whatever decides which names
+//! are compared is either bounded (a check of a few names pairwise) or a keyed hash of the name
+//! bytes themselves (`thicket_names::keyed`, the one hashing policy), so no input can make names
+//! collide on purpose and the number of comparisons stays linear in the input. Every comparison
+//! goes through [`same`] or [`same_bytes`], so that tests can count them.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
-
-/// `a == b` for two names of the document: byte by byte (names are short; a `memcmp` call costs
-/// more). Every comparison of two names the crate makes to detect duplicates or look up a
-/// binding goes through here, so that tests can count them.
+/// `a == b` for two names of the document. Names are short, and a `memcmp` call costs more than
+/// the comparison: up to sixteen bytes are compared as two overlapping words (of four or eight
+/// bytes), with no loop to mispredict; longer names as slices. Every comparison of two names the
+/// crate makes to detect duplicates or look up a binding goes through here, so that tests can
+/// count them.
 #[inline]
 pub(crate) fn same(a: &str, b: &str) -> bool {
     #[cfg(test)]
     comparisons::count();
-    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0 => true,
+        1..4 => a.iter().zip(b).all(|(x, y)| x == y),
+        4..8 => word4(a, 0) == word4(b, 0) && word4(a, n - 4) == word4(b, n - 4),
+        8..=16 => word8(a, 0) == word8(b, 0) && word8(a, n - 8) == word8(b, n - 8),
+        _ => a == b,
+    }
+}
+
+/// The four bytes of `s` at `i` as a word (the caller keeps `i + 4 <= s.len()`).
+#[inline(always)]
+fn word4(s: &[u8], i: usize) -> u32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&s[i..i + 4]);
+    u32::from_ne_bytes(w)
+}
+
+/// The eight bytes of `s` at `i` as a word (the caller keeps `i + 8 <= s.len()`).
+#[inline(always)]
+fn word8(s: &[u8], i: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&s[i..i + 8]);
+    u64::from_ne_bytes(w)
 }
 
 /// [`same`] for byte slices.
@@ -22,113 +49,6 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     #[cfg(test)]
     comparisons::count();
     a == b
-}
-
-/// A set of `(namespace, name)` keys that are items of a list the caller keeps (a tag's
-/// attributes: the namespace is empty in the tokenizer, an element's namespace in the tree
-/// builder), hashed with a keyed hash of the bytes: the list's items are added to the set
-/// lazily, when the list is long enough to need it.
-#[derive(Clone, Debug)]
-pub(crate) struct NameSet {
-    key: RandomState,
-    /// A keyed hash of each item of the list from 0 to `indexed`, to the first index that has it.
-    index: HashMap<u64, u32, BuildHasherDefault<KeyedHashHasher>>,
-    indexed: usize,
-    /// The hash of the key last looked for with [`NameSet::contains`].
-    last: u64,
-}
-
-impl NameSet {
-    pub(crate) fn new() -> NameSet {
-        NameSet {
-            key: RandomState::new(),
-            index: HashMap::default(),
-            indexed: 0,
-            last: 0,
-        }
-    }
-
-    /// Forgets the list (a new tag). Cheap when the set was not used; a set grown large for
-    /// one tag is dropped rather than cleared slot by slot for every later one.
-    pub(crate) fn clear(&mut self) {
-        if self.indexed == 0 {
-            return;
-        }
-        if self.index.capacity() > 4 * self.indexed.max(64) {
-            self.index = HashMap::default();
-        } else {
-            self.index.clear();
-        }
-        self.indexed = 0;
-    }
-
-    fn hash(&self, (namespace, name): (&str, &str)) -> u64 {
-        let mut h = self.key.build_hasher();
-        h.write(namespace.as_bytes());
-        h.write_u8(0xFF);
-        h.write(name.as_bytes());
-        h.finish()
-    }
-
-    /// True when `key` is one of the list's `len` items (`item(i)` gives each). Every item not
-    /// yet in the set is hashed and added first. A key is compared only with items of the same
-    /// keyed hash (so, but for a 64-bit coincidence no input can arrange, only with its
-    /// duplicate).
-    pub(crate) fn contains<'n>(
-        &mut self,
-        key: (&str, &str),
-        len: usize,
-        item: impl Fn(usize) -> (&'n str, &'n str),
-    ) -> bool {
-        let equal = |a: (&str, &str), b: (&str, &str)| same(a.1, b.1) && same(a.0, b.0);
-        while self.indexed < len {
-            let h = self.hash(item(self.indexed));
-            let i = u32::try_from(self.indexed).unwrap_or(u32::MAX);
-            self.index.entry(h).or_insert(i);
-            self.indexed += 1;
-        }
-        let h = self.hash(key);
-        self.last = h;
-        let Some(&first) = self.index.get(&h) else {
-            return false;
-        };
-        if equal(item(first as usize), key) {
-            return true;
-        }
-        // Two keys with one keyed hash: compare with every item (never happens on purpose).
-        (0..len).any(|i| equal(item(i), key))
-    }
-
-    /// Adds the key last asked about with [`NameSet::contains`] as the list's next item (at index
-    /// `len`, the list's length before it).
-    pub(crate) fn push_last(&mut self, len: usize) {
-        if self.indexed == len {
-            let i = u32::try_from(len).unwrap_or(u32::MAX);
-            self.index.entry(self.last).or_insert(i);
-            self.indexed += 1;
-        }
-    }
-}
-
-/// The hasher of a map whose keys are already keyed hashes: passes them through.
-#[derive(Default, Clone, Copy, Debug)]
-pub(crate) struct KeyedHashHasher(u64);
-
-impl Hasher for KeyedHashHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u64` keys are hashed; fold anything else in anyway.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.0 = i;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 /// A test-only count of name comparisons (see [`same`]), per thread.
@@ -153,6 +73,23 @@ pub(crate) mod comparisons {
 #[cfg(test)]
 mod tests {
     use crate::{Options, Parser, parse};
+
+    /// [`super::same`] is `==` on every length around its word sizes, for names that differ
+    /// anywhere.
+    #[test]
+    fn same_is_equality() {
+        for n in 0..40 {
+            let a: String = (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+            assert!(super::same(&a, &a.clone()));
+            for i in 0..n {
+                let mut b = a.clone().into_bytes();
+                b[i] = b'Z';
+                let b = String::from_utf8(b).unwrap_or_default();
+                assert!(!super::same(&a, &b), "{a} {b}");
+            }
+            assert!(!super::same(&a, &format!("{a}x")));
+        }
+    }
 
     /// Names all of one length, first and last byte, so that they collide under every unkeyed
     /// function of the crate that sorts names (the direct path's duplicate filter on length and

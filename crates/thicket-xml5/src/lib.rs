@@ -1,6 +1,5 @@
 #![doc = include_str!("../README.md")]
 
-mod acc;
 pub mod error;
 mod hash;
 mod order;

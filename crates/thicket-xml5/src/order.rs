@@ -25,8 +25,14 @@ pub(crate) struct Ordered {
     /// How many were ever settled (taken or not), for the room the cap leaves.
     settled_count: usize,
     cap: usize,
-    /// Raised but perhaps still preceded by one raised later; in the order raised.
+    /// Raised but perhaps still preceded by one raised later; in source order (each is
+    /// appended when it is in order, or goes to `late`).
     waiting: Vec<Diagnostic>,
+    /// Raised after one that starts later (a tag's own errors after the errors inside it, a
+    /// `text-outside-root` at the end of its run), in the order raised: merged into `waiting`
+    /// when it is needed, in one linear pass (a sort of all the diagnostics of a document where
+    /// every byte is an error cost more than the parse).
+    late: Vec<Diagnostic>,
     /// Dropped from `waiting` past the cap.
     dropped: usize,
 }
@@ -38,6 +44,7 @@ impl Ordered {
             settled_count: 0,
             cap: cap.unwrap_or(usize::MAX),
             waiting: Vec::new(),
+            late: Vec::new(),
             dropped: 0,
         }
     }
@@ -45,11 +52,34 @@ impl Ordered {
     /// A diagnostic just raised.
     #[inline]
     pub(crate) fn push(&mut self, d: Diagnostic) {
-        self.waiting.push(d);
+        match self.waiting.last() {
+            Some(last) if key(&d) < key(last) => self.late.push(d),
+            _ => self.waiting.push(d),
+        }
         let room = self.cap.saturating_sub(self.settled_count);
-        if self.waiting.len() > room.saturating_mul(2).saturating_add(64) {
+        if self.waiting.len() + self.late.len() > room.saturating_mul(2).saturating_add(64) {
             self.trim(room);
         }
+    }
+
+    /// Puts the late diagnostics in their places: sorted (stably) among themselves, then
+    /// merged with `waiting`, after any there with the same key (raised before them: whatever
+    /// was appended after a late one starts later).
+    fn merge_late(&mut self) {
+        if self.late.is_empty() {
+            return;
+        }
+        self.late.sort_by_key(key);
+        let mut merged = Vec::with_capacity(self.waiting.len() + self.late.len());
+        let mut rest = &self.waiting[..];
+        for l in self.late.drain(..) {
+            let k = rest.partition_point(|d| key(d) <= key(&l));
+            merged.extend_from_slice(&rest[..k]);
+            merged.push(l);
+            rest = &rest[k..];
+        }
+        merged.extend_from_slice(rest);
+        self.waiting = merged;
     }
 
     /// Diagnostics just raised.
@@ -63,7 +93,7 @@ impl Ordered {
     /// the cap keeps, whatever is raised later.
     #[cold]
     fn trim(&mut self, room: usize) {
-        self.waiting.sort_by_key(key);
+        self.merge_late();
         self.dropped += self.waiting.len() - room;
         self.waiting.truncate(room);
     }
@@ -71,6 +101,7 @@ impl Ordered {
     /// Nothing raised from now on starts before `horizon`: the waiting diagnostics that start
     /// before it take their place.
     pub(crate) fn settle(&mut self, horizon: usize) {
+        self.merge_late();
         if self.waiting.len() == 1 {
             // The usual case (a diagnostic since the last token): no sort, no drain.
             if self.waiting[0].span.start < horizon
@@ -83,10 +114,6 @@ impl Ordered {
         }
         if self.waiting.is_empty() {
             return;
-        }
-        if self.waiting.len() > 1 {
-            // Stable, and linear on the runs already in order (most of them).
-            self.waiting.sort_by_key(key);
         }
         let n = self.waiting.partition_point(|d| d.span.start < horizon);
         self.settled_count += n;
@@ -114,9 +141,7 @@ impl Ordered {
     pub(crate) fn into_parts(mut self) -> (Vec<Diagnostic>, usize) {
         if self.settled_count == 0 && self.settled.is_empty() {
             // Nothing handed out yet (`parse`): the waiting list, in order, is the result.
-            if !self.waiting.is_sorted_by_key(key) {
-                self.waiting.sort_by_key(key);
-            }
+            self.merge_late();
             let keep = self.waiting.len().min(self.cap);
             let omitted = self.dropped + (self.waiting.len() - keep);
             self.waiting.truncate(keep);

@@ -4,11 +4,12 @@
 //! [`thicket_input::Limits::max_diagnostics`].
 
 use thicket_input::Span;
+use thicket_input::front::{Detected, EncodingSource, Sniff, SniffingDecoder};
 
-use crate::Event;
 use crate::error::{Diagnostic, ErrorCode};
 use crate::order::Ordered;
-use crate::tokenizer::{Options, Tokenizer};
+use crate::token::{Event, Token, TokenKind};
+use crate::tokenizer::{ErrorStep, Options, Tokenizer};
 use crate::tree::{Document, TreeBuilder};
 
 /// A document and its diagnostics: what [`parse`], [`Parser::finish`] and
@@ -32,10 +33,16 @@ fn tokenizer_options(options: &Options) -> Options {
     options
 }
 
+/// The bytes front end of [`parse_bytes`] and [`BytesParser`]: the XML rules (a BOM, the UTF-16
+/// pattern of `<?`, the XML declaration's label), UTF-8 when they find nothing, lossy.
+fn decoder() -> SniffingDecoder {
+    SniffingDecoder::new(Sniff::Xml, encoding_rs::UTF_8)
+}
+
 /// An encoding problem of a byte input, as the first diagnostic.
-fn encoding_diagnostic(sniffed: &thicket_input::xml::XmlSniffed) -> Option<Diagnostic> {
-    let problem = sniffed.problem?;
-    let span = sniffed.declared_label_span.unwrap_or(Span::empty(0));
+fn encoding_diagnostic(detected: &Detected) -> Option<Diagnostic> {
+    let problem = detected.problem?;
+    let span = detected.declared_label_span.unwrap_or(Span::empty(0));
     Some(Diagnostic::new(
         ErrorCode::for_encoding_problem(problem),
         span,
@@ -62,10 +69,31 @@ fn parse_with(input: &str, options: Options, first: Option<Diagnostic>) -> Parse
             builder.drain_diagnostics(&mut order);
             continue;
         }
+        // An error run (`<<<<`, `</</`) without events: its diagnostics in order, its text in
+        // one piece (the pieces are adjacent and as written).
+        if tokenizer.in_error_run() {
+            let mut text: Option<Span> = None;
+            while let Some(step) = tokenizer.error_run_step() {
+                match step {
+                    ErrorStep::Diagnostic(d) => order.push(d),
+                    ErrorStep::Text(span) => {
+                        text = Some(text.map_or(span, |t| Span::new(t.start, span.end)));
+                    }
+                }
+            }
+            if let Some(span) = text {
+                builder.text(&input[span.start..span.end], span);
+            }
+            continue;
+        }
         let Some(e) = tokenizer.next_event() else {
             break;
         };
         match e {
+            Event::Token(Token {
+                kind: TokenKind::Text(t),
+                span,
+            }) => builder.text(&t, span),
             Event::Token(t) => {
                 builder.process(t);
                 builder.drain_diagnostics(&mut order);
@@ -128,9 +156,19 @@ impl Parser {
         self.pump();
     }
 
+    /// Decodes and feeds a chunk of bytes (the byte parser).
+    fn feed_bytes(&mut self, decoder: &mut SniffingDecoder, bytes: &[u8]) {
+        self.tokenizer.feed_bytes(decoder, bytes);
+        self.pump();
+    }
+
     fn pump(&mut self) {
         while let Some(e) = self.tokenizer.next_event() {
             match e {
+                Event::Token(Token {
+                    kind: TokenKind::Text(t),
+                    span,
+                }) => self.builder.text(&t, span),
                 Event::Token(t) => {
                     self.builder.process(t);
                     self.builder.drain_diagnostics(&mut self.order);
@@ -138,7 +176,8 @@ impl Parser {
                 Event::Diagnostic(d) => self.order.push(d),
             }
         }
-        self.order.settle(self.tokenizer.horizon());
+        let horizon = self.tokenizer.horizon().min(self.builder.horizon());
+        self.order.settle(horizon);
     }
 
     /// The diagnostics whose place in source order is settled, not yet taken: every one that
@@ -195,26 +234,32 @@ pub struct ParsedBytes {
 /// Decodes `bytes` (encoding from the BOM or the XML declaration, see `thicket_input::xml`) and
 /// parses the text.
 pub fn parse_bytes(bytes: &[u8], options: Options) -> ParsedBytes {
-    let sniffed = thicket_input::xml::sniff(bytes);
-    let (text, had_decoding_errors) = sniffed
-        .encoding
-        .decode_without_bom_handling(&bytes[sniffed.bom_len.min(bytes.len())..]);
-    let text = text.into_owned();
-    let parsed = parse_with(&text, options, encoding_diagnostic(&sniffed));
+    let (text, detected, had_decoding_errors) = match decoder().decode_whole(bytes) {
+        Ok(d) => (d.text.into_owned(), d.detected, d.had_errors),
+        // Lossy decoding does not fail (only strict decoding errs); were it to, UTF-8.
+        Err(_) => {
+            let detected = Detected {
+                encoding: encoding_rs::UTF_8,
+                source: EncodingSource::Default,
+                bom_len: 0,
+                problem: None,
+                declared_label: None,
+                declared_label_span: None,
+            };
+            (String::from_utf8_lossy(bytes).into_owned(), detected, true)
+        }
+    };
+    let parsed = parse_with(&text, options, encoding_diagnostic(&detected));
     let document = parsed.document.into_owned();
     ParsedBytes {
         document,
         diagnostics: parsed.diagnostics,
         omitted_diagnostics: parsed.omitted_diagnostics,
         text,
-        encoding: sniffed.encoding,
+        encoding: detected.encoding,
         had_decoding_errors,
     }
 }
-
-/// How many bytes [`BytesParser`] holds before it decides the encoding (the XML declaration is
-/// looked for in the first 1024 bytes).
-const SNIFF_LEN: usize = 1024;
 
 /// What [`BytesParser::finish`] returns.
 #[derive(Clone, Debug)]
@@ -232,14 +277,15 @@ pub struct ParsedStream {
     pub had_decoding_errors: bool,
 }
 
-/// A streaming parser over bytes: holds the first 1024 bytes (or all, if fewer) to find the
-/// encoding as [`parse_bytes`] does, then decodes and parses chunk by chunk. The result is the
-/// same as [`parse_bytes`] on the whole input.
+/// A streaming parser over bytes: holds the first bytes only until the encoding is known (the
+/// XML declaration to its `>`, at most 1024 characters, or fewer when the bytes cannot start
+/// one), finds it as [`parse_bytes`] does, then decodes each chunk straight into the
+/// tokenizer's input. The result is the same as [`parse_bytes`] on the whole input.
 pub struct BytesParser {
     parser: Parser,
-    head: Vec<u8>,
-    decoder: Option<thicket_input::StreamDecoder>,
-    text: String,
+    decoder: SniffingDecoder,
+    /// The encoding's problem, if any, was reported.
+    reported: bool,
 }
 
 impl std::fmt::Debug for BytesParser {
@@ -265,43 +311,32 @@ impl BytesParser {
     fn over(parser: Parser) -> BytesParser {
         BytesParser {
             parser,
-            head: Vec::new(),
-            decoder: None,
-            text: String::new(),
+            decoder: decoder(),
+            reported: false,
         }
     }
 
     /// The encoding, once it is known.
     pub fn encoding(&self) -> Option<&'static thicket_input::Encoding> {
-        self.decoder.as_ref().map(|d| d.encoding())
+        self.decoder.detected().map(|d| d.encoding)
     }
 
     /// Feeds a chunk of bytes.
     pub fn feed(&mut self, bytes: &[u8]) {
-        match &mut self.decoder {
-            Some(d) => {
-                d.feed(bytes, &mut self.text);
-                self.parser.feed(&self.text);
-                self.text.clear();
-            }
-            None => {
-                self.head.extend_from_slice(bytes);
-                if self.head.len() >= SNIFF_LEN {
-                    self.start();
-                }
-            }
-        }
+        self.report_encoding();
+        self.parser.feed_bytes(&mut self.decoder, bytes);
+        self.report_encoding();
     }
 
-    fn start(&mut self) {
-        let sniffed = thicket_input::xml::sniff(&self.head);
-        self.parser.report_first(encoding_diagnostic(&sniffed));
-        let mut d = thicket_input::StreamDecoder::without_bom_handling(sniffed.encoding);
-        let head = std::mem::take(&mut self.head);
-        d.feed(&head[sniffed.bom_len.min(head.len())..], &mut self.text);
-        self.parser.feed(&self.text);
-        self.text.clear();
-        self.decoder = Some(d);
+    /// Once the encoding is known, its problem (if any) as the first diagnostic.
+    fn report_encoding(&mut self) {
+        if !self.reported
+            && let Some(detected) = self.decoder.detected()
+        {
+            self.reported = true;
+            let first = encoding_diagnostic(detected);
+            self.parser.report_first(first);
+        }
     }
 
     /// The diagnostics settled so far (see [`Parser::take_diagnostics`]).
@@ -316,23 +351,16 @@ impl BytesParser {
 
     /// Ends the input.
     pub fn finish(mut self) -> ParsedStream {
-        if self.decoder.is_none() {
-            self.start();
-        }
-        let mut had_decoding_errors = false;
-        let mut encoding = thicket_input::Encoding::for_label(b"utf-8");
-        if let Some(d) = &mut self.decoder {
-            d.finish(&mut self.text);
-            self.parser.feed(&self.text);
-            had_decoding_errors = d.had_errors();
-            encoding = Some(d.encoding());
-        }
+        self.parser.tokenizer.finish_bytes(&mut self.decoder);
+        self.report_encoding();
+        let had_decoding_errors = self.decoder.had_errors();
+        let encoding = self.encoding().unwrap_or(encoding_rs::UTF_8);
         let parsed = self.parser.finish();
         ParsedStream {
             document: parsed.document,
             diagnostics: parsed.diagnostics,
             omitted_diagnostics: parsed.omitted_diagnostics,
-            encoding: encoding.unwrap_or_else(|| thicket_input::xml::sniff(b"").encoding),
+            encoding,
             had_decoding_errors,
         }
     }

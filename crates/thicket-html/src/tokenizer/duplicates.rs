@@ -1,45 +1,22 @@
 //! The duplicate-attribute check: a linear scan while a tag has few attributes, then an index
-//! safe from hash flooding: names
-//! are hashed with the standard library's `RandomState` (SipHash with a key chosen per
-//! tokenizer) over their bytes, so no input can be made to collide, and a name is compared only
+//! safe from hash flooding: names are hashed with the shared policy of `thicket_names::keyed`
+//! (the standard library's `RandomState`, a key chosen per tokenizer) over their bytes, so no input can be made to collide, and a name is compared only
 //! with the names whose keyed hash equals its own (in practice: only with an equal name).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
+use thicket_names::keyed::{NameHasher, PrehashedMap};
 
 use super::Tokenizer;
 use super::tag::LINEAR_DUPLICATE_LIMIT;
 use crate::error::ErrorCode;
-
-/// A [`Hasher`] for keys that already are keyed hashes: it hands the `u64` through.
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used; this keeps the trait's contract for anything else.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
 
 /// No further name with the same hash.
 const NONE: usize = usize::MAX;
 
 /// The names of a tag's attributes, by keyed hash: name `i` is attribute `i` of the tag.
 pub(super) struct NameIndex {
-    keys: RandomState,
+    keys: NameHasher,
     /// Keyed hash of a name to the last name inserted with that hash.
-    heads: HashMap<u64, usize, BuildHasherDefault<Prehashed>>,
+    heads: PrehashedMap<usize>,
     /// For each name, the previous name with the same keyed hash ([`NONE`] for none).
     next: Vec<usize>,
 }
@@ -47,8 +24,8 @@ pub(super) struct NameIndex {
 impl Default for NameIndex {
     fn default() -> Self {
         NameIndex {
-            keys: RandomState::new(),
-            heads: HashMap::default(),
+            keys: NameHasher::new(),
+            heads: PrehashedMap::default(),
             next: Vec::new(),
         }
     }
@@ -63,7 +40,7 @@ impl NameIndex {
     /// Empties the index for the next tag (its memory too, after a very large tag).
     pub(super) fn clear(&mut self) {
         if self.next.len() > 4096 {
-            self.heads = HashMap::default();
+            self.heads = PrehashedMap::default();
             self.next = Vec::new();
         } else {
             self.heads.clear();
@@ -78,7 +55,7 @@ impl NameIndex {
         name: &str,
         name_of: impl Fn(usize) -> &'n str,
     ) -> bool {
-        let h = self.keys.hash_one(name.as_bytes());
+        let h = self.keys.hash_name(name);
         let mut i = self.heads.get(&h).copied().unwrap_or(NONE);
         while i != NONE {
             count_comparison();

@@ -2,29 +2,28 @@
 //! ("tag attribute name state": a name already on the tag), an attribute value with no
 //! attribute, and the attribute limit.
 
-use thicket_input::Span;
+use thicket_input::{Span, TextAcc};
 
-use super::{TagKind, Tokenizer};
-use crate::acc::Acc;
+use super::{TagKind, Tokenizer, append};
 use crate::error::ErrorCode;
 use crate::hash::same;
 use crate::token::Attribute;
 
 /// Up to this many attributes, a new name is compared with each (at most this many comparisons
-/// an attribute); past it, through the tag's [`crate::hash::NameSet`].
+/// an attribute); past it, through the tag's keyed index (`thicket_names::keyed::KeyedIndex`).
 const SMALL_TAG: usize = 8;
 
 impl Tokenizer<'_> {
     #[inline]
     pub(super) fn new_tag(&mut self, kind: TagKind) {
         self.tag_kind = kind;
-        self.tag_name = Acc::Empty;
+        self.tag_name = TextAcc::new();
         self.name_start = self.cur_at;
         self.name_cut = None;
         self.attrs.clear();
         self.attr_names.clear();
-        self.attr_name = Acc::Empty;
-        self.attr_value = Acc::Empty;
+        self.attr_name = TextAcc::new();
+        self.attr_value = TextAcc::new();
         self.attr_has_name = false;
         self.attr_value_start = None;
         self.attr_name_cut = None;
@@ -35,9 +34,15 @@ impl Tokenizer<'_> {
     #[inline]
     pub(super) fn push_cur_tag_name(&mut self) {
         if let Some(c) = self.cur {
-            self.tag_name
-                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
-            self.name_end = self.pos;
+            append(
+                &mut self.tag_name,
+                c,
+                self.cur_at,
+                self.cur_len,
+                self.cur_verbatim,
+                &self.input,
+            );
+            self.name_end = self.pos();
             self.limit_tag_name();
         }
     }
@@ -54,16 +59,22 @@ impl Tokenizer<'_> {
             self.attr_value_start = Some(at);
             self.attr_value_end = at;
         }
-        self.attr_end = self.pos;
+        self.attr_end = self.pos();
     }
 
     #[inline]
     pub(super) fn push_cur_value(&mut self) {
         if let Some(c) = self.cur {
-            self.attr_value
-                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
-            self.attr_end = self.pos;
-            self.attr_value_end = self.pos;
+            append(
+                &mut self.attr_value,
+                c,
+                self.cur_at,
+                self.cur_len,
+                self.cur_verbatim,
+                &self.input,
+            );
+            self.attr_end = self.pos();
+            self.attr_value_end = self.pos();
             self.limit_attribute_value();
         }
     }
@@ -74,11 +85,17 @@ impl Tokenizer<'_> {
         self.finish_attribute();
         self.attr_has_name = true;
         self.attr_start = self.cur_at;
-        self.attr_end = self.pos;
-        self.attr_name_end = self.pos;
+        self.attr_end = self.pos();
+        self.attr_name_end = self.pos();
         if let Some(c) = self.cur {
-            self.attr_name
-                .push(c, self.cur_at, self.cur_verbatim, &self.input, self.base);
+            append(
+                &mut self.attr_name,
+                c,
+                self.cur_at,
+                self.cur_len,
+                self.cur_verbatim,
+                &self.input,
+            );
             self.limit_attribute_name();
         }
     }
@@ -92,7 +109,7 @@ impl Tokenizer<'_> {
         let value_start = self.attr_value_start.take();
         if !std::mem::take(&mut self.attr_has_name) {
             if value_start.is_some() {
-                self.attr_value = Acc::Empty;
+                self.attr_value = TextAcc::new();
                 self.attr_value_cut = None;
                 let span = Span::new(self.attr_start, self.attr_end);
                 self.error(ErrorCode::AttributeValueWithoutName, span);
@@ -112,14 +129,14 @@ impl Tokenizer<'_> {
             self.error(ErrorCode::ValueLengthLimit, value_span);
         }
         if self.attrs.len() >= self.scan_limits.attributes {
-            self.attr_name = Acc::Empty;
-            self.attr_value = Acc::Empty;
+            self.attr_name = TextAcc::new();
+            self.attr_value = TextAcc::new();
             if !std::mem::replace(&mut self.attr_limit_reported, true) {
                 self.error(ErrorCode::AttributeLimit, span);
             }
             return;
         }
-        let name = self.attr_name.as_str(&self.input, self.base);
+        let name = self.attr_name.as_str(&self.input);
         let attrs = &self.attrs;
         let len = attrs.len();
         let duplicate = if len < SMALL_TAG {
@@ -127,20 +144,20 @@ impl Tokenizer<'_> {
         } else {
             let found = self
                 .attr_names
-                .contains(("", name), len, |i| ("", &*attrs[i].name));
+                .contains(name, len, |i| &*attrs[i].name, same);
             if !found {
                 self.attr_names.push_last(len);
             }
             found
         };
         if duplicate {
-            self.attr_name = Acc::Empty;
-            self.attr_value = Acc::Empty;
+            self.attr_name = TextAcc::new();
+            self.attr_value = TextAcc::new();
             self.error(ErrorCode::DuplicateAttribute, span);
             return;
         }
-        let name = self.attr_name.take(&self.input, self.base);
-        let value = self.attr_value.take(&self.input, self.base);
+        let name = self.attr_name.take().into_cow_input(&self.input);
+        let value = self.attr_value.take().into_cow_input(&self.input);
         self.attrs.push(Attribute {
             name,
             value,

@@ -5,8 +5,51 @@
 use thicket_charref::numeric;
 use thicket_input::Span;
 
-use super::{CharRef, Profile, RefPhase, State, Step, Tokenizer};
+use super::{Profile, State, Step, Tokenizer, append};
 use crate::error::ErrorCode;
+
+/// Where the reference is in its reading.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum RefPhase {
+    #[default]
+    Begin,
+    Octothorpe,
+    Numeric {
+        hex: bool,
+    },
+    NumericSemicolon,
+    Named,
+    BogusName,
+    DraftName,
+}
+
+/// The character reference being read.
+#[derive(Clone, Debug)]
+pub(super) struct CharRef {
+    phase: RefPhase,
+    /// Absolute offset of the `&`.
+    pub(super) start: usize,
+    additional: Option<char>,
+    return_state: State,
+    num: u32,
+    seen_digit: bool,
+    /// Bytes after `&` of the longest complete name so far, and its value (compatibility).
+    matched: Option<(usize, &'static str)>,
+}
+
+impl Default for CharRef {
+    fn default() -> CharRef {
+        CharRef {
+            phase: RefPhase::Begin,
+            start: 0,
+            additional: None,
+            return_state: State::Data,
+            num: 0,
+            seen_digit: false,
+            matched: None,
+        }
+    }
+}
 
 impl Tokenizer<'_> {
     #[inline]
@@ -29,7 +72,7 @@ impl Tokenizer<'_> {
     }
 
     fn ref_span(&self) -> Span {
-        Span::new(self.cref.start, self.pos)
+        Span::new(self.cref.start, self.pos())
     }
 
     #[cold]
@@ -43,26 +86,32 @@ impl Tokenizer<'_> {
         let in_attr = self.state == State::CharacterReferenceInAttributeValue;
         match text {
             None => {
-                self.pos = self.cref.start + 1;
+                self.input.set_offset(self.cref.start + 1);
                 if in_attr {
-                    self.attr_value
-                        .push('&', self.cref.start, true, &self.input, self.base);
+                    append(
+                        &mut self.attr_value,
+                        '&',
+                        self.cref.start,
+                        1,
+                        true,
+                        &self.input,
+                    );
                 } else {
                     self.push_text('&', self.cref.start, 1, true);
                 }
             }
             Some(t) => {
                 if in_attr {
-                    self.attr_value.push_str(t, &self.input, self.base);
+                    self.attr_value.push_str(t, &self.input);
                 } else {
-                    self.text_span(self.cref.start, self.pos);
-                    self.text.push_str(t, &self.input, self.base);
+                    self.text_span(self.cref.start, self.pos());
+                    self.text.push_str(t, &self.input);
                 }
             }
         }
         if in_attr {
-            self.attr_end = self.pos;
-            self.attr_value_end = self.pos;
+            self.attr_end = self.pos();
+            self.attr_value_end = self.pos();
             self.limit_attribute_value();
         }
         self.state = self.cref.return_state;
@@ -72,22 +121,19 @@ impl Tokenizer<'_> {
         loop {
             match self.cref.phase {
                 RefPhase::Begin => {
-                    let c = self.peek()?;
-                    let none = match (self.profile, c) {
-                        (_, None) => true,
-                        (_, Some(c)) if Some(c) == self.cref.additional => true,
-                        (Profile::Draft, Some('\t' | '\n' | '\r' | ' ' | '<' | '%' | '&')) => true,
-                        (Profile::Compatibility, Some('\t' | '\n' | '\x0C' | ' ' | '<' | '&')) => {
-                            true
+                    let c = self.input.peek_raw()?;
+                    let none = match c {
+                        None => true,
+                        Some(c) => {
+                            Some(c) == self.cref.additional || starts_no_reference(self.profile, c)
                         }
-                        _ => false,
                     };
                     if none {
                         self.finish_ref(None);
                         return Ok(());
                     }
                     if c == Some('#') {
-                        self.pos += 1;
+                        self.input.advance(1);
                         self.cref.phase = RefPhase::Octothorpe;
                     } else if self.profile == Profile::Compatibility {
                         self.cref.phase = RefPhase::Named;
@@ -95,18 +141,18 @@ impl Tokenizer<'_> {
                         self.cref.phase = RefPhase::DraftName;
                     }
                 }
-                RefPhase::Octothorpe => match self.peek()? {
+                RefPhase::Octothorpe => match self.input.peek_raw()? {
                     Some('x' | 'X') => {
-                        self.pos += 1;
+                        self.input.advance(1);
                         self.cref.phase = RefPhase::Numeric { hex: true };
                     }
                     _ => self.cref.phase = RefPhase::Numeric { hex: false },
                 },
                 RefPhase::Numeric { hex } => {
                     let radix = if hex { 16 } else { 10 };
-                    match self.peek()?.and_then(|c| c.to_digit(radix)) {
+                    match self.input.peek_raw()?.and_then(|c| c.to_digit(radix)) {
                         Some(d) => {
-                            self.pos += 1;
+                            self.input.advance(1);
                             self.cref.num = numeric::accumulate(self.cref.num, radix, d);
                             self.cref.seen_digit = true;
                         }
@@ -119,8 +165,8 @@ impl Tokenizer<'_> {
                     }
                 }
                 RefPhase::NumericSemicolon => {
-                    if self.peek()? == Some(';') {
-                        self.pos += 1;
+                    if self.input.peek_raw()? == Some(';') {
+                        self.input.advance(1);
                     } else {
                         self.ref_error(ErrorCode::MissingSemicolonAfterCharacterReference);
                     }
@@ -131,10 +177,10 @@ impl Tokenizer<'_> {
                     return Ok(());
                 }
                 RefPhase::Named => return self.named_reference_2016(),
-                RefPhase::BogusName => match self.peek()? {
-                    Some(c) if c.is_ascii_alphanumeric() => self.pos += 1,
+                RefPhase::BogusName => match self.input.peek_raw()? {
+                    Some(c) if c.is_ascii_alphanumeric() => self.input.advance(1),
                     Some(';') => {
-                        self.pos += 1;
+                        self.input.advance(1);
                         self.unknown_name_2016();
                         return Ok(());
                     }
@@ -150,39 +196,7 @@ impl Tokenizer<'_> {
 
     /// The value of a numeric reference, reporting the profile's errors.
     fn numeric_value(&mut self) -> char {
-        let n = self.cref.num;
-        let (c, code) = match self.profile {
-            Profile::Compatibility => {
-                use numeric::WhatwgIssue as W;
-                let (c, issue) = numeric::whatwg(n);
-                let code = issue.map(|i| match i {
-                    W::NullCharacterReference => ErrorCode::NullCharacterReference,
-                    W::CharacterReferenceOutsideUnicodeRange => {
-                        ErrorCode::CharacterReferenceOutsideUnicodeRange
-                    }
-                    W::SurrogateCharacterReference => ErrorCode::SurrogateCharacterReference,
-                    W::NoncharacterCharacterReference => ErrorCode::NoncharacterCharacterReference,
-                    W::ControlCharacterReference => ErrorCode::ControlCharacterReference,
-                });
-                (c, code)
-            }
-            Profile::Draft => {
-                use numeric::Xml5Issue as X;
-                let (c, issue) = numeric::xml5(n);
-                let code = issue.map(|i| match i {
-                    X::Null => ErrorCode::NullCharacterReference,
-                    X::OutOfRange if numeric::is_surrogate(n) => {
-                        ErrorCode::SurrogateCharacterReference
-                    }
-                    X::OutOfRange => ErrorCode::CharacterReferenceOutsideUnicodeRange,
-                    X::Disallowed if numeric::is_noncharacter(n) => {
-                        ErrorCode::NoncharacterCharacterReference
-                    }
-                    X::Disallowed => ErrorCode::ControlCharacterReference,
-                });
-                (c, code)
-            }
-        };
+        let (c, code) = numeric_char(self.profile, self.cref.num);
         if let Some(code) = code {
             self.ref_error(code);
         }
@@ -192,7 +206,7 @@ impl Tokenizer<'_> {
     /// Compatibility profile: `&name;` (the `;` consumed) that the HTML names do not know is
     /// looked up in the user's entities, else it is text with an error.
     fn unknown_name_2016(&mut self) {
-        let name = &self.input[self.cref.start + 1 - self.base..self.pos - 1 - self.base];
+        let name = self.input.slice(self.cref.start + 1, self.pos() - 1);
         let value = self.entities.as_ref().and_then(|m| m.get(name).cloned());
         match value {
             Some(v) => self.finish_ref(Some(&v)),
@@ -207,12 +221,12 @@ impl Tokenizer<'_> {
     fn named_reference_2016(&mut self) -> Step {
         let name_start = self.cref.start + 1;
         loop {
-            let next = self.peek()?;
+            let next = self.input.peek_raw()?;
             if let Some(c) = next {
-                let end = self.pos + c.len_utf8();
-                let key = &self.input[name_start - self.base..end - self.base];
+                let end = self.pos() + c.len_utf8();
+                let key = self.input.slice(name_start, end);
                 if let Some(entry) = thicket_charref::named(key) {
-                    self.pos = end;
+                    self.input.set_offset(end);
                     if let Some(v) = entry.value {
                         self.cref.matched = Some((end - name_start, v));
                     }
@@ -220,7 +234,7 @@ impl Tokenizer<'_> {
                 }
             }
             // The name cannot continue with `next`.
-            let consumed = self.pos - name_start;
+            let consumed = self.pos() - name_start;
             match self.cref.matched {
                 None => {
                     match next {
@@ -229,7 +243,7 @@ impl Tokenizer<'_> {
                             return Ok(());
                         }
                         Some(';') if consumed > 0 => {
-                            self.pos += 1;
+                            self.input.advance(1);
                             self.unknown_name_2016();
                             return Ok(());
                         }
@@ -239,15 +253,18 @@ impl Tokenizer<'_> {
                 }
                 Some((len, value)) => {
                     let matched_end = name_start + len;
-                    let last = self.input.as_bytes()[matched_end - 1 - self.base];
-                    let after = if matched_end < self.pos {
-                        self.input[matched_end - self.base..].chars().next()
+                    let last = self.input.slice(matched_end - 1, matched_end).as_bytes()[0];
+                    let after = if matched_end < self.pos() {
+                        self.input
+                            .slice(matched_end, self.input.end())
+                            .chars()
+                            .next()
                     } else {
                         next
                     };
                     let in_attr = self.cref.additional.is_some();
                     if last == b';' {
-                        self.pos = matched_end;
+                        self.input.set_offset(matched_end);
                         self.finish_ref(Some(value));
                     } else if in_attr && after == Some('=') {
                         self.ref_error(ErrorCode::EqualsSignAfterCharacterReferenceInAttribute);
@@ -255,7 +272,7 @@ impl Tokenizer<'_> {
                     } else if in_attr && after.is_some_and(|c| c.is_ascii_alphanumeric()) {
                         self.finish_ref(None);
                     } else {
-                        self.pos = matched_end;
+                        self.input.set_offset(matched_end);
                         self.ref_error(ErrorCode::MissingSemicolonAfterCharacterReference);
                         self.finish_ref(Some(value));
                     }
@@ -270,11 +287,12 @@ impl Tokenizer<'_> {
     fn named_reference_draft(&mut self) -> Step {
         let name_start = self.cref.start + 1;
         loop {
-            match self.peek()? {
-                Some(c) if thicket_names::xml10::is_name_char(c) => self.pos += c.len_utf8(),
+            match self.input.peek_raw()? {
+                Some(c) if thicket_names::xml10::is_name_char(c) => {
+                    self.input.advance(c.len_utf8())
+                }
                 Some(';') => {
-                    let name = &self.input[name_start - self.base..self.pos - self.base];
-                    self.pos += 1;
+                    let name = self.input.slice(name_start, self.pos());
                     let value: Option<String> = self
                         .entities
                         .as_ref()
@@ -288,6 +306,7 @@ impl Tokenizer<'_> {
                                 .and_then(|e| e.value)
                                 .map(String::from)
                         });
+                    self.input.advance(1);
                     match value {
                         Some(v) => self.finish_ref(Some(&v)),
                         None => {
@@ -303,6 +322,51 @@ impl Tokenizer<'_> {
                     return Ok(());
                 }
             }
+        }
+    }
+}
+
+/// "Character reference in data state" and "... in attribute value state": a `&` followed by
+/// `c` is no reference, but text (besides the end of the input and the additional allowed
+/// character): the draft's list, or the 2016 draft's in the compatibility profile.
+#[inline]
+pub(super) fn starts_no_reference(profile: Profile, c: char) -> bool {
+    match profile {
+        Profile::Draft => matches!(c, '\t' | '\n' | '\r' | ' ' | '<' | '%' | '&'),
+        Profile::Compatibility => matches!(c, '\t' | '\n' | '\x0C' | ' ' | '<' | '&'),
+    }
+}
+
+/// The character a numeric reference to `n` stands for in `profile`, and its error if any.
+pub(super) fn numeric_char(profile: Profile, n: u32) -> (char, Option<ErrorCode>) {
+    match profile {
+        Profile::Compatibility => {
+            use numeric::WhatwgIssue as W;
+            let (c, issue) = numeric::whatwg(n);
+            let code = issue.map(|i| match i {
+                W::NullCharacterReference => ErrorCode::NullCharacterReference,
+                W::CharacterReferenceOutsideUnicodeRange => {
+                    ErrorCode::CharacterReferenceOutsideUnicodeRange
+                }
+                W::SurrogateCharacterReference => ErrorCode::SurrogateCharacterReference,
+                W::NoncharacterCharacterReference => ErrorCode::NoncharacterCharacterReference,
+                W::ControlCharacterReference => ErrorCode::ControlCharacterReference,
+            });
+            (c, code)
+        }
+        Profile::Draft => {
+            use numeric::Xml5Issue as X;
+            let (c, issue) = numeric::xml5(n);
+            let code = issue.map(|i| match i {
+                X::Null => ErrorCode::NullCharacterReference,
+                X::OutOfRange if numeric::is_surrogate(n) => ErrorCode::SurrogateCharacterReference,
+                X::OutOfRange => ErrorCode::CharacterReferenceOutsideUnicodeRange,
+                X::Disallowed if numeric::is_noncharacter(n) => {
+                    ErrorCode::NoncharacterCharacterReference
+                }
+                X::Disallowed => ErrorCode::ControlCharacterReference,
+            });
+            (c, code)
         }
     }
 }

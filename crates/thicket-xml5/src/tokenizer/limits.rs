@@ -4,10 +4,11 @@
 //! when it ends. Checked once a run of characters (or a character the states take one by one),
 //! never per character of a run.
 
-use thicket_input::{Limits, Span};
+use thicket_input::cursor::Cursor;
+use thicket_input::{Limits, Span, TextAcc};
 
-use super::{FAST_ATTRS, RawAttr, RawTag, Tokenizer};
-use crate::acc::Acc;
+use super::Tokenizer;
+use super::fast::{FAST_ATTRS, RawAttr, RawTag};
 use crate::error::ErrorCode;
 
 /// The limits the tokenizer applies, `usize::MAX` for none (one comparison each).
@@ -60,16 +61,16 @@ impl ScanLimits {
 /// Cuts `acc` to `max` bytes (back to a character boundary) the first time it is longer,
 /// recording the length kept in `kept`; once cut, cuts anything appended after.
 #[inline]
-fn cut(acc: &mut Acc, max: usize, kept: &mut Option<usize>, input: &str, base: usize) {
+fn cut(acc: &mut TextAcc, max: usize, kept: &mut Option<usize>, input: &Cursor<'_>) {
     match *kept {
         Some(k) => {
             if acc.len() > k {
-                acc.truncate(k, input, base);
+                acc.truncate(k, input);
             }
         }
         None => {
             if acc.len() > max {
-                acc.truncate(max, input, base);
+                acc.truncate(max, input);
                 *kept = Some(acc.len());
             }
         }
@@ -80,30 +81,18 @@ impl Tokenizer<'_> {
     #[inline]
     pub(super) fn limit_tag_name(&mut self) {
         let max = self.scan_limits.name;
-        cut(
-            &mut self.tag_name,
-            max,
-            &mut self.name_cut,
-            &self.input,
-            self.base,
-        );
+        cut(&mut self.tag_name, max, &mut self.name_cut, &self.input);
     }
 
     pub(super) fn limit_pi_target(&mut self) {
         let max = self.scan_limits.name;
-        cut(
-            &mut self.pi_target,
-            max,
-            &mut self.name_cut,
-            &self.input,
-            self.base,
-        );
+        cut(&mut self.pi_target, max, &mut self.name_cut, &self.input);
     }
 
     pub(super) fn limit_doctype_name(&mut self) {
         let max = self.scan_limits.name;
-        if let Some(name) = &mut self.doctype_name {
-            cut(name, max, &mut self.name_cut, &self.input, self.base);
+        if let Some(name) = self.doctype.name_mut() {
+            cut(name, max, &mut self.name_cut, &self.input);
         }
     }
 
@@ -115,7 +104,6 @@ impl Tokenizer<'_> {
             max,
             &mut self.attr_name_cut,
             &self.input,
-            self.base,
         );
     }
 
@@ -127,7 +115,6 @@ impl Tokenizer<'_> {
             max,
             &mut self.attr_value_cut,
             &self.input,
-            self.base,
         );
     }
 

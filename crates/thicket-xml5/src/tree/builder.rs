@@ -13,7 +13,9 @@ use super::{
     XMLNS_NAMESPACE, XmlDeclaration, n32, split_qname,
 };
 use crate::error::{Diagnostic, ErrorCode};
-use crate::hash::{NameSet, same};
+use thicket_names::keyed::KeyedIndex;
+
+use crate::hash::same;
 use crate::parser::Parsed;
 use crate::token::{Attribute as TokenAttribute, Token, TokenKind};
 use crate::tokenizer::{Direct, RawAttr, TagKind};
@@ -47,6 +49,9 @@ pub struct TreeBuilder<'a> {
     /// Changes whenever a binding is added or removed (64 bits: it never wraps around to an
     /// old value).
     bindings_generation: u64,
+    /// The default namespace's number while the bindings are those of the generation (0: not
+    /// resolved).
+    resolved_default: (u64, u32),
     /// An emptied attribute list of a tag token, for the tokenizer to reuse (see `parse`).
     pub(crate) spare_attributes: Vec<TokenAttribute<'a>>,
     /// The children of the document node and of the open elements so far, outermost first
@@ -55,16 +60,20 @@ pub struct TreeBuilder<'a> {
     pending: Vec<NodeId>,
     seen_content: bool,
     doctype_seen: bool,
-    /// `text-outside-root` was reported for the current run of text (text tokens split by
-    /// diagnostics or CDATA markup are one run).
+    /// `text-outside-root` was reported for the current run of text (the text tokens between
+    /// two other tokens are one run, whatever diagnostics or chunk ends split it).
     outside_text_reported: bool,
+    /// Where the current run of text outside the root starts, while one is open.
+    outside_run: Option<usize>,
+    /// Its report, not yet raised: the span of the whole run, which grows until the run ends.
+    outside_text: Option<Span>,
     pending_bindings: usize,
     /// Start tags past [`Limits::max_depth`] not opened and not yet ended.
     unopened: usize,
     max_depth: usize,
     max_namespaces: usize,
     /// The expanded names of a tag's attributes, for tags with many.
-    attribute_keys: NameSet,
+    attribute_keys: KeyedIndex,
     /// The end of the input seen so far.
     end: usize,
     /// The tokens come from this crate's tokenizer, which drops attributes whose qualified
@@ -132,16 +141,19 @@ impl<'a> TreeBuilder<'a> {
             bindings: Bindings::new(),
             resolved: [Resolved::default(); RESOLVED_SLOTS],
             bindings_generation: 1,
+            resolved_default: (0, 0),
             spare_attributes: Vec::new(),
             pending: Vec::new(),
             seen_content: false,
             doctype_seen: false,
             outside_text_reported: false,
+            outside_run: None,
+            outside_text: None,
             pending_bindings: 0,
             unopened: 0,
             max_depth: limits.max_depth.unwrap_or(usize::MAX),
             max_namespaces: limits.max_namespace_declarations.unwrap_or(usize::MAX),
-            attribute_keys: NameSet::new(),
+            attribute_keys: KeyedIndex::new(),
             end: 0,
             tokenizer_tokens: false,
             diagnostics: Diagnostics::new(cap),
@@ -155,12 +167,19 @@ impl<'a> TreeBuilder<'a> {
     /// of doublings (each of which, past the allocator's mmap threshold, costs fresh pages;
     /// reserved room that is never written costs none). And a start for the stacks and the
     /// namespace table, so a small document does not grow them from four items a doubling at
-    /// a time.
+    /// a time. (Below [`COUNT_FROM`] bytes the counts are guessed from the length: counting
+    /// cost more than the lists' growth.)
     pub(crate) fn for_source(input: &'a str, limits: &Limits) -> TreeBuilder<'a> {
         let mut builder = TreeBuilder::for_parser(true, limits);
         builder.doc.source = input;
-        let tags = memchr::memchr_iter(b'<', input.as_bytes()).count();
-        let equals = memchr::memchr_iter(b'=', input.as_bytes()).count();
+        let (tags, equals) = if input.len() < COUNT_FROM {
+            (input.len() / 16, input.len() / 16)
+        } else {
+            (
+                memchr::memchr_iter(b'<', input.as_bytes()).count(),
+                memchr::memchr_iter(b'=', input.as_bytes()).count(),
+            )
+        };
         reserve_guess(&mut builder.doc.nodes, 2 * tags + 1, input.len());
         reserve_guess(&mut builder.doc.child_ids, 2 * tags + 1, input.len());
         reserve_guess(&mut builder.doc.attributes, equals, input.len());
@@ -216,6 +235,7 @@ impl<'a> TreeBuilder<'a> {
     /// Closes the open elements at the end of the input (the diagnostics are the end-of-file
     /// token's) and the document node.
     fn close_all(&mut self) {
+        self.raise_outside_text();
         while !self.stack.is_empty() {
             self.pop(self.end);
         }
@@ -328,14 +348,21 @@ impl<'a> TreeBuilder<'a> {
     #[inline]
     fn process_token(&mut self, token: Token<'a>) {
         let span = token.span;
-        self.end = self.end.max(span.end);
         match token.kind {
             // Input no token holds: nothing to build, and no content (a byte order mark
             // before the XML declaration leaves it first).
-            TokenKind::Discarded => return,
-            TokenKind::Text(_) => {}
-            _ => self.outside_text_reported = false,
+            TokenKind::Discarded => {
+                self.end = self.end.max(span.end);
+                return;
+            }
+            TokenKind::Text(t) => return self.text(&t, span),
+            _ => {
+                self.outside_text_reported = false;
+                self.outside_run = None;
+                self.raise_outside_text();
+            }
         }
+        self.end = self.end.max(span.end);
         let first = !self.seen_content;
         self.seen_content = true;
         match self.phase {
@@ -346,15 +373,49 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// Text in the start or end phase: `text-outside-root` once a run of text, at its first
-    /// piece that is not whitespace.
+    /// A text token: merged into the text before it in the main phase, `text-outside-root`
+    /// in the others. (A parser hands text tokens here directly: a run of short pieces, such as
+    /// the `<` of each error in `<<<<`, then costs no more than the merge.)
+    #[inline]
+    pub(crate) fn text(&mut self, t: &str, span: Span) {
+        self.end = self.end.max(span.end);
+        self.seen_content = true;
+        match self.phase {
+            Phase::Main => {
+                self.add_text(t, span);
+            }
+            Phase::Start | Phase::End => self.outside_root_text(t, span),
+            Phase::Stopped => {}
+        }
+    }
+
+    /// Text in the start or end phase: `text-outside-root` once a run of text that is not all
+    /// whitespace, spanning the whole run (the text tokens between two other tokens, however
+    /// diagnostics or chunk ends split them).
     fn outside_root_text(&mut self, text: &str, span: Span) {
-        if !self.outside_text_reported
-            && !text.chars().all(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
+        let start = *self.outside_run.get_or_insert(span.start);
+        if let Some(reported) = &mut self.outside_text {
+            reported.end = span.end;
+        } else if !self.outside_text_reported
+            && !text.chars().all(thicket_names::xml10::is_whitespace)
         {
             self.outside_text_reported = true;
+            self.outside_text = Some(Span::new(start, span.end));
+        }
+    }
+
+    /// Raises the `text-outside-root` of the run that just ended, if any.
+    #[inline]
+    fn raise_outside_text(&mut self) {
+        if let Some(span) = self.outside_text.take() {
             self.error(ErrorCode::TextOutsideRoot, span);
         }
+    }
+
+    /// No diagnostic this builder raises from now on starts before this offset (a
+    /// `text-outside-root` spans its whole run, so it waits for the run's end).
+    pub(crate) fn horizon(&self) -> usize {
+        self.outside_run.unwrap_or(usize::MAX)
     }
 
     fn start_phase(&mut self, token: Token<'a>, first: bool) {
@@ -406,11 +467,12 @@ impl<'a> TreeBuilder<'a> {
                     self.error(ErrorCode::MisplacedXmlDeclaration, span);
                 }
             }
-            TokenKind::Text(t) => self.outside_root_text(&t, span),
             TokenKind::Eof => {
                 self.error(ErrorCode::EofBeforeRoot, span);
                 self.phase = Phase::Stopped;
             }
+            // Taken by `process_token`.
+            TokenKind::Text(_) | TokenKind::Discarded => {}
             _ => self.error(ErrorCode::UnexpectedToken, span),
         }
     }
@@ -461,11 +523,12 @@ impl<'a> TreeBuilder<'a> {
                 self.add(NodeData::Pi { target, data }, span);
             }
             TokenKind::Eof => self.phase = Phase::Stopped,
-            TokenKind::Text(t) => self.outside_root_text(&t, span),
             TokenKind::Doctype { .. } => self.error(ErrorCode::MisplacedDoctype, span),
             TokenKind::XmlDeclaration { .. } => {
                 self.error(ErrorCode::MisplacedXmlDeclaration, span)
             }
+            // Taken by `process_token`.
+            TokenKind::Text(_) | TokenKind::Discarded => {}
             _ => self.error(ErrorCode::UnexpectedToken, span),
         }
     }
@@ -726,15 +789,15 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// The number (see [`Document::namespace_number`]) of the namespace `prefix` is bound to,
-    /// 0 for none (no prefix and no default namespace); `None` when a prefix is unbound. (A
-    /// prefix is never empty, so `""` stands for no prefix in [`TreeBuilder::resolved`].)
+    /// 0 for none (no prefix and no default namespace); `None` when a prefix is unbound. The
+    /// default namespace is remembered apart ([`TreeBuilder::resolve_default`]), prefixes in
+    /// [`TreeBuilder::resolved`].
     #[inline]
     fn resolve(&mut self, prefix: Option<&str>) -> Option<u32> {
-        if prefix.is_none() && self.bindings.is_empty() {
-            // No namespaces declared (and no default namespace).
-            return Some(0);
-        }
-        let key = prefix.unwrap_or("").as_bytes();
+        let Some(prefix) = prefix else {
+            return Some(self.resolve_default());
+        };
+        let key = prefix.as_bytes();
         let slot = Resolved::slot(key);
         let generation = self.bindings_generation;
         if let Some(r) = self.resolved.get(slot)
@@ -744,12 +807,11 @@ impl<'a> TreeBuilder<'a> {
             return Some(r.number);
         }
         let number = match prefix {
-            Some("xml") => self.fixed_number(XML_NAMESPACE, XML_NUMBER),
-            Some("xmlns") => self.fixed_number(XMLNS_NAMESPACE, XMLNS_NUMBER),
-            _ => match self.bindings.lookup(prefix.unwrap_or("")) {
+            "xml" => self.fixed_number(XML_NAMESPACE, XML_NUMBER),
+            "xmlns" => self.fixed_number(XMLNS_NAMESPACE, XMLNS_NUMBER),
+            _ => match self.bindings.lookup(prefix) {
                 Some(i) if self.bindings.uri(i).is_some() => self.binding_number(i),
-                _ if prefix.is_some() => return None,
-                _ => 0,
+                _ => return None,
             },
         };
         if key.len() <= RESOLVED_PREFIX
@@ -761,6 +823,26 @@ impl<'a> TreeBuilder<'a> {
             r.number = number;
         }
         Some(number)
+    }
+
+    /// The number of the default namespace (0 when there is none), remembered until the
+    /// bindings change: most elements of most documents have no prefix.
+    #[inline]
+    fn resolve_default(&mut self) -> u32 {
+        if self.bindings.is_empty() {
+            // No namespaces declared (and no default namespace).
+            return 0;
+        }
+        let (generation, number) = self.resolved_default;
+        if generation == self.bindings_generation {
+            return number;
+        }
+        let number = match self.bindings.lookup("") {
+            Some(i) if self.bindings.uri(i).is_some() => self.binding_number(i),
+            _ => 0,
+        };
+        self.resolved_default = (self.bindings_generation, number);
+        number
     }
 
     /// Creates an element for a tag token (declaring its namespaces) and appends it to the
@@ -990,9 +1072,12 @@ impl<'a> TreeBuilder<'a> {
                 n => self.bindings.uri(n - 1).unwrap_or(""),
             }
         };
-        let found = self.attribute_keys.contains((uri(ns), this), len, |i| {
-            (uri(attrs[i].namespace), attribute_key(doc, &attrs[i]))
-        });
+        let found = self.attribute_keys.contains(
+            (uri(ns), this),
+            len,
+            |i| (uri(attrs[i].namespace), attribute_key(doc, &attrs[i])),
+            |a, b| same(a.1, b.1) && same(a.0, b.0),
+        );
         if !found {
             self.attribute_keys.push_last(len);
         }
@@ -1070,6 +1155,10 @@ fn raw_attribute<'a>(input: &'a str, a: &RawAttr) -> TokenAttribute<'a> {
         value_span: Span::new(a.value.0, a.value.1),
     }
 }
+
+/// From this many input bytes on, [`TreeBuilder::for_source`] counts `<` and `=` to size the
+/// document's lists.
+const COUNT_FROM: usize = 4096;
 
 /// Up to this many attributes on a tag, a new one's expanded name is compared with each.
 const PAIRWISE_ATTRIBUTES: usize = 32;

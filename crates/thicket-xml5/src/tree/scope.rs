@@ -3,13 +3,12 @@
 //! count of open elements by name ("has an element in scope"), and the namespace bindings in
 //! scope. Names and namespaces live in one string per structure (a stack, cut back when an
 //! element closes), never in a string of their own; every map is keyed by a keyed hash of the
-//! name bytes (`RandomState`), so no input can make lookups collide.
-
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
+//! name bytes (`thicket_names::keyed`), so no input can make lookups collide.
 
 use super::Span32;
-use crate::hash::{KeyedHashHasher, same};
+use thicket_names::keyed::{NameHasher, PrehashedMap};
+
+use crate::hash::same;
 
 /// One open element: 20 bytes (its name is a span of the builder's address space).
 #[derive(Clone, Copy, Debug)]
@@ -32,8 +31,8 @@ const _: () = assert!(std::mem::size_of::<OpenElement>() == 20);
 /// its name to close, closes.
 #[derive(Debug)]
 pub(super) struct OpenNames {
-    key: RandomState,
-    counts: HashMap<u64, NameCount, BuildHasherDefault<KeyedHashHasher>>,
+    key: NameHasher,
+    counts: PrehashedMap<NameCount>,
     /// Names whose keyed hash another name in `counts` has (searched one by one; empty but for
     /// a 64-bit coincidence no input can arrange).
     others: Vec<NameCount>,
@@ -48,16 +47,14 @@ struct NameCount {
 impl OpenNames {
     pub(super) fn new() -> OpenNames {
         OpenNames {
-            key: RandomState::new(),
-            counts: HashMap::default(),
+            key: NameHasher::new(),
+            counts: PrehashedMap::default(),
             others: Vec::new(),
         }
     }
 
     fn hash(&self, name: &str) -> u64 {
-        let mut h = self.key.build_hasher();
-        h.write(name.as_bytes());
-        h.finish()
+        self.key.hash_name(name)
     }
 
     /// Counts an element named `name` (at `span`) as open; `text` resolves spans.
@@ -148,8 +145,8 @@ pub(super) struct Bindings {
     /// The prefixes and namespaces of the bindings, in order (cut back as they are removed).
     text: String,
     list: Vec<Binding>,
-    index: Option<HashMap<u64, u32, BuildHasherDefault<KeyedHashHasher>>>,
-    key: RandomState,
+    index: Option<PrehashedMap<u32>>,
+    key: NameHasher,
 }
 
 /// Up to this many namespace bindings in scope, lookups compare them one by one.
@@ -161,7 +158,7 @@ impl Bindings {
             text: String::new(),
             list: Vec::new(),
             index: None,
-            key: RandomState::new(),
+            key: NameHasher::new(),
         }
     }
 
@@ -181,9 +178,7 @@ impl Bindings {
     }
 
     fn hash(&self, prefix: &str) -> u64 {
-        let mut h = self.key.build_hasher();
-        h.write(prefix.as_bytes());
-        h.finish()
+        self.key.hash_name(prefix)
     }
 
     #[inline]
@@ -253,7 +248,7 @@ impl Bindings {
     }
 
     fn build_index(&mut self) {
-        let mut index: HashMap<u64, u32, BuildHasherDefault<KeyedHashHasher>> = HashMap::default();
+        let mut index: PrehashedMap<u32> = PrehashedMap::default();
         for i in 0..self.list.len() {
             let h = self.hash(self.prefix(&self.list[i]));
             let at = u32::try_from(i).unwrap_or(u32::MAX);
