@@ -773,7 +773,7 @@ mod runs {
     /// CR, U+0000, control or noncharacter, or the end of `text`.
     #[inline(always)]
     pub(super) fn run_end(set: &StopSet, text: &str, i: usize) -> usize {
-        set.run(text.as_bytes(), i, |j| past_checked(text, j))
+        set.run_inline(text.as_bytes(), i, |j| past_checked(text, j))
     }
 
     /// Past the character at `j` (a check byte of a run), unless the states must take it: CR,
