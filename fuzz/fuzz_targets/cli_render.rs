@@ -105,13 +105,20 @@ fuzz_target!(|data: &[u8]| {
         parsed.total(),
         "{dialect}: streaming and whole counts"
     );
-    if let (Some((first, _)), Some(whole)) = (&sink.first, parsed.diags.first())
-        && whole.line_col.is_none()
+    // The summary's "first at" is the diagnostic that starts first in the input (MicroXML
+    // raises the end-of-input ones, such as `unclosed-element`, last, pointing back at their
+    // start tags): the same as the earliest start the whole pass kept, when it kept them all.
+    let earliest = parsed
+        .diags
+        .iter()
+        .filter(|d| d.line_col.is_none())
+        .map(|d| d.span.start)
+        .min();
+    if let (Some((first, _)), Some(earliest)) = (&sink.first, earliest)
+        && first.line_col.is_none()
+        && parsed.omitted == 0
     {
-        assert_eq!(
-            first.span.start, whole.span.start,
-            "{dialect}: the first diagnostic"
-        );
+        assert_eq!(first.span.start, earliest, "{dialect}: the first diagnostic");
     }
     let count = sink.count;
     let shown = sink.shown;
