@@ -6,11 +6,15 @@ mod state;
 mod token;
 mod tokenizer;
 
-pub use bytes::ByteTokenizer;
+pub use bytes::{ByteTokenizer, decode_bytes};
 pub use error::ErrorCode;
 pub use state::State;
 pub use token::{Attribute, Doctype, Tag, Token};
 pub use tokenizer::{Options, Tokenizer};
+
+pub use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+pub use thicket_input::whatwg::Confidence;
+pub use thicket_input::{Limits, LineCol, LineIndex, Span};
 
 /// A diagnostic of this crate.
 pub type Diagnostic = thicket_input::Diagnostic<ErrorCode>;

@@ -331,6 +331,11 @@ impl Tokenizer {
         write(&mut self.input)
     }
 
+    /// The buffered input between absolute offsets `from` and `to` (what a feed just appended).
+    pub(crate) fn buffered_slice(&self, from: usize, to: usize) -> &str {
+        self.input.slice(from, to)
+    }
+
     /// Marks the end of the input; the remaining tokens and the end-of-file token follow.
     pub fn finish(&mut self) {
         self.input.finish();
