@@ -33,6 +33,7 @@ mod comment;
 mod doctype;
 mod duplicates;
 mod fast;
+mod foreign;
 mod limits;
 mod pi;
 mod tag;
@@ -52,8 +53,17 @@ pub struct Options {
     pub last_start_tag: Option<String>,
     /// For use without a tree builder: after a start tag `title` or `textarea` switch to RCDATA,
     /// after `style`, `xmp`, `iframe`, `noembed`, `noframes` to RAWTEXT, after `script` to script
-    /// data, after `plaintext` to PLAINTEXT, as the streaming design notes do.
+    /// data, after `plaintext` to PLAINTEXT, as the streaming design notes do. Alone, by the tag
+    /// name only (so `<svg><style>` switches too); with [`foreign_content`](Self::foreign_content)
+    /// as a tree builder would.
     pub switch_by_tag_name: bool,
+    /// With `switch_by_tag_name`: follow SVG and MathML subtrees as the tree builder's rules for
+    /// foreign content do, so that a start tag switches only where the HTML rules process it
+    /// (`<svg><style>` does not switch, `<svg><foreignObject><style>` and `<math><mi><style>`
+    /// do), and CDATA sections are allowed exactly where the adjusted current node is not in
+    /// the HTML namespace (`cdata_allowed` is then kept up to date by the tokenizer). The
+    /// subset of tree construction this follows: docs/html.md, "The document-level mode".
+    pub foreign_content: bool,
     /// With `switch_by_tag_name`: `noscript` switches to RAWTEXT as well (scripting enabled).
     pub scripting: bool,
     /// Whether `<![CDATA[` opens a CDATA section (the adjusted current node is not in the HTML
@@ -67,6 +77,34 @@ pub struct Options {
     /// `>`, and never a [`Token::ProcessingInstruction`]. Off by default: `<?target data>` is a
     /// processing instruction, as the standard says since 2026 (whatwg/html#12118).
     pub legacy_processing_instructions: bool,
+}
+
+impl Options {
+    /// The document-level mode: the tokens a tree builder would see (raw-text elements switch
+    /// the state by their names, SVG and MathML are followed: `switch_by_tag_name` and
+    /// `foreign_content`), what most users want. [`Options::default`] is the bare tokenizer of
+    /// the standard, which switches only when told ([`Tokenizer::set_state`]).
+    ///
+    /// ```
+    /// use thicket_html::{Options, Token, Tokenizer};
+    /// let mut tok = Tokenizer::with_options(Options::document());
+    /// tok.feed("<script>if (a<b) x()</script><svg><style>a{}</style></svg>");
+    /// tok.finish();
+    /// let mut names = Vec::new();
+    /// while let Some(token) = tok.next_token() {
+    ///     if let Token::StartTag(t) = token {
+    ///         names.push(t.name.into_owned());
+    ///     }
+    /// }
+    /// assert_eq!(names, ["script", "svg", "style"]);
+    /// ```
+    pub fn document() -> Options {
+        Options {
+            switch_by_tag_name: true,
+            foreign_content: true,
+            ..Options::default()
+        }
+    }
 }
 
 /// What a state method returns: `Ok` to go on, [`NeedMore`] when the input ran out before the
@@ -242,6 +280,8 @@ pub struct Tokenizer {
     ready_tag: Option<Span>,
     /// The direct path's last named-reference lookup.
     names: fast::NameCache,
+    /// The document-level mode's open SVG and MathML elements (`Options::foreign_content`).
+    foreign: foreign::ForeignContent,
     diagnostics: Diagnostics<ErrorCode>,
 }
 
@@ -308,6 +348,7 @@ impl Tokenizer {
             queue: VecDeque::new(),
             ready_tag: None,
             names: fast::NameCache::default(),
+            foreign: foreign::ForeignContent::default(),
             diagnostics,
         }
     }

@@ -513,6 +513,8 @@ impl Tokenizer {
             if self.options.switch_by_tag_name {
                 self.start_tag_done();
             }
+        } else if self.options.foreign_content {
+            self.foreign_end_tag();
         }
         Some(Span::new(start, end))
     }
