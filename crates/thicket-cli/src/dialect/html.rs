@@ -13,13 +13,13 @@ use crate::render::Diag;
 use crate::source::{CHUNK, Source};
 use crate::window::floor_char_boundary;
 
-/// The options of every pass: switching to RCDATA, RAWTEXT, script data and PLAINTEXT after
-/// the start tags that do so, as a tree builder would (there is none here).
+/// The options of every pass: the library's document-level mode (switching to RCDATA, RAWTEXT,
+/// script data and PLAINTEXT after the start tags that do so, SVG and MathML followed), as a
+/// tree builder would (there is none here).
 fn options(limits: Limits) -> Options {
     Options {
-        switch_by_tag_name: true,
         limits,
-        ..Options::default()
+        ..Options::document()
     }
 }
 
