@@ -1,16 +1,19 @@
 #![doc = include_str!("../README.md")]
+#![warn(missing_debug_implementations)]
 
 mod bytes;
 mod error;
 mod state;
 mod token;
 mod tokenizer;
+mod tokens;
 
 pub use bytes::{ByteTokenizer, decode_bytes};
 pub use error::ErrorCode;
 pub use state::State;
 pub use token::{Attribute, Doctype, Tag, Token};
 pub use tokenizer::{Options, Tokenizer};
+pub use tokens::{Tokens, parse, parse_with};
 
 pub use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 pub use thicket_input::whatwg::Confidence;

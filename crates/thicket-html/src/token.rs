@@ -30,6 +30,31 @@ pub struct Tag<'a> {
     pub span: Span,
 }
 
+impl<'a> Tag<'a> {
+    /// The value of the attribute `name`, if the tag has it. Names are compared ASCII
+    /// case-insensitively (the tokenizer lowercases them, and the DOM's `getAttribute` lowercases
+    /// its argument on HTML elements).
+    ///
+    /// ```
+    /// let t = thicket_html::parse("<a HREF='/x' title>").next().unwrap();
+    /// let thicket_html::Token::StartTag(a) = t else { unreachable!() };
+    /// assert_eq!(a.attribute("href"), Some("/x"));
+    /// assert_eq!(a.attribute("Title"), Some(""));
+    /// assert_eq!(a.attribute("rel"), None);
+    /// ```
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.find_attribute(name).map(|a| &*a.value)
+    }
+
+    /// The attribute `name` itself (its value with the input's lifetime where it is borrowed,
+    /// and its span), if the tag has it; names compared as [`attribute`](Self::attribute) does.
+    pub fn find_attribute(&self, name: &str) -> Option<&Attribute<'a>> {
+        self.attributes
+            .iter()
+            .find(|a| a.name.eq_ignore_ascii_case(name))
+    }
+}
+
 /// A DOCTYPE token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Doctype<'a> {

@@ -14,7 +14,6 @@
 //! Beside the states: [`fast`], the direct paths that take plain text, references, tags and
 //! comments whole (differential-tested against the states), [`limits`] and [`duplicates`].
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use thicket_charref::numeric;
@@ -25,7 +24,7 @@ use thicket_names::html as names;
 
 use crate::error::ErrorCode;
 use crate::state::State;
-use crate::token::{Attribute, Doctype, Tag, Token};
+use crate::token::Token;
 
 mod cdata;
 mod charref;
@@ -34,12 +33,14 @@ mod doctype;
 mod duplicates;
 mod fast;
 mod foreign;
+mod hand_out;
 mod limits;
 mod pi;
 mod tag;
 mod text;
 
 use doctype::DoctypeBuild;
+use hand_out::Whole;
 use tag::TagBuild;
 
 /// Options for [`Tokenizer::with_options`].
@@ -123,6 +124,8 @@ enum Pending {
     Comment(Span),
     Doctype(Span),
     Pi(Span),
+    /// Text that is the input unchanged (the direct path's text before a tag; never queued).
+    Raw(Span),
 }
 
 impl Pending {
@@ -134,68 +137,9 @@ impl Pending {
             | Pending::Tag(s)
             | Pending::Comment(s)
             | Pending::Doctype(s)
-            | Pending::Pi(s) => *s,
+            | Pending::Pi(s)
+            | Pending::Raw(s) => *s,
         }
-    }
-}
-
-/// The token of the finished tag `t`, its strings borrowed from the input where possible. Its
-/// attribute list keeps its capacity for the next tag.
-#[inline]
-fn take_tag<'a>(t: &mut TagBuild, span: Span, input: &'a Cursor<'static>) -> Token<'a> {
-    let attributes = if t.attrs.is_empty() {
-        Vec::new()
-    } else {
-        let mut v = Vec::with_capacity(t.attrs.len());
-        for a in &mut t.attrs {
-            v.push(Attribute {
-                name: a.name.take().into_cow(input),
-                value: a.value.take().into_cow(input),
-                span: Span::new(a.start, a.end),
-            });
-        }
-        t.attrs.clear();
-        v
-    };
-    let tag = Tag {
-        name: t.name.take().into_cow(input),
-        attributes,
-        self_closing: t.self_closing,
-        span,
-    };
-    if t.end_tag {
-        Token::EndTag(tag)
-    } else {
-        Token::StartTag(tag)
-    }
-}
-
-/// Above this many attributes, [`take_large_tag`] converts a tag's list in place.
-const LARGE_TAG: usize = 1024;
-
-/// [`take_tag`] for a tag with very many attributes (only the states build those): the
-/// builder's list becomes the token's in place (the standard library reuses the allocation), so
-/// the two are never held at once, and the builder keeps no huge capacity for the next tag.
-#[inline(never)]
-fn take_large_tag<'a>(t: &mut TagBuild, span: Span, input: &'a Cursor<'static>) -> Token<'a> {
-    let attributes = std::mem::take(&mut t.attrs)
-        .into_iter()
-        .map(|a| Attribute {
-            name: a.name.into_cow(input),
-            value: a.value.into_cow(input),
-            span: Span::new(a.start, a.end),
-        })
-        .collect();
-    let tag = Tag {
-        name: t.name.take().into_cow(input),
-        attributes,
-        self_closing: t.self_closing,
-        span,
-    };
-    if t.end_tag {
-        Token::EndTag(tag)
-    } else {
-        Token::StartTag(tag)
     }
 }
 
@@ -384,10 +328,45 @@ impl Tokenizer {
 
     /// The next token, or `None` when more input is needed (or the end-of-file token has been
     /// returned).
+    #[inline]
     pub fn next_token(&mut self) -> Option<Token<'_>> {
+        let next = self.advance()?;
+        Some(hand_out::hand_out(
+            next,
+            hand_out::Builders {
+                tag: &mut self.tag,
+                comment: &mut self.comment,
+                pi: &mut self.pi,
+                doctype: &mut self.doctype,
+            },
+            &self.input,
+        ))
+    }
+
+    /// [`next_token`](Self::next_token) for a tokenizer fed the whole of `whole` at once: the
+    /// strings borrow from `whole` (a cursor over the same text as the tokenizer's buffer).
+    #[inline]
+    pub(crate) fn next_token_in<'a>(&mut self, whole: &Cursor<'a>) -> Option<Token<'a>> {
+        let next = self.advance()?;
+        Some(hand_out::hand_out(
+            next,
+            hand_out::Builders {
+                tag: &mut self.tag,
+                comment: &mut self.comment,
+                pi: &mut self.pi,
+                doctype: &mut self.doctype,
+            },
+            Whole(whole),
+        ))
+    }
+
+    /// Runs the tokenizer to its next token and says which one it is (its strings are still
+    /// in the builders).
+    #[inline(always)]
+    fn advance(&mut self) -> Option<Pending> {
         if let Some(span) = self.ready_tag.take() {
             self.last_end = span.end;
-            return Some(take_tag(&mut self.tag, span, &self.input));
+            return Some(Pending::Tag(span));
         }
         if self.queue.is_empty() {
             // Between tokens nothing is pending (text is flushed before `run` returns), so in the
@@ -398,65 +377,24 @@ impl Tokenizer {
                     fast::Fast::No => {}
                     fast::Fast::Tag(span) => {
                         self.last_end = span.end;
-                        return Some(take_tag(&mut self.tag, span, &self.input));
+                        return Some(Pending::Tag(span));
                     }
                     fast::Fast::RawTextThenTag(s, e, span) => {
                         self.ready_tag = Some(span);
                         self.last_end = e;
-                        return Some(Token::Text {
-                            text: Cow::Borrowed(self.input.slice(s, e)),
-                            span: Span::new(s, e),
-                        });
+                        return Some(Pending::Raw(Span::new(s, e)));
                     }
                     fast::Fast::TextThenTag(span) => {
                         self.ready_tag = Some(span);
                         let (s, e) = self.text_span.take().unwrap_or((span.start, span.start));
                         self.last_end = e;
-                        return Some(Token::Text {
-                            text: self.text.take().into_cow(&self.input),
-                            span: Span::new(s, e),
-                        });
+                        return Some(Pending::Text(self.text.take(), Span::new(s, e)));
                     }
                 }
             }
             self.run();
         }
-        let p = self.queue.pop_front()?;
-        let input = &self.input;
-        Some(match p {
-            Pending::Text(t, span) => Token::Text {
-                text: t.into_cow(input),
-                span,
-            },
-            Pending::Discarded(span) => Token::Discarded { span },
-            Pending::Eof(span) => Token::Eof { span },
-            Pending::Tag(span) if self.tag.attrs.len() > LARGE_TAG => {
-                take_large_tag(&mut self.tag, span, input)
-            }
-            Pending::Tag(span) => take_tag(&mut self.tag, span, input),
-            Pending::Comment(span) => Token::Comment {
-                data: self.comment.take().into_cow(input),
-                span,
-            },
-            Pending::Pi(span) => {
-                let p = std::mem::take(&mut self.pi);
-                Token::ProcessingInstruction {
-                    target: p.target.into_cow(input),
-                    data: p.data.into_cow(input),
-                    span,
-                }
-            }
-            Pending::Doctype(span) => {
-                let d = std::mem::take(&mut self.doctype);
-                Token::Doctype(Doctype {
-                    name: d.name.map(|s| s.into_cow(input)),
-                    public_id: d.public_id.map(|s| s.into_cow(input)),
-                    system_id: d.system_id.map(|s| s.into_cow(input)),
-                    force_quirks: d.force_quirks,
-                    span,
-                })
-            }
-        })
+        self.queue.pop_front()
     }
 
     /// Switches the state between tokens (a tree builder after `<title>`, `<script>`...).
