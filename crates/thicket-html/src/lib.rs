@@ -17,7 +17,7 @@ pub use tokens::{Tokens, parse, parse_with};
 
 pub use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 pub use thicket_input::whatwg::Confidence;
-pub use thicket_input::{Limits, LineCol, LineIndex, Span};
+pub use thicket_input::{Limits, LineCol, LineCounter, LineIndex, NewlineRules, Span};
 
 /// A diagnostic of this crate.
 pub type Diagnostic = thicket_input::Diagnostic<ErrorCode>;
