@@ -11,7 +11,7 @@ mod writer;
 pub use error::{Error, ErrorCode};
 pub use event::{
     Attributes, Event, EventKind, External, ExternalAttributeMap, Local, WrittenAttribute,
-    WrittenAttributes, quote,
+    WrittenAttributes,
 };
 pub use input::{Push, Source};
 pub use reader::{Limits, Reader, XML_NAMESPACE, XMLNS_NAMESPACE, parse_events};
