@@ -427,7 +427,8 @@ impl Event<'_> {
 impl fmt::Display for EventKind<'_> {
     /// The canonical one-line dump used by the conformance suite and the snapshots:
     /// `start {ns}name a="1" {ns}b="2"`, `text "..."`, `end {ns}name`. Local attributes come in
-    /// document order, external ones sorted; values quoted (`"` and `\\` escaped, `\\n`, `\\t`, `\\r`, invisible and combining characters as `\\u{..}`).
+    /// document order, external ones sorted; values quoted (`"` and `\` escaped, `\n`, `\t`,
+    /// `\r`, invisible and combining characters as `\u{..}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = String::new();
         match self {
