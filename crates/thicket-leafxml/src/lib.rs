@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
+#![warn(missing_debug_implementations)]
 
+mod document;
 mod error;
 mod event;
 mod input;
@@ -8,6 +10,7 @@ mod text;
 mod tree;
 mod writer;
 
+pub use document::{Children, Descendants, Document, NodeRef};
 pub use error::{Error, ErrorCode};
 pub use event::{
     Attributes, Event, EventKind, External, ExternalAttributeMap, Local, WrittenAttribute,
@@ -15,5 +18,6 @@ pub use event::{
 };
 pub use input::{Push, Source};
 pub use reader::{Limits, Reader, XML_NAMESPACE, XMLNS_NAMESPACE, parse_events};
+pub use thicket_input::{LineCol, LineIndex, Span};
 pub use tree::{Element, Node};
 pub use writer::{WriteError, Writer, write_document};
