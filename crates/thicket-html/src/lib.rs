@@ -3,6 +3,8 @@
 
 mod bytes;
 mod error;
+#[cfg(feature = "serde")]
+mod serde_span;
 mod state;
 mod token;
 mod tokenizer;
