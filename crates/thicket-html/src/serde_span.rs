@@ -2,7 +2,6 @@
 
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
-use thicket_input::ErrorCode as _;
 
 use crate::{ErrorCode, Span};
 
