@@ -6,6 +6,8 @@ mod error;
 mod event;
 mod input;
 mod reader;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod text;
 mod tree;
 mod writer;
