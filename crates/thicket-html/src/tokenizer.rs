@@ -40,7 +40,7 @@ mod tag;
 mod text;
 
 use doctype::DoctypeBuild;
-use hand_out::Whole;
+use hand_out::{Own, Source, Strings, Whole};
 use tag::TagBuild;
 
 /// Options for [`Tokenizer::with_options`].
@@ -124,8 +124,6 @@ enum Pending {
     Comment(Span),
     Doctype(Span),
     Pi(Span),
-    /// Text that is the input unchanged (the direct path's text before a tag; never queued).
-    Raw(Span),
 }
 
 impl Pending {
@@ -137,8 +135,7 @@ impl Pending {
             | Pending::Tag(s)
             | Pending::Comment(s)
             | Pending::Doctype(s)
-            | Pending::Pi(s)
-            | Pending::Raw(s) => *s,
+            | Pending::Pi(s) => *s,
         }
     }
 }
@@ -330,43 +327,27 @@ impl Tokenizer {
     /// returned).
     #[inline]
     pub fn next_token(&mut self) -> Option<Token<'_>> {
-        let next = self.advance()?;
-        Some(hand_out::hand_out(
-            next,
-            hand_out::Builders {
-                tag: &mut self.tag,
-                comment: &mut self.comment,
-                pi: &mut self.pi,
-                doctype: &mut self.doctype,
-            },
-            &self.input,
-        ))
+        self.next_in(Own)
     }
 
     /// [`next_token`](Self::next_token) for a tokenizer fed the whole of `whole` at once: the
     /// strings borrow from `whole` (a cursor over the same text as the tokenizer's buffer).
     #[inline]
     pub(crate) fn next_token_in<'a>(&mut self, whole: &Cursor<'a>) -> Option<Token<'a>> {
-        let next = self.advance()?;
-        Some(hand_out::hand_out(
-            next,
-            hand_out::Builders {
-                tag: &mut self.tag,
-                comment: &mut self.comment,
-                pi: &mut self.pi,
-                doctype: &mut self.doctype,
-            },
-            Whole(whole),
-        ))
+        self.next_in(Whole(whole))
     }
 
-    /// Runs the tokenizer to its next token and says which one it is (its strings are still
-    /// in the builders).
+    /// The next token, its strings borrowed through what `from` makes of the input (the
+    /// buffer itself, or the whole input it is a copy of).
     #[inline(always)]
-    fn advance(&mut self) -> Option<Pending> {
+    fn next_in<'s, 'o, X: Source<'s, 'o>>(&'s mut self, from: X) -> Option<Token<'o>> {
         if let Some(span) = self.ready_tag.take() {
             self.last_end = span.end;
-            return Some(Pending::Tag(span));
+            return Some(hand_out::take_tag(
+                &mut self.tag,
+                span,
+                from.make(&self.input),
+            ));
         }
         if self.queue.is_empty() {
             // Between tokens nothing is pending (text is flushed before `run` returns), so in the
@@ -377,24 +358,44 @@ impl Tokenizer {
                     fast::Fast::No => {}
                     fast::Fast::Tag(span) => {
                         self.last_end = span.end;
-                        return Some(Pending::Tag(span));
+                        return Some(hand_out::take_tag(
+                            &mut self.tag,
+                            span,
+                            from.make(&self.input),
+                        ));
                     }
                     fast::Fast::RawTextThenTag(s, e, span) => {
                         self.ready_tag = Some(span);
                         self.last_end = e;
-                        return Some(Pending::Raw(Span::new(s, e)));
+                        return Some(Token::Text {
+                            text: from.make(&self.input).range(s, e),
+                            span: Span::new(s, e),
+                        });
                     }
                     fast::Fast::TextThenTag(span) => {
                         self.ready_tag = Some(span);
                         let (s, e) = self.text_span.take().unwrap_or((span.start, span.start));
                         self.last_end = e;
-                        return Some(Pending::Text(self.text.take(), Span::new(s, e)));
+                        return Some(Token::Text {
+                            text: from.make(&self.input).acc(self.text.take()),
+                            span: Span::new(s, e),
+                        });
                     }
                 }
             }
             self.run();
         }
-        self.queue.pop_front()
+        let p = self.queue.pop_front()?;
+        Some(hand_out::hand_out(
+            p,
+            hand_out::Builders {
+                tag: &mut self.tag,
+                comment: &mut self.comment,
+                pi: &mut self.pi,
+                doctype: &mut self.doctype,
+            },
+            from.make(&self.input),
+        ))
     }
 
     /// Switches the state between tokens (a tree builder after `<title>`, `<script>`...).

@@ -29,10 +29,6 @@ pub(super) fn hand_out<'o>(p: Pending, b: Builders<'_>, strings: impl Strings<'o
             text: strings.acc(t),
             span,
         },
-        Pending::Raw(span) => Token::Text {
-            text: strings.range(span.start, span.end),
-            span,
-        },
         Pending::Discarded(span) => Token::Discarded { span },
         Pending::Eof(span) => Token::Eof { span },
         Pending::Tag(span) if b.tag.attrs.len() > LARGE_TAG => take_large_tag(b.tag, span, strings),
@@ -80,6 +76,37 @@ impl<'o> Strings<'o> for &'o Cursor<'static> {
     #[inline(always)]
     fn range(self, start: usize, end: usize) -> Cow<'o, str> {
         Cow::Borrowed(self.slice(start, end))
+    }
+}
+
+/// Makes the [`Strings`] of one call from the tokenizer's buffer (borrowed for `'s`), for
+/// tokens of lifetime `'o`.
+pub(super) trait Source<'s, 'o>: Copy {
+    /// The strings' origin.
+    type S: Strings<'o>;
+    /// It, given the buffer.
+    fn make(self, input: &'s Cursor<'static>) -> Self::S;
+}
+
+/// Tokens borrowed from the tokenizer's buffer (streaming).
+#[derive(Clone, Copy)]
+pub(super) struct Own;
+
+impl<'s> Source<'s, 's> for Own {
+    type S = &'s Cursor<'static>;
+
+    #[inline(always)]
+    fn make(self, input: &'s Cursor<'static>) -> &'s Cursor<'static> {
+        input
+    }
+}
+
+impl<'s, 'a> Source<'s, 'a> for Whole<'_, 'a> {
+    type S = Self;
+
+    #[inline(always)]
+    fn make(self, _: &'s Cursor<'static>) -> Self {
+        self
     }
 }
 
