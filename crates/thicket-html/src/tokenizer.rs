@@ -325,7 +325,6 @@ impl Tokenizer {
 
     /// The next token, or `None` when more input is needed (or the end-of-file token has been
     /// returned).
-    #[inline]
     pub fn next_token(&mut self) -> Option<Token<'_>> {
         self.next_in(Own)
     }

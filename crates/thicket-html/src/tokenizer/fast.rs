@@ -190,6 +190,7 @@ impl Tokenizer {
     /// plain (see [`Tokenizer::fast_tag`]). Anything else (a chunk end, CR, NULL, a reference or
     /// tag that is not plain, markup declarations) is left to the states at its start, with the
     /// text so far pending as the states would have it.
+    #[inline(always)]
     pub(super) fn fast_data(&mut self) -> Fast {
         // The common case first: a run of plain text (maybe empty), then a tag. The text is
         // handed out as a range of the input without going through `text`.
