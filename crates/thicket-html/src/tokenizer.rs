@@ -330,9 +330,9 @@ impl Tokenizer {
     }
 
     /// [`next_token`](Self::next_token) for a tokenizer fed the whole of `whole` at once: the
-    /// strings borrow from `whole` (a cursor over the same text as the tokenizer's buffer).
+    /// strings borrow from `whole` (the same text as the tokenizer's buffer).
     #[inline]
-    pub(crate) fn next_token_in<'a>(&mut self, whole: &Cursor<'a>) -> Option<Token<'a>> {
+    pub(crate) fn next_token_in<'a>(&mut self, whole: &'a str) -> Option<Token<'a>> {
         self.next_in(Whole(whole))
     }
 

@@ -1,9 +1,6 @@
 //! Whole-input tokenizing: [`parse`], [`parse_with`] and [`Tokens`], an iterator whose tokens
 //! borrow from the input.
 
-use thicket_input::NewlineRules;
-use thicket_input::cursor::Cursor;
-
 use crate::{Diagnostic, Options, Token, Tokenizer};
 
 /// The tokens of a whole input, as an [`Iterator`]: each [`Token<'a>`] borrows its strings from
@@ -28,7 +25,7 @@ use crate::{Diagnostic, Options, Token, Tokenizer};
 /// ```
 pub struct Tokens<'a> {
     tokenizer: Tokenizer,
-    input: Cursor<'a>,
+    input: &'a str,
 }
 
 /// The tokens of `input` in the document-level mode ([`Options::document`]: raw-text elements
@@ -49,10 +46,7 @@ impl<'a> Tokens<'a> {
         let mut tokenizer = Tokenizer::with_options(options);
         tokenizer.feed(input);
         tokenizer.finish();
-        Tokens {
-            tokenizer,
-            input: Cursor::whole(input, NewlineRules::CrLf),
-        }
+        Tokens { tokenizer, input }
     }
 
     /// The parse errors so far (of the tokens returned, and of input read ahead), in source
@@ -73,7 +67,7 @@ impl<'a> Tokens<'a> {
 
     /// The next token (the same as [`Iterator::next`]).
     pub fn next_token(&mut self) -> Option<Token<'a>> {
-        self.tokenizer.next_token_in(&self.input)
+        self.tokenizer.next_token_in(self.input)
     }
 }
 
@@ -82,7 +76,7 @@ impl<'a> Iterator for Tokens<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Token<'a>> {
-        self.tokenizer.next_token_in(&self.input)
+        self.tokenizer.next_token_in(self.input)
     }
 }
 
@@ -91,7 +85,7 @@ impl std::iter::FusedIterator for Tokens<'_> {}
 impl std::fmt::Debug for Tokens<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tokens")
-            .field("len", &self.input.end())
+            .field("len", &self.input.len())
             .field("tokenizer", &self.tokenizer)
             .finish()
     }

@@ -101,7 +101,7 @@ impl<'s> Source<'s, 's> for Own {
     }
 }
 
-impl<'s, 'a> Source<'s, 'a> for Whole<'_, 'a> {
+impl<'s, 'a> Source<'s, 'a> for Whole<'a> {
     type S = Self;
 
     #[inline(always)]
@@ -110,20 +110,23 @@ impl<'s, 'a> Source<'s, 'a> for Whole<'_, 'a> {
     }
 }
 
-/// A cursor over the whole input, at the same offsets as the tokenizer's buffer (which holds a
-/// copy of it and is never compacted: it was fed once).
+/// The whole input, at the same offsets as the tokenizer's buffer (which holds a copy of it and
+/// is never compacted: it was fed once).
 #[derive(Clone, Copy)]
-pub(super) struct Whole<'c, 'a>(pub(super) &'c Cursor<'a>);
+pub(super) struct Whole<'a>(pub(super) &'a str);
 
-impl<'a> Strings<'a> for Whole<'_, 'a> {
+impl<'a> Strings<'a> for Whole<'a> {
     #[inline(always)]
     fn acc(self, acc: TextAcc) -> Cow<'a, str> {
-        acc.into_cow_input(self.0)
+        match acc.range() {
+            Some((s, e)) => Cow::Borrowed(&self.0[s..e]),
+            None => acc.into_cow_input(&Cursor::whole(self.0, thicket_input::NewlineRules::CrLf)),
+        }
     }
 
     #[inline(always)]
     fn range(self, start: usize, end: usize) -> Cow<'a, str> {
-        self.0.slice_cow(start, end)
+        Cow::Borrowed(&self.0[start..end])
     }
 }
 
