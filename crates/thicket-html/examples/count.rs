@@ -1,5 +1,6 @@
-//! `cargo run --release -p thicket-html --example count -- FILE [REPEAT]`: tokenizes FILE (REPEAT
-//! times) and prints the number of tokens and parse errors.
+//! `cargo run --release -p thicket-html --example count -- FILE [REPEAT] [iter]`: tokenizes FILE
+//! (REPEAT times) and prints the number of tokens and parse errors; with `iter`, through the
+//! whole-input iterator (`thicket_html::parse_with`) instead of `next_token`.
 
 use thicket_html::Tokenizer;
 
@@ -10,6 +11,7 @@ fn main() {
         std::process::exit(2);
     };
     let repeat: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(1);
+    let iterate = args.next().as_deref() == Some("iter");
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) => {
@@ -20,6 +22,12 @@ fn main() {
     let text = String::from_utf8_lossy(&bytes);
     let (mut tokens, mut errors) = (0, 0);
     for _ in 0..repeat {
+        if iterate {
+            let mut tokens_of = thicket_html::parse_with(&text, thicket_html::Options::default());
+            tokens = tokens_of.by_ref().count();
+            errors = tokens_of.diagnostics().len();
+            continue;
+        }
         let mut tok = Tokenizer::new();
         tok.feed(&text);
         tok.finish();

@@ -9,11 +9,32 @@ use crate::{Options, Token, Tokenizer};
 
 /// A [`Tokenizer`] fed with bytes. The encoding is sniffed as the standard's "determining the
 /// character encoding" says (BOM, then the transport layer's label, then a prescan of the first
-/// 1024 bytes for `<meta charset>`, then windows-1252): the first bytes are held only until
+/// 1024 bytes for `<meta charset>`, then a default encoding): the first bytes are held only until
 /// those rules decide (at most 1024 bytes, fewer once a BOM, the label or a `<meta>` settles
 /// it), or until [`finish`](Self::finish). Then every chunk is decoded straight into the
 /// tokenizer's buffer. Spans are byte offsets into the *decoded* text (without the BOM);
 /// malformed input is decoded to U+FFFD.
+///
+/// The default, used when nothing else decides, is the caller's:
+/// [`with_default_encoding`](Self::with_default_encoding) takes it (UTF-8,
+/// [`UTF_8`](crate::UTF_8), is what most users expect today: a page without `<meta charset>` is
+/// almost always UTF-8); [`new`](Self::new) uses windows-1252, the standard's last step for a
+/// user agent without a locale default.
+///
+/// ```
+/// use thicket_html::{ByteTokenizer, Options, Token, UTF_8};
+/// let mut t = ByteTokenizer::with_default_encoding(None, UTF_8, Options::default());
+/// t.feed("<p>café</p>".as_bytes());
+/// t.finish();
+/// let mut text = String::new();
+/// while let Some(token) = t.next_token() {
+///     if let Token::Text { text: s, .. } = token {
+///         text.push_str(&s);
+///     }
+/// }
+/// assert_eq!(text, "café");
+/// assert_eq!(t.encoding().map(|(e, _)| e.name()), Some("UTF-8"));
+/// ```
 #[derive(Debug)]
 pub struct ByteTokenizer {
     tokenizer: Tokenizer,
@@ -21,31 +42,53 @@ pub struct ByteTokenizer {
 }
 
 impl ByteTokenizer {
-    /// A tokenizer for bytes; `transport_label` is the `charset` of a `Content-Type` header, if
-    /// there is one.
+    /// A tokenizer for bytes whose default encoding is windows-1252, the standard's last step
+    /// ("otherwise, return an implementation-defined or user-specified default character
+    /// encoding", windows-1252 for most locales); `transport_label` is the `charset` of a
+    /// `Content-Type` header, if there is one. Most callers want
+    /// [`with_default_encoding`](Self::with_default_encoding) with [`UTF_8`](crate::UTF_8).
     pub fn new(transport_label: Option<&str>, options: Options) -> ByteTokenizer {
+        ByteTokenizer::with_default_encoding(transport_label, encoding_rs::WINDOWS_1252, options)
+    }
+
+    /// A tokenizer for bytes with `default` as the encoding used when no BOM, transport label or
+    /// `<meta charset>` decides (the standard lets it come from the user: UTF-8 is what users
+    /// expect today, windows-1252 is what [`new`](Self::new) uses).
+    pub fn with_default_encoding(
+        transport_label: Option<&str>,
+        default: &'static Encoding,
+        options: Options,
+    ) -> ByteTokenizer {
         ByteTokenizer {
             tokenizer: Tokenizer::with_options(options),
-            decoder: SniffingDecoder::whatwg(transport_label, encoding_rs::WINDOWS_1252),
+            decoder: SniffingDecoder::whatwg(transport_label, default),
         }
     }
 
-    /// Appends a chunk of bytes.
-    pub fn feed(&mut self, bytes: &[u8]) {
+    /// Appends a chunk of bytes; returns the text it decoded to (empty while the first bytes are
+    /// held for sniffing, then everything held so far), for a caller that shows the source,
+    /// such as the command line's diagnostics.
+    pub fn feed(&mut self, bytes: &[u8]) -> &str {
         let decoder = &mut self.decoder;
-        self.tokenizer.feed_with(|input| {
+        let (from, to) = self.tokenizer.feed_with(|input| {
+            let from = input.end();
             // Lossy decoding never fails.
             let _ = decoder.feed_into(bytes, input);
+            (from, input.end())
         });
+        self.tokenizer.buffered_slice(from, to)
     }
 
-    /// Marks the end of the input.
-    pub fn finish(&mut self) {
+    /// Marks the end of the input; returns the text the bytes still held decoded to.
+    pub fn finish(&mut self) -> &str {
         let decoder = &mut self.decoder;
-        self.tokenizer.feed_with(|input| {
+        let (from, to) = self.tokenizer.feed_with(|input| {
+            let from = input.end();
             let _ = decoder.finish_into(input);
+            (from, input.end())
         });
         self.tokenizer.finish();
+        self.tokenizer.buffered_slice(from, to)
     }
 
     /// The next token (see [`Tokenizer::next_token`]).
@@ -70,6 +113,27 @@ impl ByteTokenizer {
     pub fn tokenizer(&mut self) -> &mut Tokenizer {
         &mut self.tokenizer
     }
+}
+
+/// Decodes a whole HTML document as [`ByteTokenizer`] would: the encoding sniffed from the BOM,
+/// `transport_label`, the `<meta charset>` prescan of the first 1024 bytes, then `default`;
+/// malformed input becomes U+FFFD. Returns the text (borrowed when the bytes are UTF-8 without a
+/// BOM) and the encoding.
+///
+/// ```
+/// let (text, encoding) = thicket_html::decode_bytes(b"caf\xC3\xA9", None, thicket_html::UTF_8);
+/// assert_eq!((&*text, encoding.name()), ("café", "UTF-8"));
+/// ```
+pub fn decode_bytes<'b>(
+    bytes: &'b [u8],
+    transport_label: Option<&str>,
+    default: &'static Encoding,
+) -> (std::borrow::Cow<'b, str>, &'static Encoding) {
+    let sniffed = thicket_input::whatwg::sniff_with_default(bytes, transport_label, default);
+    let (text, _) = sniffed
+        .encoding
+        .decode_without_bom_handling(&bytes[sniffed.bom_len..]);
+    (text, sniffed.encoding)
 }
 
 #[cfg(test)]
@@ -156,5 +220,46 @@ mod tests {
             ("\u{FFFD}".into(), "UTF-8")
         );
         assert_eq!(texts(b"\xE9", 1, None), ("\u{e9}".into(), "windows-1252"));
+    }
+
+    /// The default encoding is the caller's; the whole-document decoder agrees with the
+    /// streaming one.
+    #[test]
+    fn default_encoding_is_a_parameter() {
+        let page = "<title>Caf\u{e9}</title><p>\u{2014}".as_bytes();
+        for chunk in [1, 7, 4096] {
+            let mut t =
+                ByteTokenizer::with_default_encoding(None, encoding_rs::UTF_8, Options::default());
+            let mut shown = String::new();
+            let mut text = String::new();
+            for c in page.chunks(chunk) {
+                shown.push_str(t.feed(c));
+                while let Some(tok) = t.next_token() {
+                    if let Token::Text { text: s, .. } = tok {
+                        text.push_str(&s);
+                    }
+                }
+            }
+            shown.push_str(t.finish());
+            while let Some(tok) = t.next_token() {
+                if let Token::Text { text: s, .. } = tok {
+                    text.push_str(&s);
+                }
+            }
+            assert_eq!(shown, "<title>Caf\u{e9}</title><p>\u{2014}");
+            assert_eq!(text, "Caf\u{e9}\u{2014}");
+            assert_eq!(t.encoding().map(|(e, _)| e.name()), Some("UTF-8"));
+            assert!(t.tokenizer().diagnostics().is_empty());
+        }
+        let (text, encoding) = decode_bytes(page, None, encoding_rs::UTF_8);
+        assert_eq!(
+            (&*text, encoding.name()),
+            ("<title>Caf\u{e9}</title><p>\u{2014}", "UTF-8")
+        );
+        let (text, encoding) = decode_bytes(page, None, encoding_rs::WINDOWS_1252);
+        assert_eq!(encoding.name(), "windows-1252");
+        assert!(text.contains("Caf\u{c3}\u{a9}"));
+        let (_, encoding) = decode_bytes(b"<meta charset=iso-8859-2>", None, encoding_rs::UTF_8);
+        assert_eq!(encoding.name(), "ISO-8859-2");
     }
 }

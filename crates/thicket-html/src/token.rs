@@ -7,17 +7,20 @@ use thicket_input::Span;
 
 /// One attribute of a tag, in source order (duplicates are dropped and reported).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Attribute<'a> {
     /// The name, lowercased.
     pub name: Cow<'a, str>,
     /// The value with character references resolved (empty when there is no value).
     pub value: Cow<'a, str>,
     /// From the first character of the name to the end of the value (closing quote included).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_span"))]
     pub span: Span,
 }
 
 /// A start or end tag.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Tag<'a> {
     /// The tag name, lowercased.
     pub name: Cow<'a, str>,
@@ -27,11 +30,38 @@ pub struct Tag<'a> {
     /// True for `<br/>`.
     pub self_closing: bool,
     /// From `<` to `>` inclusive.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_span"))]
     pub span: Span,
+}
+
+impl<'a> Tag<'a> {
+    /// The value of the attribute `name`, if the tag has it. Names are compared ASCII
+    /// case-insensitively (the tokenizer lowercases them, and the DOM's `getAttribute` lowercases
+    /// its argument on HTML elements).
+    ///
+    /// ```
+    /// let t = thicket_html::parse("<a HREF='/x' title>").next().unwrap();
+    /// let thicket_html::Token::StartTag(a) = t else { unreachable!() };
+    /// assert_eq!(a.attribute("href"), Some("/x"));
+    /// assert_eq!(a.attribute("Title"), Some(""));
+    /// assert_eq!(a.attribute("rel"), None);
+    /// ```
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.find_attribute(name).map(|a| &*a.value)
+    }
+
+    /// The attribute `name` itself (its value with the input's lifetime where it is borrowed,
+    /// and its span), if the tag has it; names compared as [`attribute`](Self::attribute) does.
+    pub fn find_attribute(&self, name: &str) -> Option<&Attribute<'a>> {
+        self.attributes
+            .iter()
+            .find(|a| a.name.eq_ignore_ascii_case(name))
+    }
 }
 
 /// A DOCTYPE token.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Doctype<'a> {
     /// The name, lowercased; `None` when missing.
     pub name: Option<Cow<'a, str>>,
@@ -42,11 +72,17 @@ pub struct Doctype<'a> {
     /// The standard's force-quirks flag.
     pub force_quirks: bool,
     /// From `<!` to `>` inclusive (or to the end of the input).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_span"))]
     pub span: Span,
 }
 
 /// A token. Every token has a span; the spans of all tokens, in order, tile the input.
+///
+/// With the `serde` feature, a token serializes as an object tagged by `"type"`
+/// (`"start-tag"`, `"text"`, ...), spans as `{"start", "end"}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "kebab-case"))]
 pub enum Token<'a> {
     /// `<!DOCTYPE ...>`.
     Doctype(Doctype<'a>),
@@ -59,6 +95,7 @@ pub enum Token<'a> {
         /// The comment text.
         data: Cow<'a, str>,
         /// From `<` to `>` inclusive (or to the end of the input).
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_span"))]
         span: Span,
     },
     /// A processing instruction `<?target data>` (HTML Standard, 2026). Not produced with
@@ -71,6 +108,7 @@ pub enum Token<'a> {
         /// `?` right before the `>` excluded), with newlines normalized. No references.
         data: Cow<'a, str>,
         /// From `<` to `>` inclusive.
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_span"))]
         span: Span,
     },
     /// A run of character tokens. Runs are coalesced, but a run may be split where a chunk fed
@@ -79,17 +117,20 @@ pub enum Token<'a> {
         /// The characters, with newlines normalized and references resolved.
         text: Cow<'a, str>,
         /// The source they came from (a CDATA section's `<![CDATA[` and `]]>` included).
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_span"))]
         span: Span,
     },
     /// Input the standard drops without a token: `</>`, a tag cut off by the end of the input,
     /// an empty CDATA section. A tree builder ignores it; it keeps the spans lossless.
     Discarded {
         /// The dropped source.
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_span"))]
         span: Span,
     },
     /// The end of the input (an empty span at the end).
     Eof {
         /// Empty, at the end of the input.
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_span"))]
         span: Span,
     },
 }

@@ -14,7 +14,6 @@
 //! Beside the states: [`fast`], the direct paths that take plain text, references, tags and
 //! comments whole (differential-tested against the states), [`limits`] and [`duplicates`].
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use thicket_charref::numeric;
@@ -25,7 +24,7 @@ use thicket_names::html as names;
 
 use crate::error::ErrorCode;
 use crate::state::State;
-use crate::token::{Attribute, Doctype, Tag, Token};
+use crate::token::Token;
 
 mod cdata;
 mod charref;
@@ -33,12 +32,15 @@ mod comment;
 mod doctype;
 mod duplicates;
 mod fast;
+mod foreign;
+mod hand_out;
 mod limits;
 mod pi;
 mod tag;
 mod text;
 
 use doctype::DoctypeBuild;
+use hand_out::{Own, Source, Strings, Whole};
 use tag::TagBuild;
 
 /// Options for [`Tokenizer::with_options`].
@@ -52,8 +54,17 @@ pub struct Options {
     pub last_start_tag: Option<String>,
     /// For use without a tree builder: after a start tag `title` or `textarea` switch to RCDATA,
     /// after `style`, `xmp`, `iframe`, `noembed`, `noframes` to RAWTEXT, after `script` to script
-    /// data, after `plaintext` to PLAINTEXT, as the streaming design notes do.
+    /// data, after `plaintext` to PLAINTEXT, as the streaming design notes do. Alone, by the tag
+    /// name only (so `<svg><style>` switches too); with [`foreign_content`](Self::foreign_content)
+    /// as a tree builder would.
     pub switch_by_tag_name: bool,
+    /// With `switch_by_tag_name`: follow SVG and MathML subtrees as the tree builder's rules for
+    /// foreign content do, so that a start tag switches only where the HTML rules process it
+    /// (`<svg><style>` does not switch, `<svg><foreignObject><style>` and `<math><mi><style>`
+    /// do), and CDATA sections are allowed exactly where the adjusted current node is not in
+    /// the HTML namespace (`cdata_allowed` is then kept up to date by the tokenizer). The
+    /// subset of tree construction this follows: docs/html.md, "The document-level mode".
+    pub foreign_content: bool,
     /// With `switch_by_tag_name`: `noscript` switches to RAWTEXT as well (scripting enabled).
     pub scripting: bool,
     /// Whether `<![CDATA[` opens a CDATA section (the adjusted current node is not in the HTML
@@ -67,6 +78,34 @@ pub struct Options {
     /// `>`, and never a [`Token::ProcessingInstruction`]. Off by default: `<?target data>` is a
     /// processing instruction, as the standard says since 2026 (whatwg/html#12118).
     pub legacy_processing_instructions: bool,
+}
+
+impl Options {
+    /// The document-level mode: the tokens a tree builder would see (raw-text elements switch
+    /// the state by their names, SVG and MathML are followed: `switch_by_tag_name` and
+    /// `foreign_content`), what most users want. [`Options::default`] is the bare tokenizer of
+    /// the standard, which switches only when told ([`Tokenizer::set_state`]).
+    ///
+    /// ```
+    /// use thicket_html::{Options, Token, Tokenizer};
+    /// let mut tok = Tokenizer::with_options(Options::document());
+    /// tok.feed("<script>if (a<b) x()</script><svg><style>a{}</style></svg>");
+    /// tok.finish();
+    /// let mut names = Vec::new();
+    /// while let Some(token) = tok.next_token() {
+    ///     if let Token::StartTag(t) = token {
+    ///         names.push(t.name.into_owned());
+    ///     }
+    /// }
+    /// assert_eq!(names, ["script", "svg", "style"]);
+    /// ```
+    pub fn document() -> Options {
+        Options {
+            switch_by_tag_name: true,
+            foreign_content: true,
+            ..Options::default()
+        }
+    }
 }
 
 /// What a state method returns: `Ok` to go on, [`NeedMore`] when the input ran out before the
@@ -98,66 +137,6 @@ impl Pending {
             | Pending::Doctype(s)
             | Pending::Pi(s) => *s,
         }
-    }
-}
-
-/// The token of the finished tag `t`, its strings borrowed from the input where possible. Its
-/// attribute list keeps its capacity for the next tag.
-#[inline]
-fn take_tag<'a>(t: &mut TagBuild, span: Span, input: &'a Cursor<'static>) -> Token<'a> {
-    let attributes = if t.attrs.is_empty() {
-        Vec::new()
-    } else {
-        let mut v = Vec::with_capacity(t.attrs.len());
-        for a in &mut t.attrs {
-            v.push(Attribute {
-                name: a.name.take().into_cow(input),
-                value: a.value.take().into_cow(input),
-                span: Span::new(a.start, a.end),
-            });
-        }
-        t.attrs.clear();
-        v
-    };
-    let tag = Tag {
-        name: t.name.take().into_cow(input),
-        attributes,
-        self_closing: t.self_closing,
-        span,
-    };
-    if t.end_tag {
-        Token::EndTag(tag)
-    } else {
-        Token::StartTag(tag)
-    }
-}
-
-/// Above this many attributes, [`take_large_tag`] converts a tag's list in place.
-const LARGE_TAG: usize = 1024;
-
-/// [`take_tag`] for a tag with very many attributes (only the states build those): the
-/// builder's list becomes the token's in place (the standard library reuses the allocation), so
-/// the two are never held at once, and the builder keeps no huge capacity for the next tag.
-#[inline(never)]
-fn take_large_tag<'a>(t: &mut TagBuild, span: Span, input: &'a Cursor<'static>) -> Token<'a> {
-    let attributes = std::mem::take(&mut t.attrs)
-        .into_iter()
-        .map(|a| Attribute {
-            name: a.name.into_cow(input),
-            value: a.value.into_cow(input),
-            span: Span::new(a.start, a.end),
-        })
-        .collect();
-    let tag = Tag {
-        name: t.name.take().into_cow(input),
-        attributes,
-        self_closing: t.self_closing,
-        span,
-    };
-    if t.end_tag {
-        Token::EndTag(tag)
-    } else {
-        Token::StartTag(tag)
     }
 }
 
@@ -242,6 +221,8 @@ pub struct Tokenizer {
     ready_tag: Option<Span>,
     /// The direct path's last named-reference lookup.
     names: fast::NameCache,
+    /// The document-level mode's open SVG and MathML elements (`Options::foreign_content`).
+    foreign: foreign::ForeignContent,
     diagnostics: Diagnostics<ErrorCode>,
 }
 
@@ -308,6 +289,7 @@ impl Tokenizer {
             queue: VecDeque::new(),
             ready_tag: None,
             names: fast::NameCache::default(),
+            foreign: foreign::ForeignContent::default(),
             diagnostics,
         }
     }
@@ -331,6 +313,11 @@ impl Tokenizer {
         write(&mut self.input)
     }
 
+    /// The buffered input between absolute offsets `from` and `to` (what a feed just appended).
+    pub(crate) fn buffered_slice(&self, from: usize, to: usize) -> &str {
+        self.input.slice(from, to)
+    }
+
     /// Marks the end of the input; the remaining tokens and the end-of-file token follow.
     pub fn finish(&mut self) {
         self.input.finish();
@@ -339,9 +326,27 @@ impl Tokenizer {
     /// The next token, or `None` when more input is needed (or the end-of-file token has been
     /// returned).
     pub fn next_token(&mut self) -> Option<Token<'_>> {
+        self.next_in(Own)
+    }
+
+    /// [`next_token`](Self::next_token) for a tokenizer fed the whole of `whole` at once: the
+    /// strings borrow from `whole` (the same text as the tokenizer's buffer).
+    #[inline]
+    pub(crate) fn next_token_in<'a>(&mut self, whole: &'a str) -> Option<Token<'a>> {
+        self.next_in(Whole(whole))
+    }
+
+    /// The next token, its strings borrowed through what `from` makes of the input (the
+    /// buffer itself, or the whole input it is a copy of).
+    #[inline(always)]
+    fn next_in<'s, 'o, X: Source<'s, 'o>>(&'s mut self, from: X) -> Option<Token<'o>> {
         if let Some(span) = self.ready_tag.take() {
             self.last_end = span.end;
-            return Some(take_tag(&mut self.tag, span, &self.input));
+            return Some(hand_out::take_tag(
+                &mut self.tag,
+                span,
+                from.make(&self.input),
+            ));
         }
         if self.queue.is_empty() {
             // Between tokens nothing is pending (text is flushed before `run` returns), so in the
@@ -352,13 +357,17 @@ impl Tokenizer {
                     fast::Fast::No => {}
                     fast::Fast::Tag(span) => {
                         self.last_end = span.end;
-                        return Some(take_tag(&mut self.tag, span, &self.input));
+                        return Some(hand_out::take_tag(
+                            &mut self.tag,
+                            span,
+                            from.make(&self.input),
+                        ));
                     }
                     fast::Fast::RawTextThenTag(s, e, span) => {
                         self.ready_tag = Some(span);
                         self.last_end = e;
                         return Some(Token::Text {
-                            text: Cow::Borrowed(self.input.slice(s, e)),
+                            text: from.make(&self.input).range(s, e),
                             span: Span::new(s, e),
                         });
                     }
@@ -367,7 +376,7 @@ impl Tokenizer {
                         let (s, e) = self.text_span.take().unwrap_or((span.start, span.start));
                         self.last_end = e;
                         return Some(Token::Text {
-                            text: self.text.take().into_cow(&self.input),
+                            text: from.make(&self.input).acc(self.text.take()),
                             span: Span::new(s, e),
                         });
                     }
@@ -376,41 +385,16 @@ impl Tokenizer {
             self.run();
         }
         let p = self.queue.pop_front()?;
-        let input = &self.input;
-        Some(match p {
-            Pending::Text(t, span) => Token::Text {
-                text: t.into_cow(input),
-                span,
+        Some(hand_out::hand_out(
+            p,
+            hand_out::Builders {
+                tag: &mut self.tag,
+                comment: &mut self.comment,
+                pi: &mut self.pi,
+                doctype: &mut self.doctype,
             },
-            Pending::Discarded(span) => Token::Discarded { span },
-            Pending::Eof(span) => Token::Eof { span },
-            Pending::Tag(span) if self.tag.attrs.len() > LARGE_TAG => {
-                take_large_tag(&mut self.tag, span, input)
-            }
-            Pending::Tag(span) => take_tag(&mut self.tag, span, input),
-            Pending::Comment(span) => Token::Comment {
-                data: self.comment.take().into_cow(input),
-                span,
-            },
-            Pending::Pi(span) => {
-                let p = std::mem::take(&mut self.pi);
-                Token::ProcessingInstruction {
-                    target: p.target.into_cow(input),
-                    data: p.data.into_cow(input),
-                    span,
-                }
-            }
-            Pending::Doctype(span) => {
-                let d = std::mem::take(&mut self.doctype);
-                Token::Doctype(Doctype {
-                    name: d.name.map(|s| s.into_cow(input)),
-                    public_id: d.public_id.map(|s| s.into_cow(input)),
-                    system_id: d.system_id.map(|s| s.into_cow(input)),
-                    force_quirks: d.force_quirks,
-                    span,
-                })
-            }
-        })
+            from.make(&self.input),
+        ))
     }
 
     /// Switches the state between tokens (a tree builder after `<title>`, `<script>`...).

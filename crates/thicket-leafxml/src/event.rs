@@ -355,7 +355,7 @@ fn dump_escaped(c: char) -> bool {
 /// Quotes `s` for the dump: `"` and `\` escaped, `\n`, `\t`, `\r`, and `\u{..}` for
 /// controls, NBSP, soft hyphen, combining diacritics, U+2000..U+200F, U+2028..U+202F, BOM and
 /// private use; everything else as is.
-pub fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -427,7 +427,8 @@ impl Event<'_> {
 impl fmt::Display for EventKind<'_> {
     /// The canonical one-line dump used by the conformance suite and the snapshots:
     /// `start {ns}name a="1" {ns}b="2"`, `text "..."`, `end {ns}name`. Local attributes come in
-    /// document order, external ones sorted; values quoted by [`quote`].
+    /// document order, external ones sorted; values quoted (`"` and `\` escaped, `\n`, `\t`,
+    /// `\r`, invisible and combining characters as `\u{..}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = String::new();
         match self {

@@ -44,7 +44,9 @@ impl Element {
         }
     }
 
-    /// Decodes a whole document held in memory and returns its root element.
+    /// Decodes a whole document held in memory and returns its root element, owned (for
+    /// editing and writing; [`Document`](crate::Document) holds a decoded tree in far less
+    /// memory, with spans and parents).
     ///
     /// ```
     /// let root = thicket_leafxml::Element::parse(b"<a xmlns='urn:x'><b/>t</a>")?;
@@ -122,6 +124,38 @@ impl Element {
             }
             Some(e)
         })
+    }
+
+    /// The value of the local attribute `name`.
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The value of the attribute `local` in `namespace`.
+    pub fn attribute_ns(&self, namespace: &str, local: &str) -> Option<&str> {
+        self.external_attributes
+            .get(namespace)?
+            .get(local)
+            .map(String::as_str)
+    }
+
+    /// The texts inside the element, joined in document order (no recursion).
+    pub fn text_content(&self) -> String {
+        let mut out = String::new();
+        let mut stack: Vec<std::slice::Iter<'_, Node>> = vec![self.children.iter()];
+        while let Some(top) = stack.last_mut() {
+            match top.next() {
+                None => {
+                    stack.pop();
+                }
+                Some(Node::Text(t)) => out.push_str(t),
+                Some(Node::Element(e)) => stack.push(e.children.iter()),
+            }
+        }
+        out
     }
 
     fn same_head(&self, other: &Element) -> bool {

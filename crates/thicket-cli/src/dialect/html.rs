@@ -4,23 +4,27 @@
 use std::fmt::Write as _;
 use std::io;
 
-use thicket_html::{Diagnostic, Options, Token, Tokenizer};
+use thicket_html::{ByteTokenizer, Diagnostic, Options, Token, Tokenizer};
 use thicket_input::{Diagnostics, Limits};
 
-use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
+use super::{CliError, Sink, StreamView};
 use crate::outline::{json_opt, json_str, quote};
 use crate::render::Diag;
 use crate::source::{CHUNK, Source};
 use crate::window::floor_char_boundary;
 
-/// A tokenizer that switches to RCDATA, RAWTEXT, script data and PLAINTEXT after the start tags
-/// that do so, as a tree builder would (there is none here).
-fn tokenizer(limits: Limits) -> Tokenizer {
-    Tokenizer::with_options(Options {
-        switch_by_tag_name: true,
+/// The options of every pass: the library's document-level mode (switching to RCDATA, RAWTEXT,
+/// script data and PLAINTEXT after the start tags that do so, SVG and MathML followed), as a
+/// tree builder would (there is none here).
+fn options(limits: Limits) -> Options {
+    Options {
         limits,
-        ..Options::default()
-    })
+        ..Options::document()
+    }
+}
+
+fn tokenizer(limits: Limits) -> Tokenizer {
+    Tokenizer::with_options(options(limits))
 }
 
 /// One line for a token: `StartTag p class="x" 0..11`.
@@ -137,22 +141,35 @@ pub fn stream(
 ) -> Result<(), CliError> {
     // `--events` is not offered for html (see `super::supports`); any view streams tokens.
     let _ = view;
-    let mut tok = tokenizer(limits);
-    drive_text(src, Sniff::Whatwg, sink, |piece, sink| {
-        match piece {
-            Piece::Text(t) => tok.feed(t),
-            Piece::End => tok.finish(),
+    // The library's own byte front end (sniffing with UTF-8 as the default, what `decode`
+    // uses for whole documents too); the text each chunk decoded to goes to the window.
+    let mut tok = ByteTokenizer::with_default_encoding(None, thicket_html::UTF_8, options(limits));
+    let mut buf = Vec::new();
+    loop {
+        let more = src.next_chunk(&mut buf)?;
+        let text = if more { tok.feed(&buf) } else { tok.finish() };
+        if !text.is_empty() {
+            sink.window.push(text);
         }
         while let Some(token) = tok.next_token() {
             if sink.wants_lines() {
                 sink.line(format_args!("{}", token_line(&token)))?;
             }
         }
-        for d in tok.take_diagnostics() {
+        for d in tok.tokenizer().take_diagnostics() {
             sink.diag(Diag::from_diagnostic(&d))?;
         }
-        Ok(())
-    })
+        if !more {
+            src.done();
+            return Ok(());
+        }
+    }
+}
+
+/// Decodes a whole document as the streaming pass does (the library's sniffing, UTF-8 as the
+/// default).
+pub fn decode(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    thicket_html::decode_bytes(bytes, None, thicket_html::UTF_8).0
 }
 
 /// Tokenizes a whole document held in memory, feeding it in pieces (the tokenizer keeps

@@ -198,11 +198,10 @@ pub fn streaming_limits(limits: Limits) -> Limits {
     limits
 }
 
-/// How a text dialect finds the encoding of its bytes.
+/// How a text dialect finds the encoding of its bytes (HTML's is the library's own:
+/// `html::stream` and `html::decode`).
 #[derive(Clone, Copy, Debug)]
 pub enum Sniff {
-    /// The WHATWG algorithm (BOM, then the `<meta charset>` prescan), with UTF-8 as the default.
-    Whatwg,
     /// Thicket's XML rule (BOM, UTF-16 `<?`, the XML declaration's label, UTF-8).
     Xml,
 }
@@ -231,10 +230,6 @@ impl Sniff {
     /// when its XML declaration's label is unknown or contradicts the BOM.
     fn encoding(self, head: &[u8]) -> (&'static Encoding, usize, Option<Diag>) {
         match self {
-            Sniff::Whatwg => {
-                let s = thicket_input::whatwg::sniff_with_default(head, None, encoding_rs::UTF_8);
-                (s.encoding, s.bom_len, None)
-            }
             Sniff::Xml => {
                 let s = thicket_input::xml::sniff(head);
                 let diag = s.problem.map(|p| encoding_diag(p, s.declared_label_span));
@@ -375,7 +370,22 @@ impl<'b> Input<'b> {
                     encoding: None,
                 };
             }
-            Dialect::Html => Sniff::Whatwg,
+            Dialect::Html => {
+                let text = match bytes {
+                    Cow::Borrowed(b) => html::decode(b),
+                    Cow::Owned(mut b) => {
+                        // Valid UTF-8 comes back borrowed (without its BOM): reuse the bytes
+                        // rather than copy them.
+                        let bom = match html::decode(&b) {
+                            Cow::Borrowed(t) => b.len() - t.len(),
+                            Cow::Owned(t) => return Input::html(dialect, Cow::Owned(t)),
+                        };
+                        b.drain(..bom);
+                        Cow::Owned(String::from_utf8(b).unwrap_or_default())
+                    }
+                };
+                return Input::html(dialect, text);
+            }
             Dialect::Xml5 | Dialect::Microxml => Sniff::Xml,
         };
         let (text, encoding) = sniff.decode(bytes);
@@ -383,6 +393,14 @@ impl<'b> Input<'b> {
             dialect,
             data: Data::Text(text),
             encoding,
+        }
+    }
+
+    fn html(dialect: Dialect, text: Cow<'b, str>) -> Input<'b> {
+        Input {
+            dialect,
+            data: Data::Text(text),
+            encoding: None,
         }
     }
 

@@ -190,6 +190,7 @@ impl Tokenizer {
     /// plain (see [`Tokenizer::fast_tag`]). Anything else (a chunk end, CR, NULL, a reference or
     /// tag that is not plain, markup declarations) is left to the states at its start, with the
     /// text so far pending as the states would have it.
+    #[inline(always)]
     pub(super) fn fast_data(&mut self) -> Fast {
         // The common case first: a run of plain text (maybe empty), then a tag. The text is
         // handed out as a range of the input without going through `text`.
@@ -513,6 +514,8 @@ impl Tokenizer {
             if self.options.switch_by_tag_name {
                 self.start_tag_done();
             }
+        } else if self.options.foreign_content {
+            self.foreign_end_tag();
         }
         Some(Span::new(start, end))
     }

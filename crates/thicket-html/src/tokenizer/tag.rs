@@ -449,6 +449,9 @@ impl Tokenizer {
             if self.tag.self_closing {
                 self.error_at(ErrorCode::EndTagWithTrailingSolidus, gt);
             }
+            if self.options.foreign_content {
+                self.foreign_end_tag();
+            }
         } else {
             self.start_tag_done();
         }
@@ -467,6 +470,10 @@ impl Tokenizer {
                 .push_str(self.tag.name.as_str(&self.input), &self.input),
         }
         if self.options.switch_by_tag_name {
+            if self.options.foreign_content && !self.foreign_start_tag() {
+                // Processed by the rules for foreign content: nothing switches.
+                return;
+            }
             self.state = match self.tag.name.as_str(&self.input) {
                 "title" | "textarea" => State::Rcdata,
                 "style" | "xmp" | "iframe" | "noembed" | "noframes" => State::Rawtext,
