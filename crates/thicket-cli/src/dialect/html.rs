@@ -151,6 +151,9 @@ pub fn stream(
         for d in tok.take_diagnostics() {
             sink.diag(Diag::from_diagnostic(&d))?;
         }
+        if matches!(piece, Piece::End) {
+            sink.counted(tok.omitted_diagnostics());
+        }
         Ok(())
     })
 }

@@ -120,6 +120,9 @@ pub fn stream(
                 }
             }
         }
+        if matches!(piece, Piece::End) {
+            sink.counted(tok.omitted_diagnostics());
+        }
         Ok(())
     })
 }
@@ -135,7 +138,11 @@ fn check(src: &mut Source, limits: Limits, sink: &mut Sink<'_>) -> Result<(), Cl
                 p.feed(t);
                 p.take_diagnostics()
             }
-            Piece::End => parser.take().expect("ended once").finish().diagnostics,
+            Piece::End => {
+                let parsed = parser.take().expect("ended once").finish();
+                sink.counted(parsed.omitted_diagnostics);
+                parsed.diagnostics
+            }
         };
         for d in &diagnostics {
             sink.diag(Diag::from_diagnostic(d))?;
