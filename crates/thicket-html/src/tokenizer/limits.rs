@@ -349,11 +349,17 @@ impl Tokenizer {
     }
 
     /// The offset before which [`Tokenizer::compact`] may drop the buffer when nothing is
-    /// queued: the end of the last token returned, or, when the current token dropped input
+    /// queued: the end of the last token returned (the position while the digits of a numeric
+    /// reference in data are read), or, when the current token dropped input
     /// to a limit, the current position (after copying out the token's strings, so that they
     /// no longer point into the buffer).
     pub(super) fn compact_point(&mut self) -> usize {
         if !self.limit.detach {
+            if self.reading_digits_in_data() {
+                // Text before the reference was flushed (`last_end`); the reference's own text
+                // is its value, copied when it ends.
+                return self.pos().max(self.last_end);
+            }
             return self.last_end;
         }
         let Some(floor) = self.compact_floor() else {
