@@ -283,7 +283,10 @@ fn token_length_limit_cuts_comments_and_bogus_comments() {
     // A bogus comment, a CDATA section outside foreign content and an unclosed comment.
     let (tokens, diags, _) = run_all("<!x123456>", limits);
     assert_eq!(comment(&tokens[0]), "x123");
-    assert_eq!(codes(&diags), ["incorrectly-opened-comment", "token-length-limit"]);
+    assert_eq!(
+        codes(&diags),
+        ["incorrectly-opened-comment", "token-length-limit"]
+    );
     assert_eq!(diags[1].1, Span::new(6, 7));
     let (tokens, diags, _) = run_all("</ 0123456>", limits);
     assert_eq!(comment(&tokens[0]), " 012");

@@ -290,8 +290,15 @@ impl Tokenizer {
     pub(super) fn comment_append_str(&mut self, text: &str, start: usize, end: usize) {
         let g = &mut self.limit;
         let (s, input) = (&mut self.comment, &self.input);
-        if let Some(span) = append_str(s, &mut g.token_cut, g.max_token_len, input, text, start, end)
-        {
+        if let Some(span) = append_str(
+            s,
+            &mut g.token_cut,
+            g.max_token_len,
+            input,
+            text,
+            start,
+            end,
+        ) {
             self.limit_reached(ErrorCode::TokenLengthLimit, span);
         }
     }
@@ -312,8 +319,15 @@ impl Tokenizer {
     pub(super) fn pi_data_append_str(&mut self, text: &str, start: usize, end: usize) {
         let g = &mut self.limit;
         let (s, input) = (&mut self.pi.data, &self.input);
-        if let Some(span) = append_str(s, &mut g.token_cut, g.max_token_len, input, text, start, end)
-        {
+        if let Some(span) = append_str(
+            s,
+            &mut g.token_cut,
+            g.max_token_len,
+            input,
+            text,
+            start,
+            end,
+        ) {
             self.limit_reached(ErrorCode::TokenLengthLimit, span);
         }
     }
