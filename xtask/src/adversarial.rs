@@ -395,6 +395,7 @@ struct Row {
     /// The time of a run on a tiny document (process start, reading, printing nothing much),
     /// taken off every time before it is divided or compared.
     startup: f64,
+    /// Whether the 10x target applies (every byte or construct an error in this run).
     dense: bool,
 }
 
@@ -566,6 +567,27 @@ fn run_all(o: &Options, bins: &Binaries, corpus: &Path, scratch: &Path) -> Resul
         o.scale,
         MAX_STREAMING_KB / 1024
     );
+    let dense: Vec<String> = CASES
+        .iter()
+        .filter(|c| c.dense)
+        .map(|c| c.name.to_owned())
+        .collect();
+    let with_limits: Vec<String> = CASES
+        .iter()
+        .filter(|c| !c.dense_with_limits.is_empty())
+        .map(|c| format!("{} ({})", c.name, c.dense_with_limits.join(", ")))
+        .collect();
+    let _ = writeln!(
+        out,
+        "Cases held to {MAX_RATIO_DENSE}x: {}; with limits on also {} (every construct past a \
+         limit is that limit's diagnostic). A verdict names each target a row misses: \
+         `growth G` (over {MAX_GROWTH_PER_4X} per 4x), `Nx normal` (over the ratio target), \
+         `M MB` (a streaming view over {} MB with limits on), or how a run ended (timeout, crash, \
+         exit status).\n",
+        dense.join(", "),
+        with_limits.join(", "),
+        MAX_STREAMING_KB / 1024
+    );
     // The normal documents, per dialect, view and limits, and the startup times.
     let mut normal: Vec<(Key, Normal)> = Vec::new();
     let tiny = scratch.join("tiny.xml");
@@ -644,7 +666,7 @@ fn run_all(o: &Options, bins: &Binaries, corpus: &Path, scratch: &Path) -> Resul
                         runs: Vec::new(),
                         normal_ns,
                         startup,
-                        dense: case.dense,
+                        dense: case.dense || (limits && case.dense_with_limits.contains(&dialect)),
                     };
                     for (multiple, file, bytes) in &files {
                         let cmd = command(bins, dialect, view, limits, file);
