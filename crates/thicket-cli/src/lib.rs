@@ -579,6 +579,9 @@ fn check_one(path: &str, forced: Option<Dialect>, limits: Limits, progress: bool
         Err(e) => return Checked::Unreadable(format!("cannot read: {}", describe(&e.error))),
     };
     let mut sink = Sink::new(&src.name.clone());
+    // Nothing is shown, only the count and the earliest: the parser keeps that one (diagnostics
+    // come in source order) and counts the rest.
+    sink.cap = Some(0);
     match dialect::stream(dialect, &mut src, StreamView::Check, limits, &mut sink) {
         Ok(()) => {}
         Err(CliError::Read(e)) => {

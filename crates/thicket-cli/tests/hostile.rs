@@ -409,3 +409,28 @@ fn a_closed_standard_input_is_a_read_error() {
         assert_ne!(o.status.code(), Some(2), "{args:?} on /dev/null");
     }
 }
+
+#[test]
+fn html_comments_honour_the_token_length_limit() {
+    let file = write("long-comment.html", b"<p><!--0123456789abcdef--><b>");
+    let o = run(&[
+        "parse",
+        "-d",
+        "html",
+        "--tokens",
+        &file,
+        "--max-token-len",
+        "8",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("token-length-limit"), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Comment \"01234567\" 3..26"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("StartTag b"), "{}", stdout(&o));
+    // The default (4 MiB) leaves it alone.
+    let o = run(&["parse", "-d", "html", "--tokens", &file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

@@ -152,6 +152,11 @@ thicket_input::error_codes! {
         /// `surrogate-in-input-stream` (never produced here: a Rust `&str` cannot hold a surrogate).
         SurrogateInInputStream = "surrogate-in-input-stream",
             "surrogate in the input";
+        /// `token-length-limit`: comment or processing instruction data longer than
+        /// `Limits::max_token_len` (it keeps its first bytes; the rest is read, not held). Not a
+        /// WHATWG code.
+        TokenLengthLimit = "token-length-limit",
+            "comment or processing instruction longer than the limit (cut)";
         /// `unexpected-character-after-doctype-system-identifier`.
         UnexpectedCharacterAfterDoctypeSystemIdentifier = "unexpected-character-after-doctype-system-identifier",
             "unexpected character after the system identifier";

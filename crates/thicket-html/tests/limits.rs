@@ -259,3 +259,96 @@ fn limits_do_not_change_text_comments_or_what_fits() {
         run_all(input, Limits::none())
     );
 }
+
+fn comment(t: &Token<'_>) -> String {
+    match t {
+        Token::Comment { data, .. } => data.to_string(),
+        other => panic!("not a comment: {other:?}"),
+    }
+}
+
+#[test]
+fn token_length_limit_cuts_comments_and_bogus_comments() {
+    let limits = Limits::none().with_max_token_len(4);
+    // The data keeps its first 4 bytes; the limit is reported at the first dropped character;
+    // the token's span still covers all of it, and what follows is untouched.
+    let (tokens, diags, _) = run_all("<!--0123456789--><p>", limits);
+    assert_eq!(comment(&tokens[0]), "0123");
+    assert_eq!(tokens[0].span(), Span::new(0, 17));
+    assert!(matches!(&tokens[1], Token::StartTag(t) if t.name == "p"));
+    assert_eq!(diags, [(ErrorCode::TokenLengthLimit, Span::new(8, 9))]);
+    // Exactly the limit: nothing is cut.
+    let (tokens, diags, _) = run_all("<!--0123-->", limits);
+    assert_eq!((comment(&tokens[0]), diags.len()), ("0123".to_owned(), 0));
+    // A bogus comment, a CDATA section outside foreign content and an unclosed comment.
+    let (tokens, diags, _) = run_all("<!x123456>", limits);
+    assert_eq!(comment(&tokens[0]), "x123");
+    assert_eq!(
+        codes(&diags),
+        ["incorrectly-opened-comment", "token-length-limit"]
+    );
+    assert_eq!(diags[1].1, Span::new(6, 7));
+    let (tokens, diags, _) = run_all("</ 0123456>", limits);
+    assert_eq!(comment(&tokens[0]), " 012");
+    assert!(codes(&diags).contains(&"token-length-limit"));
+    let (tokens, diags, _) = run_all("<![CDATA[x]]>", limits);
+    assert_eq!(comment(&tokens[0]), "[CDA");
+    assert!(codes(&diags).contains(&"token-length-limit"));
+    let (tokens, diags, _) = run_all("<!--01--23-4\r\n56", limits);
+    assert_eq!(comment(&tokens[0]), "01--");
+    assert_eq!(
+        codes(&diags),
+        ["token-length-limit", "eof-in-comment"],
+        "{diags:?}"
+    );
+    // A replacement that does not fit is dropped whole (cut at a character boundary).
+    let (tokens, diags, _) = run_all("<!--ab\0cd-->", Limits::none().with_max_token_len(3));
+    assert_eq!(comment(&tokens[0]), "ab");
+    assert_eq!(
+        codes(&diags),
+        ["unexpected-null-character", "token-length-limit"]
+    );
+    assert_eq!(diags[1].1, Span::new(6, 7));
+}
+
+/// A comment cut by the limit is not held: the rest is read and dropped as it comes.
+#[test]
+fn a_cut_comment_is_not_held() {
+    const CHUNK: usize = 16 << 10;
+    let mut tok = Tokenizer::with_options(Options {
+        limits: Limits::none().with_max_token_len(1 << 10),
+        ..Options::default()
+    });
+    tok.feed("<!--");
+    let block = "comment text -- ".repeat(CHUNK / 16);
+    let mut held = 0;
+    for _ in 0..256 {
+        tok.feed(&block);
+        held = held.max(tok.buffered());
+        assert!(tok.next_token().is_none());
+    }
+    tok.feed("-->");
+    tok.finish();
+    let t = tok.next_token().expect("the comment");
+    assert_eq!(comment(&t).len(), 1 << 10);
+    assert_eq!(t.span().len(), 4 + 256 * block.len() + 3);
+    assert!(held < 4 * CHUNK, "{held} bytes held");
+}
+
+#[test]
+fn token_length_limit_cuts_processing_instruction_data() {
+    let limits = Limits::none().with_max_token_len(4);
+    let (tokens, diags, _) = run_all("<?t 0123456789?><p>", limits);
+    match &tokens[0] {
+        Token::ProcessingInstruction { target, data, span } => {
+            assert_eq!((&**target, &**data), ("t", "0123"));
+            assert_eq!(*span, Span::new(0, 16));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(&tokens[1], Token::StartTag(t) if t.name == "p"));
+    assert_eq!(diags, [(ErrorCode::TokenLengthLimit, Span::new(8, 9))]);
+    let (tokens, diags, _) = run_all("<?t 01?2?3\r\n?>", limits);
+    assert!(matches!(&tokens[0], Token::ProcessingInstruction { data, .. } if data == "01?2"));
+    assert_eq!(codes(&diags), ["token-length-limit"]);
+}

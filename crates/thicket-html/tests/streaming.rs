@@ -359,3 +359,38 @@ fn memory_is_independent_of_the_length_of_a_text_run() {
         );
     }
 }
+
+/// A numeric character reference with megabytes of digits is not held: once a digit is read
+/// its end is a character whatever follows, so the buffer keeps the position, not the digits.
+#[test]
+fn the_digits_of_a_numeric_reference_are_not_held() {
+    const CHUNK: usize = 16 << 10;
+    fn pull(tok: &mut Tokenizer, text: &mut String) {
+        while let Some(t) = tok.next_token() {
+            if let Token::Text { text: t, .. } = t {
+                text.push_str(&t);
+            }
+        }
+    }
+    for (head, digits, expected) in [
+        ("<p>&#", "0", "A"),
+        ("<p>&#x", "0", "e"),
+        ("<p>a&#", "9", "a\u{FFFD}"),
+    ] {
+        let mut tok = Tokenizer::with_options(Options::default());
+        let mut text = String::new();
+        tok.feed(head);
+        let block = digits.repeat(CHUNK);
+        let mut held = 0;
+        for _ in 0..64 {
+            tok.feed(&block);
+            held = held.max(tok.buffered());
+            pull(&mut tok, &mut text);
+        }
+        tok.feed("65;</p>");
+        tok.finish();
+        pull(&mut tok, &mut text);
+        assert!(held < 4 * CHUNK, "{head}: {held} bytes held");
+        assert_eq!(text, expected, "{head}");
+    }
+}

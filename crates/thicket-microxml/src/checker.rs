@@ -19,7 +19,9 @@ use crate::tree::TreeBuilder;
 /// `Limits::max_name_len` a check of any document runs in bounded memory, look-ahead aside (a
 /// comment, PI or tag is held until it ends). Text is handed out in pieces as it is read, so
 /// the length of a text node does not count; the tokenizer's diagnostics that start after an
-/// unfinished top-level text run wait for the run's `text-outside-root` (source order).
+/// unfinished top-level text run wait for the run's `text-outside-root` (source order); with
+/// `Limits::max_diagnostics` only as many wait as the cap can still keep (the rest are
+/// counted), so a run where every character is an error costs no memory per error.
 #[derive(Debug)]
 pub struct Checker {
     lexer: Lexer<'static>,
@@ -85,6 +87,12 @@ impl Checker {
     /// token, all of them.
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
         self.held.extend(self.lexer.take_released());
+        if self.held.len() > self.room {
+            // Held diagnostics are in source order and all come out before anything released
+            // later: past what the cap can still keep, none of them can be kept.
+            self.omitted += self.held.len() - self.room;
+            self.held.truncate(self.room);
+        }
         let mut at_end = Vec::new();
         if self.finished && !self.ended && self.lexer.is_done() && self.lexer.queue_is_empty() {
             self.ended = true;

@@ -292,6 +292,31 @@ fn a_megabyte_of_lt_keeps_only_the_cap() {
     );
 }
 
+#[test]
+fn a_checker_behind_an_open_top_level_run_keeps_only_the_cap() {
+    // One top-level run of `<` (each an error): its `text-outside-root` comes first, when the
+    // run ends, so the errors inside wait; only as many as the cap can keep may wait.
+    let text = "<".repeat(1 << 16);
+    let options = with(Limits::none().with_max_diagnostics(10));
+    let whole = parse_with(&text, options);
+    let mut checker = thicket_microxml::Checker::new(options);
+    let mut kept = Vec::new();
+    for piece in text.as_bytes().chunks(4096) {
+        checker.feed(std::str::from_utf8(piece).expect("ascii"));
+        while checker.next_token().is_some() {}
+        kept.extend(checker.take_diagnostics());
+        assert!(kept.len() <= 10);
+    }
+    // Past what the cap can keep, the waiting errors were counted as they came, not held.
+    assert!(checker.omitted_diagnostics() > text.len() / 2);
+    checker.finish();
+    while checker.next_token().is_some() {}
+    kept.extend(checker.take_diagnostics());
+    assert_eq!(kept, whole.diagnostics);
+    assert_eq!(checker.omitted_diagnostics(), whole.omitted_diagnostics);
+    assert!(kept.iter().any(|d| d.code.as_str() == "text-outside-root"));
+}
+
 fn markup() -> impl Strategy<Value = String> {
     let pieces = vec![
         "<a>",

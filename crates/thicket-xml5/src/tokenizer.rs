@@ -379,11 +379,14 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// Lets the input drop what no token in progress needs: everything before the position, or
-    /// before the `&` of a reference being read (whose name the states read again). The
-    /// strings under construction that start earlier are copied out first.
+    /// before the `&` of a reference being read (whose name the states read again; not the
+    /// digits of a numeric reference, see `CharRef::may_reread`). The strings under
+    /// construction that start earlier are copied out first.
     fn compact(&mut self) {
         let keep = match self.state {
-            State::CharacterReferenceInData | State::CharacterReferenceInAttributeValue => {
+            State::CharacterReferenceInData | State::CharacterReferenceInAttributeValue
+                if self.cref.may_reread() =>
+            {
                 self.cref.start
             }
             _ => usize::MAX,
@@ -905,6 +908,38 @@ mod tests {
                     prop_assert_eq!(run_end(set, &text, i), naive(set, &text, i), "{:?} from {}", text, i);
                 }
             }
+        }
+    }
+
+    /// A numeric reference of megabytes of digits is not held: once a digit is read the
+    /// reference ends as a character whatever follows, so the input is let go as it is read
+    /// (in data and in an attribute value alike), and the result is that of the whole input.
+    #[test]
+    fn the_digits_of_a_numeric_reference_are_not_held() {
+        const CHUNK: usize = 16 << 10;
+        for (head, tail) in [("<r>&#", "65;</r>"), ("<r a='&#x", "41;'/>")] {
+            let mut tok = Tokenizer::streaming(Options::default());
+            let mut kinds = Vec::new();
+            tok.feed(head);
+            let block = "0".repeat(CHUNK);
+            let mut held = 0;
+            for _ in 0..64 {
+                tok.feed(&block);
+                held = held.max(tok.input.buffered());
+                while let Some(t) = tok.next_token() {
+                    kinds.push(format!("{:?}", t.kind));
+                }
+            }
+            tok.feed(tail);
+            tok.finish();
+            while let Some(t) = tok.next_token() {
+                kinds.push(format!("{:?}", t.kind));
+            }
+            assert!(held < 4 * CHUNK, "{head}: {held} bytes held");
+            let whole = format!("{head}{}{tail}", block.repeat(64));
+            let (tokens, _) = tokenize(&whole, Options::default());
+            let expected: Vec<String> = tokens.iter().map(|t| format!("{:?}", t.kind)).collect();
+            assert_eq!(kinds, expected, "{head}");
         }
     }
 }

@@ -14,6 +14,10 @@ pub struct Case {
     /// Whether (nearly) every byte or construct is an error: the per-byte time target is then
     /// 10x the normal document's instead of 3x.
     pub dense: bool,
+    /// The dialects where, with the command line's default limits, (nearly) every construct
+    /// is a limit's diagnostic: the 10x target applies to them with limits on (1M nested tags
+    /// past `--max-depth` are each a `depth-limit`).
+    pub dense_with_limits: &'static [&'static str],
     /// The 1x amount, in the generator's unit.
     pub base: usize,
     /// Makes the input from an amount.
@@ -28,6 +32,7 @@ pub const CASES: &[Case] = &[
         name: "lt",
         what: "1 MB of `<`",
         dense: true,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| vec![b'<'; n],
     },
@@ -35,6 +40,7 @@ pub const CASES: &[Case] = &[
         name: "end-soup",
         what: "1 MB of `</`",
         dense: true,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| b"</".repeat(n / 2),
     },
@@ -42,6 +48,7 @@ pub const CASES: &[Case] = &[
         name: "nul-ref",
         what: "`&#0;` repeated (1 MB) in an element",
         dense: true,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| wrap(&b"&#0;".repeat(n / 4)),
     },
@@ -49,6 +56,7 @@ pub const CASES: &[Case] = &[
         name: "attrs-distinct",
         what: "one tag with 100k distinct attributes",
         dense: false,
+        dense_with_limits: &[],
         base: 100_000,
         generate: |n| tag_with((0..n).map(|i| format!("a{i}=\"\""))),
     },
@@ -56,6 +64,7 @@ pub const CASES: &[Case] = &[
         name: "attrs-duplicate",
         what: "one tag with 100k duplicate attributes",
         dense: true,
+        dense_with_limits: &[],
         base: 100_000,
         generate: |n| tag_with((0..n).map(|_| "a=\"\"".to_owned())),
     },
@@ -63,6 +72,7 @@ pub const CASES: &[Case] = &[
         name: "attrs-collide-fx",
         what: "one tag whose attribute names have one FxHash (XML5's name hash), 1 MB",
         dense: false,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| tag_with(fx_colliding_names(n).into_iter().map(|a| a + "=\"\"")),
     },
@@ -70,6 +80,7 @@ pub const CASES: &[Case] = &[
         name: "attrs-collide-fnv",
         what: "one tag whose attribute names share the low 20 bits of FNV-1a (MicroXML's), 1 MB",
         dense: false,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| tag_with(fnv_colliding_names(n).into_iter().map(|a| a + "=\"\"")),
     },
@@ -77,6 +88,7 @@ pub const CASES: &[Case] = &[
         name: "xmlns-attrs",
         what: "one tag with 100k attributes `xmlns:pN`",
         dense: false,
+        dense_with_limits: &[],
         base: 100_000,
         generate: |n| tag_with((0..n).map(|i| format!("xmlns:p{i}=\"urn:{i}\""))),
     },
@@ -84,6 +96,7 @@ pub const CASES: &[Case] = &[
         name: "nest",
         what: "1M nested open tags",
         dense: false,
+        dense_with_limits: &["xml5", "microxml"],
         base: 1_000_000,
         generate: |n| b"<a>".repeat(n),
     },
@@ -91,6 +104,7 @@ pub const CASES: &[Case] = &[
         name: "nest-ns",
         what: "nested elements each declaring a namespace, 1 MB",
         dense: false,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| {
             let mut out = String::with_capacity(n + 32);
@@ -106,6 +120,7 @@ pub const CASES: &[Case] = &[
         name: "open-comment",
         what: "a comment left open, 1 MB",
         dense: false,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| opened(b"<r><!--", n),
     },
@@ -113,6 +128,7 @@ pub const CASES: &[Case] = &[
         name: "open-cdata",
         what: "a CDATA section left open, 1 MB",
         dense: false,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| opened(b"<r><![CDATA[", n),
     },
@@ -120,6 +136,7 @@ pub const CASES: &[Case] = &[
         name: "open-pi",
         what: "a processing instruction left open, 1 MB",
         dense: false,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| opened(b"<r><?pi ", n),
     },
@@ -127,6 +144,7 @@ pub const CASES: &[Case] = &[
         name: "open-value",
         what: "an attribute value left open, 1 MB",
         dense: false,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| opened(b"<r a=\"", n),
     },
@@ -134,6 +152,7 @@ pub const CASES: &[Case] = &[
         name: "doctype-brackets",
         what: "a DOCTYPE left open with 1 MB of nested `[`",
         dense: false,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| {
             let mut out = b"<!DOCTYPE r [".to_vec();
@@ -145,6 +164,7 @@ pub const CASES: &[Case] = &[
         name: "numeric-ref",
         what: "a numeric character reference of 10 MB of digits",
         dense: false,
+        dense_with_limits: &[],
         base: 10 * MB,
         generate: |n| {
             let mut out = b"<r>&#".to_vec();
@@ -157,6 +177,7 @@ pub const CASES: &[Case] = &[
         name: "named-ref",
         what: "`&` and 1 MB of name characters",
         dense: false,
+        dense_with_limits: &[],
         base: MB,
         generate: |n| {
             let mut out = b"<r>&".to_vec();
@@ -169,6 +190,7 @@ pub const CASES: &[Case] = &[
         name: "text",
         what: "one 50 MB text node",
         dense: false,
+        dense_with_limits: &[],
         base: 50 * MB,
         generate: |n| wrap(&filler(n)),
     },

@@ -8,7 +8,7 @@ use thicket_html::{ByteTokenizer, Diagnostic, Options, Token, Tokenizer};
 use thicket_input::{Diagnostics, Limits};
 
 use super::{CliError, Sink, StreamView};
-use crate::outline::{json_opt, json_str, quote};
+use crate::outline::{Quoted, json_opt, json_str};
 use crate::render::Diag;
 use crate::source::{CHUNK, Source};
 use crate::window::floor_char_boundary;
@@ -29,51 +29,57 @@ fn tokenizer(limits: Limits) -> Tokenizer {
 
 /// One line for a token: `StartTag p class="x" 0..11`.
 pub fn token_line(token: &Token<'_>) -> String {
-    let mut line = String::new();
-    match token {
-        Token::Doctype(d) => {
-            line.push_str("Doctype");
-            if let Some(n) = &d.name {
-                let _ = write!(line, " {n}");
+    TokenLine(token).to_string()
+}
+
+/// A token's line, displayed without copying its strings (a comment or text can be megabytes:
+/// the streamed `--tokens` view writes it straight to the output).
+#[derive(Clone, Copy, Debug)]
+pub struct TokenLine<'a, 't>(pub &'a Token<'t>);
+
+impl std::fmt::Display for TokenLine<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let token = self.0;
+        match token {
+            Token::Doctype(d) => {
+                f.write_str("Doctype")?;
+                if let Some(n) = &d.name {
+                    write!(f, " {n}")?;
+                }
+                if let Some(p) = &d.public_id {
+                    write!(f, " public={}", Quoted(p))?;
+                }
+                if let Some(s) = &d.system_id {
+                    write!(f, " system={}", Quoted(s))?;
+                }
+                if d.force_quirks {
+                    f.write_str(" force-quirks")?;
+                }
             }
-            if let Some(p) = &d.public_id {
-                let _ = write!(line, " public={}", quote(p));
+            Token::StartTag(t) | Token::EndTag(t) => {
+                let kind = if matches!(token, Token::StartTag(_)) {
+                    "StartTag"
+                } else {
+                    "EndTag"
+                };
+                write!(f, "{kind} {}", t.name)?;
+                for a in &t.attributes {
+                    write!(f, " {}={}", a.name, Quoted(&a.value))?;
+                }
+                if t.self_closing {
+                    f.write_str(" self-closing")?;
+                }
             }
-            if let Some(s) = &d.system_id {
-                let _ = write!(line, " system={}", quote(s));
+            Token::Comment { data, .. } => write!(f, "Comment {}", Quoted(data))?,
+            Token::ProcessingInstruction { target, data, .. } => {
+                write!(f, "Pi {target} {}", Quoted(data))?;
             }
-            if d.force_quirks {
-                line.push_str(" force-quirks");
-            }
+            Token::Text { text, .. } => write!(f, "Text {}", Quoted(text))?,
+            Token::Discarded { .. } => f.write_str("Discarded")?,
+            Token::Eof { .. } => f.write_str("Eof")?,
         }
-        Token::StartTag(t) | Token::EndTag(t) => {
-            let kind = if matches!(token, Token::StartTag(_)) {
-                "StartTag"
-            } else {
-                "EndTag"
-            };
-            let _ = write!(line, "{kind} {}", t.name);
-            for a in &t.attributes {
-                let _ = write!(line, " {}={}", a.name, quote(&a.value));
-            }
-            if t.self_closing {
-                line.push_str(" self-closing");
-            }
-        }
-        Token::Comment { data, .. } => {
-            let _ = write!(line, "Comment {}", quote(data));
-        }
-        Token::ProcessingInstruction { target, data, .. } => {
-            let _ = write!(line, "Pi {target} {}", quote(data));
-        }
-        Token::Text { text, .. } => {
-            let _ = write!(line, "Text {}", quote(text));
-        }
-        Token::Discarded { .. } => line.push_str("Discarded"),
-        Token::Eof { .. } => line.push_str("Eof"),
+        write!(f, " {}", token.span())
     }
-    let _ = write!(line, " {}", token.span());
-    line
 }
 
 /// A token as a JSON object (see docs/cli.md).
@@ -153,13 +159,14 @@ pub fn stream(
         }
         while let Some(token) = tok.next_token() {
             if sink.wants_lines() {
-                sink.line(format_args!("{}", token_line(&token)))?;
+                sink.line(format_args!("{}", TokenLine(&token)))?;
             }
         }
         for d in tok.tokenizer().take_diagnostics() {
             sink.diag(Diag::from_diagnostic(&d))?;
         }
         if !more {
+            sink.counted(tok.tokenizer().omitted_diagnostics());
             src.done();
             return Ok(());
         }

@@ -68,6 +68,9 @@ pub fn stream(
         for d in checker.take_diagnostics() {
             sink.diag(Diag::from_diagnostic(&d))?;
         }
+        if matches!(piece, Piece::End) {
+            sink.counted(checker.omitted_diagnostics());
+        }
         Ok(())
     })
 }

@@ -184,6 +184,12 @@ impl<'a> Sink<'a> {
         Ok(())
     }
 
+    /// Diagnostics the parser counted past its cap and did not hand out (see
+    /// [`parser_limits`]): counted, never shown.
+    pub fn counted(&mut self, omitted: usize) {
+        self.count += omitted;
+    }
+
     /// Diagnostics counted but not shown.
     pub fn omitted(&self) -> usize {
         self.count - self.shown
@@ -195,6 +201,22 @@ impl<'a> Sink<'a> {
 pub fn streaming_limits(limits: Limits) -> Limits {
     let mut limits = limits;
     limits.max_diagnostics = None;
+    limits
+}
+
+/// The limits a streaming pass gives its parser when the diagnostics go only to `sink` (`check`,
+/// `--tokens`): the parser keeps as many as the sink shows (at least one, the earliest, which
+/// the summary names) and counts the rest, which the pass adds with [`Sink::counted`] at the
+/// end. The parser's diagnostics come in source order, so the sink shows the same ones as with
+/// no cap, but a parser that must hold diagnostics back (behind an open top-level text run, or a
+/// tag still being read) holds at most that many: 1 MB of `<` is not a million held
+/// diagnostics, and no time goes to diagnostics that are never shown. `--events` prints every
+/// diagnostic as a line: its parser keeps them all.
+pub fn parser_limits(limits: Limits, view: StreamView, sink: &Sink<'_>) -> Limits {
+    let mut limits = streaming_limits(limits);
+    if view != StreamView::Events {
+        limits.max_diagnostics = sink.cap.map(|cap| cap.max(1));
+    }
     limits
 }
 
@@ -317,7 +339,8 @@ pub fn drive_text(
     each(Piece::End, sink)
 }
 
-/// The streaming pass of `dialect`, with `limits` (whose diagnostics cap is the sink's).
+/// The streaming pass of `dialect`, with `limits` (whose diagnostics cap is the sink's, see
+/// [`parser_limits`]).
 pub fn stream(
     dialect: Dialect,
     src: &mut Source,
@@ -325,7 +348,7 @@ pub fn stream(
     limits: Limits,
     sink: &mut Sink<'_>,
 ) -> Result<(), CliError> {
-    let limits = streaming_limits(limits);
+    let limits = parser_limits(limits, view, sink);
     match dialect {
         Dialect::Html => html::stream(src, view, limits, sink),
         Dialect::Xml5 => xml5::stream(src, view, limits, sink),

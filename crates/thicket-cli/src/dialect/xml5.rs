@@ -46,7 +46,12 @@ impl std::fmt::Display for TokenLine<'_, '_> {
             }
             TokenKind::EndTag { name } => write!(f, "EndTag {name}")?,
             TokenKind::ShortEndTag => f.write_str("ShortEndTag")?,
-            TokenKind::Text(t) => write!(f, "Text {}", Quoted(t))?,
+            TokenKind::Text(t) => {
+                // The most frequent line (one per `<` of an error soup): plain writes, no
+                // `write!` to parse.
+                f.write_str("Text ")?;
+                std::fmt::Display::fmt(&Quoted(t), f)?;
+            }
             TokenKind::Comment(c) => write!(f, "Comment {}", Quoted(c))?,
             TokenKind::Pi { target, data } => write!(f, "Pi {target} {}", Quoted(data))?,
             TokenKind::XmlDeclaration {
@@ -84,7 +89,21 @@ impl std::fmt::Display for TokenLine<'_, '_> {
             TokenKind::Discarded => f.write_str("Discarded")?,
             TokenKind::Eof => f.write_str("Eof")?,
         }
-        write!(f, " {}", token.span)
+        f.write_str(" ")?;
+        std::fmt::Display::fmt(&token.span, f)
+    }
+}
+
+/// The `--events` line of a parse error: `error[code] start..end`.
+#[derive(Clone, Copy, Debug)]
+struct ErrorLine<'a>(&'a thicket_xml5::Diagnostic);
+
+impl std::fmt::Display for ErrorLine<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("error[")?;
+        f.write_str(self.0.code.as_str())?;
+        f.write_str("] ")?;
+        std::fmt::Display::fmt(&self.0.span, f)
     }
 }
 
@@ -114,11 +133,14 @@ pub fn stream(
                 }
                 Event::Diagnostic(d) => {
                     if view == StreamView::Events {
-                        sink.line(format_args!("error[{}] {}", d.code.as_str(), d.span))?;
+                        sink.line(format_args!("{}", ErrorLine(&d)))?;
                     }
                     sink.diag(Diag::from_diagnostic(&d))?;
                 }
             }
+        }
+        if matches!(piece, Piece::End) {
+            sink.counted(tok.omitted_diagnostics());
         }
         Ok(())
     })
@@ -135,7 +157,11 @@ fn check(src: &mut Source, limits: Limits, sink: &mut Sink<'_>) -> Result<(), Cl
                 p.feed(t);
                 p.take_diagnostics()
             }
-            Piece::End => parser.take().expect("ended once").finish().diagnostics,
+            Piece::End => {
+                let parsed = parser.take().expect("ended once").finish();
+                sink.counted(parsed.omitted_diagnostics);
+                parsed.diagnostics
+            }
         };
         for d in &diagnostics {
             sink.diag(Diag::from_diagnostic(d))?;

@@ -41,6 +41,20 @@ impl Tokenizer {
         }
     }
 
+    /// Whether the buffer may drop everything before the position although the last token
+    /// ended earlier: a numeric reference in data with a digit read ends as a character whatever
+    /// follows (its start and value are kept, its digits are not read again), so a reference of
+    /// 10 MB of digits is not held. (In an attribute value the tag's strings still point into the
+    /// buffer.)
+    pub(super) fn reading_digits_in_data(&self) -> bool {
+        matches!(
+            self.state,
+            State::HexadecimalCharacterReference
+                | State::DecimalCharacterReference
+                | State::NumericCharacterReferenceEnd
+        ) && !self.in_attribute()
+    }
+
     /// 12.2.5.72 Character reference state.
     pub(super) fn character_reference_state(&mut self) -> Step {
         match self.cur()? {

@@ -18,7 +18,7 @@ impl Tokenizer {
     pub(super) fn bogus_comment_state(&mut self) -> Step {
         let end = self.scan(&BOGUS);
         if end > self.pos() {
-            self.comment.push_range(self.pos(), end, &self.input);
+            self.comment_append_raw(self.pos(), end);
             self.input.set_offset(end);
         }
         match self.cur()? {
@@ -33,7 +33,7 @@ impl Tokenizer {
             }
             Some('\0') => {
                 self.error(ErrorCode::UnexpectedNullCharacter);
-                self.comment.push_char('\u{FFFD}', &self.input);
+                self.comment_append_str("\u{FFFD}", self.pos(), self.pos() + self.cw);
                 self.consume();
             }
             Some(_) => self.comment_push_current(),
@@ -48,7 +48,7 @@ impl Tokenizer {
         let cdata = self.input.starts_with(b"[CDATA[", false);
         if dashes == Ok(true) {
             self.input.advance(2);
-            self.comment.clear();
+            self.start_comment();
             self.state = State::CommentStart;
         } else if doctype == Ok(true) {
             self.input.advance(7);
@@ -64,8 +64,8 @@ impl Tokenizer {
             } else {
                 // html5lib-tests put the error at the last `[` of `[CDATA[`.
                 self.error_at(ErrorCode::CdataInHtmlContent, Span::new(at + 6, at + 7));
-                self.comment.clear();
-                self.comment.push_range(at, at + 7, &self.input);
+                self.start_comment();
+                self.comment_append_raw(at, at + 7);
                 self.input.advance(7);
                 self.state = State::BogusComment;
             }
@@ -77,7 +77,7 @@ impl Tokenizer {
             // Read the character for the error's position (and its input-stream errors).
             self.cur()?;
             self.error(ErrorCode::IncorrectlyOpenedComment);
-            self.comment.clear();
+            self.start_comment();
             self.state = State::BogusComment;
         }
         Ok(())
@@ -127,7 +127,7 @@ impl Tokenizer {
     pub(super) fn comment_state(&mut self) -> Step {
         let end = self.scan(&COMMENT);
         if end > self.pos() {
-            self.comment.push_range(self.pos(), end, &self.input);
+            self.comment_append_raw(self.pos(), end);
             self.input.set_offset(end);
         }
         match self.cur()? {
@@ -141,7 +141,7 @@ impl Tokenizer {
             }
             Some('\0') => {
                 self.error(ErrorCode::UnexpectedNullCharacter);
-                self.comment.push_char('\u{FFFD}', &self.input);
+                self.comment_append_str("\u{FFFD}", self.pos(), self.pos() + self.cw);
                 self.consume();
             }
             None => return self.eof_in_comment(),
@@ -229,7 +229,7 @@ impl Tokenizer {
             }
             Some('-') => {
                 let pos = self.pos();
-                self.comment.push_range(pos - 2, pos - 1, &self.input);
+                self.comment_append_raw(pos - 2, pos - 1);
                 self.consume();
             }
             None => return self.eof_in_comment(),
@@ -271,9 +271,9 @@ impl Tokenizer {
     fn comment_push_current(&mut self) {
         let (start, end) = (self.pos(), self.pos() + self.cw);
         if self.at_cr() {
-            self.comment.push_char('\n', &self.input);
+            self.comment_append_str("\n", start, end);
         } else {
-            self.comment.push_range(start, end, &self.input);
+            self.comment_append_raw(start, end);
         }
         self.consume();
     }
@@ -281,7 +281,7 @@ impl Tokenizer {
     /// Appends the `n` bytes before the position (dashes, `!`: ASCII) to the comment.
     fn comment_push_before(&mut self, n: usize) {
         let pos = self.pos();
-        self.comment.push_range(pos - n, pos, &self.input);
+        self.comment_append_raw(pos - n, pos);
     }
 
     /// Queues the comment; its `>` (if any) has been consumed.

@@ -296,6 +296,10 @@ impl Tokenizer {
         let Some(de) = data() else {
             return false;
         };
+        if de - ds > self.limit.max_token_len {
+            // The states cut it.
+            return false;
+        }
         let base = self.input.base();
         self.comment.clear();
         if de > ds {

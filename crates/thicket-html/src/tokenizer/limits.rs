@@ -26,6 +26,11 @@ pub(super) struct Guard {
     /// The shorter of the two: a tag (or attribute) no longer than this has no name or value
     /// over a limit, which the direct paths check once per tag.
     pub(super) max_tag_len: usize,
+    /// Longest comment or processing instruction data, in bytes.
+    pub(super) max_token_len: usize,
+    /// The comment or processing instruction data being built was cut: the rest of it is read
+    /// and dropped.
+    token_cut: bool,
     /// The name being built was cut: the rest of it is read and dropped.
     name_cut: bool,
     /// The attribute value being built was cut.
@@ -48,6 +53,8 @@ impl Guard {
             max_name_len,
             max_value_len,
             max_tag_len: max_name_len.min(max_value_len),
+            max_token_len: or_max(limits.max_token_len),
+            token_cut: false,
             name_cut: false,
             value_cut: false,
             attributes_seen: 0,
@@ -59,6 +66,7 @@ impl Guard {
     /// A new tag, DOCTYPE or processing instruction starts.
     #[inline]
     pub(super) fn new_token(&mut self) {
+        self.token_cut = false;
         self.name_cut = false;
         self.value_cut = false;
         self.attributes_seen = 0;
@@ -262,6 +270,68 @@ impl Tokenizer {
         self.consume();
     }
 
+    /// A comment (or bogus comment) starts: its data is empty and has room again.
+    pub(super) fn start_comment(&mut self) {
+        self.comment.clear();
+        self.limit.new_token();
+    }
+
+    /// Appends the input `start..end` to the comment data, within `max_token_len`.
+    #[inline]
+    pub(super) fn comment_append_raw(&mut self, start: usize, end: usize) {
+        let g = &mut self.limit;
+        let (s, input) = (&mut self.comment, &self.input);
+        if let Some(span) = append_raw(s, &mut g.token_cut, g.max_token_len, input, start, end) {
+            self.limit_reached(ErrorCode::TokenLengthLimit, span);
+        }
+    }
+
+    /// Appends `text`, which replaces the input `start..end`, to the comment data.
+    pub(super) fn comment_append_str(&mut self, text: &str, start: usize, end: usize) {
+        let g = &mut self.limit;
+        let (s, input) = (&mut self.comment, &self.input);
+        if let Some(span) = append_str(
+            s,
+            &mut g.token_cut,
+            g.max_token_len,
+            input,
+            text,
+            start,
+            end,
+        ) {
+            self.limit_reached(ErrorCode::TokenLengthLimit, span);
+        }
+    }
+
+    /// Appends the input `start..end` to the processing instruction data, within
+    /// `max_token_len`.
+    #[inline]
+    pub(super) fn pi_data_append_raw(&mut self, start: usize, end: usize) {
+        let g = &mut self.limit;
+        let (s, input) = (&mut self.pi.data, &self.input);
+        if let Some(span) = append_raw(s, &mut g.token_cut, g.max_token_len, input, start, end) {
+            self.limit_reached(ErrorCode::TokenLengthLimit, span);
+        }
+    }
+
+    /// Appends `text`, which replaces the input `start..end`, to the processing instruction
+    /// data.
+    pub(super) fn pi_data_append_str(&mut self, text: &str, start: usize, end: usize) {
+        let g = &mut self.limit;
+        let (s, input) = (&mut self.pi.data, &self.input);
+        if let Some(span) = append_str(
+            s,
+            &mut g.token_cut,
+            g.max_token_len,
+            input,
+            text,
+            start,
+            end,
+        ) {
+            self.limit_reached(ErrorCode::TokenLengthLimit, span);
+        }
+    }
+
     /// Appends the input `start..end` (target characters: ASCII) to the processing instruction
     /// target, within the name limit.
     pub(super) fn pi_target_append(&mut self, start: usize, end: usize) {
@@ -296,8 +366,9 @@ impl Tokenizer {
     }
 
     /// Where [`Tokenizer::compact`] may cut the buffer when the current token dropped input:
-    /// the states of tags (after the name's start), DOCTYPEs, processing instructions and bogus
-    /// comments read nothing before the current character once their strings are owned; the
+    /// the states of tags (after the name's start), DOCTYPEs, processing instructions and
+    /// comments read nothing before the current character once their strings are owned (the
+    /// comment states append the dashes before it only while the data is not cut); the
     /// questionable state reads the `?` before it, the character reference states their `&`.
     /// `None` in the other states (they may still read from the token's start).
     fn compact_floor(&self) -> Option<usize> {
@@ -314,6 +385,16 @@ impl Tokenizer {
             | AfterAttributeValueQuoted
             | SelfClosingStartTag
             | BogusComment
+            | CommentStart
+            | CommentStartDash
+            | Comment
+            | CommentLessThanSign
+            | CommentLessThanSignBang
+            | CommentLessThanSignBangDash
+            | CommentLessThanSignBangDashDash
+            | CommentEndDash
+            | CommentEnd
+            | CommentEndBang
             | Doctype
             | BeforeDoctypeName
             | DoctypeName
@@ -349,11 +430,17 @@ impl Tokenizer {
     }
 
     /// The offset before which [`Tokenizer::compact`] may drop the buffer when nothing is
-    /// queued: the end of the last token returned, or, when the current token dropped input
+    /// queued: the end of the last token returned (the position while the digits of a numeric
+    /// reference in data are read), or, when the current token dropped input
     /// to a limit, the current position (after copying out the token's strings, so that they
     /// no longer point into the buffer).
     pub(super) fn compact_point(&mut self) -> usize {
         if !self.limit.detach {
+            if self.reading_digits_in_data() {
+                // Text before the reference was flushed (`last_end`); the reference's own text
+                // is its value, copied when it ends.
+                return self.pos().max(self.last_end);
+            }
             return self.last_end;
         }
         let Some(floor) = self.compact_floor() else {

@@ -169,7 +169,7 @@ impl Tokenizer {
     pub(super) fn processing_instruction_data_state(&mut self) -> Step {
         let end = self.scan(&DATA);
         if end > self.pos() {
-            self.pi.data.push_range(self.pos(), end, &self.input);
+            self.pi_data_append_raw(self.pos(), end);
             self.input.set_offset(end);
         }
         match self.cur()? {
@@ -201,9 +201,9 @@ impl Tokenizer {
                 // "Append U+003F (?)": the `?` just before, itself.
                 let pos = self.pos();
                 if pos > self.input.base() {
-                    self.pi.data.push_range(pos - 1, pos, &self.input);
+                    self.pi_data_append_raw(pos - 1, pos);
                 } else {
-                    self.pi.data.push_str("?", &self.input);
+                    self.pi_data_append_str("?", pos - 1, pos);
                 }
                 self.state = State::ProcessingInstructionData;
             }
@@ -215,9 +215,9 @@ impl Tokenizer {
     fn pi_data_push_current(&mut self) {
         let (start, end) = (self.pos(), self.pos() + self.cw);
         if self.at_cr() {
-            self.pi.data.push_char('\n', &self.input);
+            self.pi_data_append_str("\n", start, end);
         } else {
-            self.pi.data.push_range(start, end, &self.input);
+            self.pi_data_append_raw(start, end);
         }
         self.consume();
     }

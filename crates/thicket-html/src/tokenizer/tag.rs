@@ -65,7 +65,7 @@ impl Tokenizer {
             }
             Some('?') if self.options.legacy_processing_instructions => {
                 self.error(ErrorCode::UnexpectedQuestionMarkInsteadOfTagName);
-                self.comment.clear();
+                self.start_comment();
                 self.state = State::BogusComment;
             }
             Some('?') => self.tag_open_question_mark(),
@@ -104,7 +104,7 @@ impl Tokenizer {
             }
             Some(_) => {
                 self.error(ErrorCode::InvalidFirstCharacterOfTagName);
-                self.comment.clear();
+                self.start_comment();
                 self.state = State::BogusComment;
             }
         }

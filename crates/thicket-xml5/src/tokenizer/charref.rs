@@ -51,6 +51,20 @@ impl Default for CharRef {
     }
 }
 
+impl CharRef {
+    /// Whether the states may read the input after the `&` again (a name, or `&#` before any
+    /// digit: the reference may turn out to be none). Once a numeric reference has a digit its
+    /// end is a character whatever follows, so the digits need not be held (a reference of
+    /// 10 MB of digits costs its saturated value and its start).
+    pub(super) fn may_reread(&self) -> bool {
+        match self.phase {
+            RefPhase::Numeric { .. } => !self.seen_digit,
+            RefPhase::NumericSemicolon => false,
+            _ => true,
+        }
+    }
+}
+
 impl Tokenizer<'_> {
     #[inline]
     pub(super) fn start_char_ref(
