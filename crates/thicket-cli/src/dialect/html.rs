@@ -11,7 +11,7 @@ use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
 use crate::outline::{json_opt, json_str, quote};
 use crate::render::Diag;
 use crate::source::{CHUNK, Source};
-use crate::window::floor_char_boundary;
+use thicket_input::render::floor_char_boundary;
 
 /// A tokenizer that switches to RCDATA, RAWTEXT, script data and PLAINTEXT after the start tags
 /// that do so, as a tree builder would (there is none here).

@@ -3,7 +3,7 @@
 //!
 //! The window keeps the most recent text (at least [`KEEP`] bytes once the input is longer) and
 //! the global byte offsets of the line starts inside it. Lines end at LF, CR LF and a lone CR, as
-//! `thicket_input::LineIndex` counts them. Offsets before the window can no longer be located.
+//! [`LineIndex`](crate::LineIndex) counts them. Offsets before the window can no longer be located.
 //! A window over a whole document ([`Window::whole`]) borrows the text instead of copying it.
 //!
 //! Columns are found in time linear in the text and the lookups together, however long a line
@@ -285,7 +285,7 @@ pub fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use thicket_input::LineIndex;
+    use crate::LineIndex;
 
     #[test]
     fn agrees_with_line_index_however_the_text_is_split() {
