@@ -8,11 +8,13 @@ use std::borrow::Cow;
 
 mod builder;
 mod document;
+mod navigate;
 mod scope;
 
 pub use builder::TreeBuilder;
 use document::{AttributeData, Node, Payload, Range32, Span32, n32};
 pub use document::{AttributeRef, Attributes, Document};
+pub use navigate::Descendants;
 
 /// The XML namespace, bound to the `xml` prefix.
 pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
@@ -173,7 +175,7 @@ pub fn split_qname(name: &str) -> (Option<&str>, &str) {
 mod tests {
     use super::scope::SCAN_BINDINGS;
     use super::*;
-    use crate::{ErrorCode, Options, parse};
+    use crate::{ErrorCode, Options, parse_with};
 
     fn element(doc: &mut Document<'_>, name: &'static str) -> NodeId {
         let root = doc.root();
@@ -375,7 +377,7 @@ mod tests {
                 document: doc,
                 diagnostics,
                 ..
-            } = parse(&markup, Options::default());
+            } = parse_with(&markup, Options::default());
             let mut got = Vec::new();
             let mut stack = vec![doc.root()];
             while let Some(id) = stack.pop() {
