@@ -1,4 +1,5 @@
 #![doc = include_str!("../README.md")]
+#![warn(missing_debug_implementations)]
 
 pub mod acc;
 pub mod bom;
@@ -12,6 +13,8 @@ pub mod newline;
 mod position;
 pub mod render;
 pub mod scan;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod stream;
 pub mod whatwg;
 pub mod xml;

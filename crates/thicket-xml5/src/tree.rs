@@ -10,6 +10,8 @@ mod builder;
 mod document;
 mod navigate;
 mod scope;
+#[cfg(feature = "serde")]
+mod serde_impls;
 
 pub use builder::TreeBuilder;
 use document::{AttributeData, Node, Payload, Range32, Span32, n32};
@@ -42,6 +44,7 @@ impl NodeId {
 /// attributes are [`AttributeRef`]s ([`Document::attributes`]); [`AttributeRef::to_attribute`]
 /// turns one into this.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Attribute<'a> {
     /// The namespace, if the name is in one (`xmlns` declarations are in [`XMLNS_NAMESPACE`]).
     pub namespace: Option<Cow<'a, str>>,
@@ -64,6 +67,7 @@ impl Attribute<'_> {
 /// that [`Document::element`] gives (its strings borrowed from the document). Its attributes
 /// live in the document: [`Document::attributes`].
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Element<'a> {
     /// The namespace, if any.
     pub namespace: Option<Cow<'a, str>>,
@@ -115,6 +119,7 @@ fn qualified(prefix: Option<&str>, local: &str) -> String {
 
 /// What a node is.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum NodeData<'a> {
     /// The document node (always [`Document::root`]).
     Document,
@@ -144,6 +149,7 @@ pub enum NodeData<'a> {
 
 /// The XML declaration's pseudo-attributes (draft profile).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct XmlDeclaration {
     /// `version`.
     pub version: Option<String>,
