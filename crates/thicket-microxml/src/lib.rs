@@ -13,6 +13,8 @@ mod navigate;
 mod options;
 mod order;
 mod parser;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod serialize;
 mod token;
 mod tokenizer;

@@ -139,6 +139,15 @@ impl<'d, 'a> TextRef<'d, 'a> {
 }
 
 impl<'d, 'a> NodeRef<'d, 'a> {
+    /// The node's index in the arena.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(crate) fn id(&self) -> u32 {
+        match self {
+            NodeRef::Element(e) => e.id,
+            NodeRef::Text(t) => t.id,
+        }
+    }
+
     /// The parent element (`None` for the root).
     pub fn parent(&self) -> Option<ElementRef<'d, 'a>> {
         match self {
