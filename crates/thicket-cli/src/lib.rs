@@ -5,6 +5,12 @@ pub mod outline;
 pub mod render;
 pub mod source;
 
+/// The examples of docs/api.md (the API convention across the four dialects), run as doctests:
+/// this crate depends on all four.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/api.md")]
+pub struct ApiConvention;
+
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Mutex;
