@@ -11,7 +11,9 @@ fn weight(t: &Token<'_>) -> usize {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let path = args.next().expect("usage: tokens_profile FILE [iter|stream] [TIMES]");
+    let path = args
+        .next()
+        .expect("usage: tokens_profile FILE [iter|stream] [TIMES]");
     let mode = args.next().unwrap_or_else(|| "iter".into());
     let times: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
     let text = std::fs::read_to_string(path).expect("readable UTF-8 file");
