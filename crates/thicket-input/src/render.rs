@@ -199,7 +199,7 @@ fn write_located(
     Ok(())
 }
 
-fn snippet(window: &Window<'_>, diag: &Report, styled: bool) -> Option<String> {
+fn snippet(window: &mut Window<'_>, diag: &Report, styled: bool) -> Option<String> {
     let line = window.line(diag.span.start)?;
     let number = diag.line_col.map_or(line.number, |lc| lc.line);
     let rel_start = floor_char_boundary(line.text, diag.span.start - line.start);
