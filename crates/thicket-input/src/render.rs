@@ -307,6 +307,41 @@ mod tests {
         assert!(out.contains("…aaa"), "{out}");
     }
 
+    #[test]
+    fn renderers_and_windows_are_send() {
+        fn send<T: Send>() {}
+        send::<DiagnosticRenderer<'static>>();
+        send::<Window<'static>>();
+        send::<Report>();
+    }
+
+    #[test]
+    fn renders_without_a_name_and_with_a_note() {
+        let text = "<a>\n<b";
+        let mut r = DiagnosticRenderer::new(text);
+        let report = Report {
+            note: Some("(U+0000)".into()),
+            ..Report::from_diagnostic(&Diagnostic::new(Code, Span::empty(6)))
+        };
+        let mut out = Vec::new();
+        r.write(&mut out, &report).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with("2:3: x: m (U+0000)\n"), "{out}");
+        assert!(out.contains("2 | <b"), "{out}");
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    struct Code;
+
+    impl ErrorCode for Code {
+        fn as_str(self) -> &'static str {
+            "x"
+        }
+        fn message(self) -> &'static str {
+            "m"
+        }
+    }
+
     /// Showing a diagnostic at every byte of a 1 MB line: the positions are found counting each
     /// byte once, and every snippet is cut to a short window around its span.
     #[test]
