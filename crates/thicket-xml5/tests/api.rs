@@ -151,3 +151,36 @@ fn iteration_over_plain_markup_borrows_every_string() {
     }
     assert!(tokens > 400);
 }
+
+/// A streaming tokenizer's iterator pauses while it waits for input and goes on after a feed;
+/// joined, its tokens are those of the whole input (text may come in more pieces).
+#[test]
+fn the_streaming_iterator_goes_on_after_each_feed() {
+    let input = "<a x='1'>text &amp; more</a><b/>";
+    let whole: Vec<Token<'_>> = Tokenizer::new(input).collect();
+    let mut t = Tokenizer::streaming(Options::default());
+    let mut streamed = Vec::new();
+    for chunk in input.as_bytes().chunks(5) {
+        t.feed(std::str::from_utf8(chunk).unwrap());
+        streamed.extend(t.by_ref());
+    }
+    t.finish();
+    streamed.extend(t.by_ref());
+    let tags = |v: &[Token<'_>]| -> Vec<String> {
+        v.iter()
+            .filter(|t| !matches!(t.kind, TokenKind::Text(_)))
+            .map(|t| format!("{:?}", t.kind))
+            .collect()
+    };
+    let text = |v: &[Token<'_>]| -> String {
+        v.iter()
+            .filter_map(|t| match &t.kind {
+                TokenKind::Text(s) => Some(s.to_string()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(tags(&streamed), tags(&whole));
+    assert_eq!(text(&streamed), text(&whole));
+    assert!(matches!(streamed.last().unwrap().kind, TokenKind::Eof));
+}

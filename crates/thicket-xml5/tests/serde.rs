@@ -52,4 +52,7 @@ fn documents_round_trip_flat_at_any_depth() {
     // A parent that does not come first is an error, not a panic.
     let bad = r#"{"nodes":[{"parent":1,"data":{"Text":"x"}}]}"#;
     assert!(serde_json::from_str::<Document<'static>>(bad).is_err());
+    let under_text =
+        r#"{"nodes":[{"parent":null,"data":{"Text":"x"}},{"parent":0,"data":{"Comment":"c"}}]}"#;
+    assert!(serde_json::from_str::<Document<'static>>(under_text).is_err());
 }

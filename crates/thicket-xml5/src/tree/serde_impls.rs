@@ -94,10 +94,10 @@ impl<'de> Deserialize<'de> for Document<'static> {
         for (i, node) in flat.into_iter().enumerate() {
             let parent = match node.parent {
                 None => doc.root(),
-                Some(p) if p < i => ids[p],
+                Some(p) if p < i && matches!(doc.data(ids[p]), NodeData::Element(_)) => ids[p],
                 Some(p) => {
                     return Err(D::Error::custom(format_args!(
-                        "node {i}: its parent {p} does not come before it"
+                        "node {i}: its parent {p} is no element before it"
                     )));
                 }
             };
