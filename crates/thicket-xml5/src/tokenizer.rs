@@ -806,6 +806,14 @@ mod runs {
         set.run(text.as_bytes(), i, |j| past_checked(text, j))
     }
 
+    /// [`run_end`] through [`StopSet::run_inline`]: the same answer with the scan inlined into
+    /// the caller, for the direct path's hottest runs on a `static` set (text between tags,
+    /// names, quoted values). Elsewhere `run_end` keeps the code small.
+    #[inline(always)]
+    pub(super) fn run_end_inline(set: &StopSet, text: &str, i: usize) -> usize {
+        set.run_inline(text.as_bytes(), i, |j| past_checked(text, j))
+    }
+
     /// Past the character at `j` (a check byte of a run), unless the states must take it: CR,
     /// U+0000, a control or a noncharacter.
     #[inline]
