@@ -668,7 +668,7 @@ impl StopSet {
         hits & HI
     }
 
-    #[inline]
+    #[inline(always)]
     fn run_swar(
         &self,
         hay: &[u8],
