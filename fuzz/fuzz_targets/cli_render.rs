@@ -9,9 +9,8 @@ use std::io::Cursor;
 
 use libfuzzer_sys::fuzz_target;
 use thicket_cli::dialect::{self, Dialect, Input, Sink, StreamView};
-use thicket_cli::render::write_diag;
+use thicket_input::render::{Window, write_report as write_diag};
 use thicket_cli::source::Source;
-use thicket_cli::window::Window;
 use thicket_input::{Limits, LineIndex};
 
 #[path = "split.rs"]

@@ -79,7 +79,7 @@ fn run_with(chunks: &[&str], text: &str, options: &Options, fast: bool) -> Vec<S
 
 /// Every event of a whole-`&str` tokenizer, with the direct path on or off, as text.
 fn events(text: &str, options: &Options, fast: bool) -> Vec<String> {
-    let mut t = Tokenizer::new(text, options.clone()).with_fast_paths(fast);
+    let mut t = Tokenizer::with_options(text, options.clone()).with_fast_paths(fast);
     let mut out = Vec::new();
     while let Some(e) = t.next_event() {
         out.push(format!("{e:?}"));
@@ -101,7 +101,7 @@ fn check(text: &str, cuts: &[usize], options: &Options) {
         run_with(&split::chunks(text, cuts), text, options, false),
         "chunked, the direct path differs from the states"
     );
-    let parsed = thicket_xml5::parse(text, options.clone());
+    let parsed = thicket_xml5::parse_with(text, options.clone());
     let doc = &parsed.document;
     let starts: Vec<(usize, bool)> = parsed
         .diagnostics

@@ -18,9 +18,24 @@ pub fn all() -> Vec<Parser> {
             run: thicket::xml5_tokens,
         },
         Parser {
+            name: "thicket-xml5 tokenizer (Iterator)",
+            kind: Kind::Xml,
+            run: thicket::xml5_tokens_iter,
+        },
+        Parser {
             name: "thicket-xml5 tree",
             kind: Kind::Xml,
             run: thicket::xml5_tree,
+        },
+        Parser {
+            name: "thicket-microxml tokenizer",
+            kind: Kind::Xml,
+            run: thicket::microxml_tokens,
+        },
+        Parser {
+            name: "thicket-microxml tokenizer (Iterator)",
+            kind: Kind::Xml,
+            run: thicket::microxml_tokens_iter,
         },
         Parser {
             name: "thicket-microxml tree",
@@ -95,6 +110,18 @@ pub fn comparisons() -> Vec<Comparison> {
         c("thicket-xml5 tree", "roxmltree", 1.0),
         // Issue 5: parse to tree at least 1.5x roxmltree.
         c("thicket-microxml tree", "roxmltree", 1.5),
+        // Issue 15: an Iterator over a whole &str as fast as the `next_token` it wraps (within
+        // measurement noise).
+        c(
+            "thicket-xml5 tokenizer (Iterator)",
+            "thicket-xml5 tokenizer",
+            0.95,
+        ),
+        c(
+            "thicket-microxml tokenizer (Iterator)",
+            "thicket-microxml tokenizer",
+            0.95,
+        ),
         // Issue 6: at least quick-xml's NsReader (with unescaping), on files LeafXML accepts.
         c("thicket-leafxml events", "quick-xml NsReader", 1.0),
     ]

@@ -4,7 +4,12 @@ pub mod dialect;
 pub mod outline;
 pub mod render;
 pub mod source;
-pub mod window;
+
+/// The examples of docs/api.md (the API convention across the four dialects), run as doctests:
+/// this crate depends on all four.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/api.md")]
+pub struct ApiConvention;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
@@ -18,7 +23,7 @@ use dialect::{CliError, Dialect, Input, Parsed, Sink, StreamView};
 use outline::{JsonTreeWriter, OutlineWriter, write_json_str};
 use render::{write_diag, write_omitted};
 use source::{Source, describe};
-use window::Window;
+use thicket_input::render::Window;
 
 /// Exit code: the command ran and every input is valid (or `compare` ran).
 pub const EXIT_OK: u8 = 0;
@@ -432,7 +437,7 @@ fn write_json_with<'t>(
         write_json_str(out, d.code)?;
         out.write_all(br#","message":"#)?;
         write_json_str(out, d.message)?;
-        let (line, column) = d.locate(window).unwrap_or((0, 0));
+        let (line, column) = d.locate(window).map_or((0, 0), |lc| (lc.line, lc.column));
         write!(
             out,
             r#","line":{line},"column":{column},"start":{},"end":{}}}"#,
@@ -461,13 +466,17 @@ fn compare_one(dialect: Dialect, bytes: &[u8], limit: usize, settings: Settings)
         .iter()
         .take(limit)
         .map(|diag| {
-            let (line, col) = diag.locate(&mut window).unwrap_or((0, 0));
+            let (line, col) = diag
+                .locate(&mut window)
+                .map_or((0, 0), |lc| (lc.line, lc.column));
             format!("{line}:{col}: {}", diag.headline())
         })
         .collect();
     let first = match parsed.diags.first() {
         Some(diag) => {
-            let (line, col) = diag.locate(&mut window).unwrap_or((0, 0));
+            let (line, col) = diag
+                .locate(&mut window)
+                .map_or((0, 0), |lc| (lc.line, lc.column));
             format!("{line}:{col}: {}", diag.code)
         }
         None => "-".to_owned(),
@@ -592,8 +601,8 @@ fn check_one(path: &str, forced: Option<Dialect>, limits: Limits, progress: bool
     match sink.first {
         None => Checked::Valid(dialect),
         Some((diag, at)) => {
-            let at = at.map_or(format!("byte {}", diag.span.start), |(l, c)| {
-                format!("{l}:{c}")
+            let at = at.map_or(format!("byte {}", diag.span.start), |lc| {
+                format!("{}:{}", lc.line, lc.column)
             });
             Checked::Invalid {
                 dialect,

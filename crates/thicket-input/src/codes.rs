@@ -60,6 +60,10 @@ macro_rules! error_codes {
             fn message(self) -> &'static str {
                 $name::message(self)
             }
+
+            fn from_code(code: &str) -> ::core::option::Option<$name> {
+                $name::from_code(code)
+            }
         }
 
         impl ::core::fmt::Display for $name {

@@ -1,4 +1,5 @@
 #![doc = include_str!("../README.md")]
+#![warn(missing_debug_implementations)]
 
 pub mod acc;
 pub mod bom;
@@ -10,7 +11,10 @@ mod limits;
 pub mod lines;
 pub mod newline;
 mod position;
+pub mod render;
 pub mod scan;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod stream;
 pub mod whatwg;
 pub mod xml;
@@ -28,5 +32,6 @@ pub use limits::{Diagnostics, Limits};
 pub use lines::LineCounter;
 pub use newline::{NewlineNormalizer, NewlineRules, normalize_crlf, normalize_leafxml};
 pub use position::{Diagnostic, ErrorCode, LineCol, LineIndex, Span};
+pub use render::{DiagnosticRenderer, Report};
 pub use scan::{Finder, StopSet};
 pub use stream::StreamDecoder;

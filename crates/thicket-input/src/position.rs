@@ -10,6 +10,7 @@ use crate::newline::NewlineRules;
 /// Spans always point into the text as it was decoded, before any newline normalization,
 /// so that the source can be reproduced from them byte for byte.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Span {
     /// Offset of the first byte.
     pub start: usize,
@@ -102,6 +103,13 @@ pub trait ErrorCode: Copy + Eq + fmt::Debug + 'static {
 
     /// A one-line human-readable description of the problem.
     fn message(self) -> &'static str;
+
+    /// The code whose [`as_str`](ErrorCode::as_str) is `code` (`None` for a string that is no
+    /// code of this enum; the default knows none).
+    fn from_code(code: &str) -> Option<Self> {
+        let _ = code;
+        None
+    }
 }
 
 /// A diagnostic: an error code and the span of input it concerns. `Copy`, allocation-free;
@@ -136,6 +144,7 @@ impl<C: ErrorCode> fmt::Display for Diagnostic<C> {
 
 /// A 1-based line and column. Columns count characters (Unicode scalar values), not bytes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LineCol {
     /// 1-based line number.
     pub line: usize,

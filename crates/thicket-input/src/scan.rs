@@ -755,8 +755,9 @@ impl StopSet {
 }
 
 impl StopSet {
-    /// [`StopSet::run`] with the probe and the engine inlined into the caller (only the memchr
-    /// engine past [`SHORT`] bytes is called as `run` calls it). Same answer as `run`, for the few hottest call sites of a dialect on
+    /// [`StopSet::run`] with the probe and the engine inlined into the caller (the table and
+    /// SWAR engines whole, the memchr engine's word test for the first [`SHORT`] bytes; longer
+    /// memchr runs are called as `run` calls them). Same answer as `run`, for the few hottest call sites of a dialect on
     /// a `static` set: there the compiler knows the set, so the choice of engine, the needles
     /// and the word test's printable members become constants (straight-line code instead of a
     /// loop over the members) and a run that ends within the word test makes no call. Each
@@ -791,8 +792,8 @@ impl StopSet {
                 }
                 Err(i) => self.run_memchr_long(hay, i, &mut check),
             },
-            Engine::Swar => self.run_swar(hay, from, &mut check),
             Engine::Table => self.run_table(hay, from, hay.len(), &mut check),
+            Engine::Swar => self.run_swar(hay, from, &mut check),
         }
     }
 

@@ -168,6 +168,9 @@ pub struct Document<'a> {
     pub(crate) nodes: Vec<NodeData>,
     pub(crate) attributes: Vec<AttributeData>,
     pub(crate) root: u32,
+    /// The parent of every node under the root, made on the first `parent()` call
+    /// (`crate::navigate`): 4 bytes per node, only for users who go up.
+    pub(crate) parents: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl<'a> Document<'a> {
@@ -209,6 +212,7 @@ impl<'a> Document<'a> {
             nodes,
             attributes,
             root: self.root,
+            parents: self.parents,
         }
     }
 
@@ -284,8 +288,8 @@ impl fmt::Debug for Document<'_> {
 /// An element of a [`Document`].
 #[derive(Clone, Copy)]
 pub struct ElementRef<'d, 'a> {
-    doc: &'d Document<'a>,
-    id: u32,
+    pub(crate) doc: &'d Document<'a>,
+    pub(crate) id: u32,
 }
 
 impl<'d, 'a> ElementRef<'d, 'a> {
@@ -380,8 +384,8 @@ impl fmt::Debug for ElementRef<'_, '_> {
 /// A text node of a [`Document`]: its characters (it dereferences to `str`) and its span.
 #[derive(Clone, Copy)]
 pub struct TextRef<'d, 'a> {
-    doc: &'d Document<'a>,
-    id: u32,
+    pub(crate) doc: &'d Document<'a>,
+    pub(crate) id: u32,
 }
 
 impl<'d> TextRef<'d, '_> {

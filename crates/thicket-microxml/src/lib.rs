@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
+#![warn(missing_debug_implementations)]
 
+mod bytes;
 mod checker;
 mod document;
 mod element;
@@ -7,15 +9,19 @@ mod error;
 mod fast;
 mod lexer;
 mod names;
+mod navigate;
 mod options;
 mod order;
 mod parser;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod serialize;
 mod token;
 mod tokenizer;
 mod tree;
 pub mod validity;
 
+pub use bytes::{ParsedBytes, parse_bytes, parse_bytes_with, parse_reader, parse_reader_with};
 pub use checker::Checker;
 pub use document::{
     AttributeRef, Attributes, Children, Document, ElementRef, MAX_DOCUMENT_LEN, NodeRef, TextRef,
@@ -23,12 +29,17 @@ pub use document::{
 pub use element::{Attribute, DOC_WRAPPER, Element, Node};
 pub use error::{Diagnostic, ErrorCode};
 pub use lexer::Mode;
+pub use navigate::Descendants;
 pub use options::{NamedReferences, Options};
 pub use parser::{Parsed, Parser};
 pub use serialize::{SerializeError, to_string, write};
 pub use token::Token;
-pub use tokenizer::Tokenizer;
+pub use tokenizer::{Tokenizer, Tokens};
 pub use tree::TreeBuilder;
+
+// What a user of this crate needs from the core crates, so that one dependency suffices.
+pub use thicket_input::render::Report;
+pub use thicket_input::{DiagnosticRenderer, Encoding, Limits, LineCol, LineIndex, Span};
 
 /// Parses `text` with the spec's behaviour ([`Options::default`]). The tree borrows from `text`
 /// ([`Parsed::into_owned`] detaches it).

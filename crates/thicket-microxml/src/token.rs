@@ -12,6 +12,7 @@ use thicket_input::Span;
 /// consumes without a token is in [`Token::Discarded`], or inside the span of the `Data` token
 /// whose characters surround it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Token<'a> {
     /// `StartTagOpen`: the element name. The span covers `<` and the name.
     StartTagOpen {

@@ -96,3 +96,73 @@ impl Tokenizer {
         self.lexer.next_token()
     }
 }
+
+/// The tokens of a whole `&str` input, as an [`Iterator`]: the tokens [`Tokenizer`] gives for
+/// the same input fed whole (each text run one `Data` token; spans tile the input), their
+/// strings borrowed from the input where the spec changed nothing. (The streaming
+/// [`Tokenizer`] lends each token from its buffer until the next call, so it cannot be an
+/// iterator; this one borrows the input itself.)
+///
+/// ```
+/// use thicket_microxml::{Token, Tokens};
+/// let mut tokens = Tokens::new("<a x='1'>hi</a>");
+/// let names: Vec<_> = tokens
+///     .by_ref()
+///     .filter_map(|t| match t {
+///         Token::StartTagOpen { name, .. } | Token::AttributeName { name, .. } => Some(name),
+///         _ => None,
+///     })
+///     .collect();
+/// assert_eq!(names, ["a", "x"]);
+/// assert!(tokens.diagnostics().is_empty());
+/// ```
+#[derive(Debug)]
+pub struct Tokens<'a> {
+    lexer: Lexer<'a>,
+}
+
+impl<'a> Tokens<'a> {
+    /// The tokens of `text` with the spec's behaviour ([`Options::default`]).
+    pub fn new(text: &'a str) -> Tokens<'a> {
+        Tokens::with_options(text, Options::default())
+    }
+
+    /// The tokens of `text` with `options`.
+    pub fn with_options(text: &'a str, options: Options) -> Tokens<'a> {
+        Tokens {
+            lexer: Lexer::whole(text, options, true),
+        }
+    }
+
+    /// The next token, or `None` at the end.
+    #[inline]
+    pub fn next_token(&mut self) -> Option<Token<'a>> {
+        self.lexer.next_token_input()
+    }
+
+    /// The diagnostics released and not yet taken, in source order (see
+    /// [`Tokenizer::diagnostics`]); every one once the iteration has ended.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        self.lexer.released()
+    }
+
+    /// Takes the diagnostics released so far.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        self.lexer.take_released()
+    }
+
+    /// How many diagnostics were counted and not kept, past `Limits::max_diagnostics`.
+    pub fn omitted_diagnostics(&self) -> usize {
+        self.lexer.omitted_diagnostics()
+    }
+}
+
+/// [`Tokens::next_token`], as an iterator (a thin wrapper).
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Token<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Token<'a>> {
+        self.next_token()
+    }
+}

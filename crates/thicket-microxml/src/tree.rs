@@ -794,6 +794,7 @@ impl<'a> TreeBuilder<'a> {
             nodes: self.nodes,
             attributes: self.attributes,
             root,
+            parents: std::sync::OnceLock::new(),
         };
         (document, diagnostics, at_end, omitted)
     }

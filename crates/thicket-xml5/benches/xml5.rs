@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use thicket_xml5::{Options, Tokenizer, parse};
+use thicket_xml5::{Options, Tokenizer, parse_with};
 
 fn corpus() -> Vec<(String, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/xml");
@@ -23,7 +23,7 @@ fn corpus() -> Vec<(String, String)> {
 }
 
 fn tokenize_all(text: &str) -> usize {
-    let mut t = Tokenizer::new(text, Options::default());
+    let mut t = Tokenizer::with_options(text, Options::default());
     let mut n = 0;
     while t.next_event().is_some() {
         n += 1;
@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
     for (name, text) in &files {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(name, |b| {
-            b.iter(|| parse(std::hint::black_box(text), Options::default()))
+            b.iter(|| parse_with(std::hint::black_box(text), Options::default()))
         });
     }
     group.finish();

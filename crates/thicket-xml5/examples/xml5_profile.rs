@@ -40,7 +40,7 @@ fn run(mode: &str, text: &str) -> usize {
                 document: doc,
                 diagnostics,
                 ..
-            } = thicket_xml5::parse(text, thicket_xml5::Options::default());
+            } = thicket_xml5::parse_with(text, thicket_xml5::Options::default());
             diagnostics.len() + usize::from(doc.root_element().is_some())
         }
         "stream" | "check" => {
@@ -67,7 +67,8 @@ fn run(mode: &str, text: &str) -> usize {
             diagnostics.len() + usize::from(doc.root_element().is_some())
         }
         _ => {
-            let mut tok = thicket_xml5::Tokenizer::new(text, thicket_xml5::Options::default());
+            let mut tok =
+                thicket_xml5::Tokenizer::with_options(text, thicket_xml5::Options::default());
             let mut n = 0usize;
             while let Some(token) = tok.next_token() {
                 n += token.span.end - token.span.start;

@@ -72,7 +72,7 @@ pub(crate) mod comparisons {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Options, Parser, parse};
+    use crate::{Options, Parser, parse_with};
 
     /// [`super::same`] is `==` on every length around its word sizes, for names that differ
     /// anywhere.
@@ -112,7 +112,7 @@ mod tests {
         for k in [1, 2, 4] {
             let text = input(k * n);
             let whole = comparisons(|| {
-                let _ = parse(&text, Options::default());
+                let _ = parse_with(&text, Options::default());
             });
             let streamed = comparisons(|| {
                 let mut p = Parser::without_tree(Options::default());

@@ -1,19 +1,31 @@
 #![doc = include_str!("../README.md")]
+#![warn(missing_debug_implementations)]
 
-pub mod error;
+mod error;
 mod hash;
 mod order;
 mod parser;
-pub mod token;
-pub mod tokenizer;
+mod serialize;
+mod token;
+mod tokenizer;
+mod tree;
 
 pub use error::{Diagnostic, ErrorCode};
-pub use token::{Attribute, Event, Token, TokenKind};
-pub use tokenizer::{EntityMap, Options, Profile, State, Tokenizer, events, tokenize};
-pub mod tree;
-
-pub use parser::{BytesParser, Parsed, ParsedBytes, ParsedStream, Parser, parse, parse_bytes};
-pub use tree::{Document, Element, NodeData, NodeId, TreeBuilder};
-pub mod serialize;
-
+pub use parser::{
+    BytesParser, Parsed, ParsedBytes, ParsedStream, Parser, parse, parse_bytes, parse_bytes_with,
+    parse_reader, parse_reader_with, parse_with,
+};
 pub use serialize::serialize;
+pub use token::{Attribute, Event, Token, TokenKind};
+pub use tokenizer::{EntityMap, IdKind, Options, Profile, State, Tokenizer, events, tokenize};
+/// An attribute to give an element with [`Document::append_element`] (a document's own
+/// attributes are [`AttributeRef`]s; a tag's are [`Attribute`]s).
+pub use tree::Attribute as TreeAttribute;
+pub use tree::{
+    AttributeRef, Attributes, Descendants, Document, Element, NodeData, NodeId, TreeBuilder,
+    XML_NAMESPACE, XMLNS_NAMESPACE, XmlDeclaration, split_qname,
+};
+
+// What a user of this crate needs from the core crates, so that one dependency suffices.
+pub use thicket_input::render::Report;
+pub use thicket_input::{DiagnosticRenderer, Encoding, Limits, LineCol, LineIndex, Span};

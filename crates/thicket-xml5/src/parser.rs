@@ -49,19 +49,36 @@ fn encoding_diagnostic(detected: &Detected) -> Option<Diagnostic> {
     ))
 }
 
-/// Parses the whole of `input` into a document; tokenizer and tree diagnostics together, in
-/// source order.
-pub fn parse(input: &str, options: Options) -> Parsed<'_> {
-    parse_with(input, options, None)
+/// Parses the whole of `input` into a document with the default options (the draft profile, no
+/// limits); tokenizer and tree diagnostics together, in source order. The document borrows from
+/// `input` ([`Document::into_owned`] detaches it).
+///
+/// ```
+/// let parsed = thicket_xml5::parse("<feed><entry>a &amp; b</feed>");
+/// let doc = &parsed.document;
+/// let entry = doc
+///     .descendants(doc.root())
+///     .find(|&n| doc.element(n).is_some_and(|e| e.local == "entry"))
+///     .unwrap();
+/// assert_eq!(doc.text_content(entry), "a & b");
+/// assert_eq!(parsed.diagnostics[0].code.as_str(), "mismatched-end-tag");
+/// ```
+pub fn parse(input: &str) -> Parsed<'_> {
+    parse_inner(input, Options::default(), None)
+}
+
+/// Parses the whole of `input` into a document with `options` (see [`parse`]).
+pub fn parse_with(input: &str, options: Options) -> Parsed<'_> {
+    parse_inner(input, options, None)
 }
 
 /// (Nothing is handed out before the end, so the diagnostics are put in order once, at the end:
 /// a sort that is linear on the runs already in order, most of them.)
-fn parse_with(input: &str, options: Options, first: Option<Diagnostic>) -> Parsed<'_> {
+fn parse_inner(input: &str, options: Options, first: Option<Diagnostic>) -> Parsed<'_> {
     let mut order = Ordered::new(options.limits.max_diagnostics);
     order.extend(first);
     let mut builder = TreeBuilder::for_source(input, &options.limits);
-    let mut tokenizer = Tokenizer::new(input, tokenizer_options(&options));
+    let mut tokenizer = Tokenizer::with_options(input, tokenizer_options(&options));
     loop {
         // Text and plain tags without tokens; anything else as events.
         if let Some(d) = tokenizer.next_direct() {
@@ -232,8 +249,42 @@ pub struct ParsedBytes {
 }
 
 /// Decodes `bytes` (encoding from the BOM or the XML declaration, see `thicket_input::xml`) and
-/// parses the text.
-pub fn parse_bytes(bytes: &[u8], options: Options) -> ParsedBytes {
+/// parses the text with the default options.
+///
+/// ```
+/// let parsed = thicket_xml5::parse_bytes(b"<?xml version='1.0' encoding='latin1'?><p>caf\xE9</p>");
+/// assert_eq!(parsed.encoding.name(), "windows-1252");
+/// let p = parsed.document.root_element().unwrap();
+/// assert_eq!(parsed.document.text_content(p), "caf\u{e9}");
+/// ```
+pub fn parse_bytes(bytes: &[u8]) -> ParsedBytes {
+    parse_bytes_with(bytes, Options::default())
+}
+
+/// Reads `reader` to its end and parses the bytes as [`parse_bytes`] does, with the default
+/// options. Only reading can fail; the parse never does. (The document holds the whole text
+/// anyway; for bounded memory without a tree, feed a [`BytesParser::without_tree`].)
+///
+/// ```
+/// let parsed = thicket_xml5::parse_reader(&b"<a>x</a>"[..]).unwrap();
+/// assert!(parsed.diagnostics.is_empty());
+/// ```
+pub fn parse_reader(reader: impl std::io::Read) -> std::io::Result<ParsedBytes> {
+    parse_reader_with(reader, Options::default())
+}
+
+/// [`parse_reader`] with `options`.
+pub fn parse_reader_with(
+    mut reader: impl std::io::Read,
+    options: Options,
+) -> std::io::Result<ParsedBytes> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    Ok(parse_bytes_with(&bytes, options))
+}
+
+/// Decodes `bytes` as [`parse_bytes`] does and parses the text with `options`.
+pub fn parse_bytes_with(bytes: &[u8], options: Options) -> ParsedBytes {
     let (text, detected, had_decoding_errors) = match decoder().decode_whole(bytes) {
         Ok(d) => (d.text.into_owned(), d.detected, d.had_errors),
         // Lossy decoding does not fail (only strict decoding errs); were it to, UTF-8.
@@ -249,7 +300,7 @@ pub fn parse_bytes(bytes: &[u8], options: Options) -> ParsedBytes {
             (String::from_utf8_lossy(bytes).into_owned(), detected, true)
         }
     };
-    let parsed = parse_with(&text, options, encoding_diagnostic(&detected));
+    let parsed = parse_inner(&text, options, encoding_diagnostic(&detected));
     let document = parsed.document.into_owned();
     ParsedBytes {
         document,

@@ -8,6 +8,7 @@ use crate::error::Diagnostic;
 
 /// One attribute of a start or empty tag, in source order.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Attribute<'a> {
     /// The qualified name as written (`xmlns:a`, `b:c`, `d`).
     pub name: Cow<'a, str>,
@@ -24,6 +25,7 @@ pub struct Attribute<'a> {
 
 /// What a token is.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TokenKind<'a> {
     /// `<name attr="v">`.
     StartTag {
@@ -88,6 +90,7 @@ pub enum TokenKind<'a> {
 
 /// A token and the span of input it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Token<'a> {
     /// What it is.
     pub kind: TokenKind<'a>,
@@ -162,6 +165,7 @@ impl Token<'_> {
 
 /// What the tokenizer produces, in input order: tokens and diagnostics interleaved.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Event<'a> {
     /// A token.
     Token(Token<'a>),

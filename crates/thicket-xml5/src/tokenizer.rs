@@ -168,9 +168,39 @@ pub struct Tokenizer<'a> {
     cref: charref::CharRef,
 }
 
+impl std::fmt::Debug for Tokenizer<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tokenizer")
+            .field("profile", &self.profile)
+            .field("state", &self.state)
+            .field("diagnostics", &self.diagnostics.len())
+            .field("eof_emitted", &self.eof_emitted)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a> Tokenizer<'a> {
-    /// A tokenizer over the whole of `input`; strings in the tokens borrow from it where unchanged.
-    pub fn new(input: &'a str, options: Options) -> Tokenizer<'a> {
+    /// A tokenizer over the whole of `input` with the default options (the draft profile, no
+    /// limits); strings in the tokens borrow from it where unchanged. Also an [`Iterator`] over
+    /// the tokens (diagnostics are kept: [`Tokenizer::take_diagnostics`]).
+    ///
+    /// ```
+    /// use thicket_xml5::{TokenKind, Tokenizer};
+    /// let names: Vec<String> = Tokenizer::new("<a><b/>x</a>")
+    ///     .filter_map(|t| match t.kind {
+    ///         TokenKind::StartTag { name, .. } | TokenKind::EmptyTag { name, .. } => Some(name.into_owned()),
+    ///         _ => None,
+    ///     })
+    ///     .collect();
+    /// assert_eq!(names, ["a", "b"]);
+    /// ```
+    pub fn new(input: &'a str) -> Tokenizer<'a> {
+        Tokenizer::with_options(input, Options::default())
+    }
+
+    /// A tokenizer over the whole of `input` with `options`; strings in the tokens borrow from it
+    /// where unchanged.
+    pub fn with_options(input: &'a str, options: Options) -> Tokenizer<'a> {
         Tokenizer::with_input(Cursor::whole(input, NewlineRules::CrLf), options)
     }
 
@@ -779,6 +809,14 @@ mod runs {
         set.run_inline(text.as_bytes(), i, |j| past_checked(text, j))
     }
 
+    /// [`run_end`] through [`StopSet::run_inline`]: the same answer with the scan inlined into
+    /// the caller, for the direct path's hottest runs on a `static` set (text between tags,
+    /// names, quoted values). Elsewhere `run_end` keeps the code small.
+    #[inline(always)]
+    pub(super) fn run_end_inline(set: &StopSet, text: &str, i: usize) -> usize {
+        set.run_inline(text.as_bytes(), i, |j| past_checked(text, j))
+    }
+
     /// Past the character at `j` (a check byte of a run), unless the states must take it: CR,
     /// U+0000, a control or a noncharacter.
     #[inline]
@@ -810,6 +848,18 @@ mod runs {
     }
 }
 
+/// The tokens, as [`Tokenizer::next_token`] gives them (a thin wrapper over it). Over a whole
+/// input the iteration ends after the `Eof` token; a streaming tokenizer returns `None` while it
+/// waits for input, and goes on after the next [`Tokenizer::feed`].
+impl<'a> Iterator for Tokenizer<'a> {
+    type Item = Token<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Token<'a>> {
+        self.next_token()
+    }
+}
+
 impl Tokenizer<'static> {
     /// A streaming tokenizer: push chunks with [`Tokenizer::feed`], end with
     /// [`Tokenizer::finish`], pull events between feeds.
@@ -821,7 +871,7 @@ impl Tokenizer<'static> {
 /// Tokenizes the whole of `input`: the tokens (ending with [`TokenKind::Eof`]) and the
 /// diagnostics.
 pub fn tokenize(input: &str, options: Options) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
-    let mut t = Tokenizer::new(input, options);
+    let mut t = Tokenizer::with_options(input, options);
     let mut tokens = Vec::new();
     while let Some(tok) = t.next_token() {
         tokens.push(tok);
@@ -831,7 +881,7 @@ pub fn tokenize(input: &str, options: Options) -> (Vec<Token<'_>>, Vec<Diagnosti
 
 /// Every event of `input`, in order.
 pub fn events(input: &str, options: Options) -> Vec<Event<'_>> {
-    let mut t = Tokenizer::new(input, options);
+    let mut t = Tokenizer::with_options(input, options);
     let mut out = Vec::new();
     while let Some(e) = t.next_event() {
         out.push(e);

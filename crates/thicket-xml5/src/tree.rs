@@ -8,11 +8,15 @@ use std::borrow::Cow;
 
 mod builder;
 mod document;
+mod navigate;
 mod scope;
+#[cfg(feature = "serde")]
+mod serde_impls;
 
 pub use builder::TreeBuilder;
 use document::{AttributeData, Node, Payload, Range32, Span32, n32};
 pub use document::{AttributeRef, Attributes, Document};
+pub use navigate::Descendants;
 
 /// The XML namespace, bound to the `xml` prefix.
 pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
@@ -40,6 +44,7 @@ impl NodeId {
 /// attributes are [`AttributeRef`]s ([`Document::attributes`]); [`AttributeRef::to_attribute`]
 /// turns one into this.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Attribute<'a> {
     /// The namespace, if the name is in one (`xmlns` declarations are in [`XMLNS_NAMESPACE`]).
     pub namespace: Option<Cow<'a, str>>,
@@ -62,6 +67,7 @@ impl Attribute<'_> {
 /// that [`Document::element`] gives (its strings borrowed from the document). Its attributes
 /// live in the document: [`Document::attributes`].
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Element<'a> {
     /// The namespace, if any.
     pub namespace: Option<Cow<'a, str>>,
@@ -113,6 +119,7 @@ fn qualified(prefix: Option<&str>, local: &str) -> String {
 
 /// What a node is.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum NodeData<'a> {
     /// The document node (always [`Document::root`]).
     Document,
@@ -142,6 +149,7 @@ pub enum NodeData<'a> {
 
 /// The XML declaration's pseudo-attributes (draft profile).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct XmlDeclaration {
     /// `version`.
     pub version: Option<String>,
@@ -173,7 +181,7 @@ pub fn split_qname(name: &str) -> (Option<&str>, &str) {
 mod tests {
     use super::scope::SCAN_BINDINGS;
     use super::*;
-    use crate::{ErrorCode, Options, parse};
+    use crate::{ErrorCode, Options, parse_with};
 
     fn element(doc: &mut Document<'_>, name: &'static str) -> NodeId {
         let root = doc.root();
@@ -375,7 +383,7 @@ mod tests {
                 document: doc,
                 diagnostics,
                 ..
-            } = parse(&markup, Options::default());
+            } = parse_with(&markup, Options::default());
             let mut got = Vec::new();
             let mut stack = vec![doc.root()];
             while let Some(id) = stack.pop() {

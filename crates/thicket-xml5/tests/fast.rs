@@ -8,7 +8,9 @@
 
 use proptest::prelude::*;
 use thicket_input::Span;
-use thicket_xml5::{Event, NodeId, Options, Parser, Profile, Token, TokenKind, Tokenizer, parse};
+use thicket_xml5::{
+    Event, NodeId, Options, Parser, Profile, Token, TokenKind, Tokenizer, parse_with,
+};
 
 /// Every event of `chunks` (one chunk: a whole-`&str` tokenizer; more: a streaming one), with
 /// the direct path on or off, every string owned.
@@ -20,7 +22,7 @@ fn run(chunks: &[&str], profile: Profile, fast: bool) -> Vec<Event<'static>> {
         Event::Diagnostic(d) => Event::Diagnostic(d),
     };
     if let [whole] = chunks {
-        let mut t = Tokenizer::new(whole, options).with_fast_paths(fast);
+        let mut t = Tokenizer::with_options(whole, options).with_fast_paths(fast);
         while let Some(e) = t.next_event() {
             out.push(owned(e));
         }
@@ -123,7 +125,7 @@ fn differential(input: &str, splits: bool) -> Result<(), TestCaseError> {
 /// streaming `Parser` (tokens only): the same tree, node spans and diagnostics.
 fn parse_matches_parser(input: &str, profile: Profile) -> Result<(), TestCaseError> {
     let options = Options::with_profile(profile);
-    let parsed = parse(input, options.clone());
+    let parsed = parse_with(input, options.clone());
     let mut p = Parser::new(options);
     p.feed(input);
     let streamed = p.finish();

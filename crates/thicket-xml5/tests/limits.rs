@@ -5,7 +5,8 @@
 use thicket_input::Limits;
 use thicket_testkit::chunks;
 use thicket_xml5::{
-    BytesParser, ErrorCode, Options, Parsed, Parser, Tokenizer, TreeBuilder, parse, parse_bytes,
+    BytesParser, ErrorCode, Options, Parsed, Parser, Tokenizer, TreeBuilder, parse_bytes_with,
+    parse_with,
 };
 
 fn with(limits: Limits) -> Options {
@@ -22,7 +23,7 @@ fn codes(parsed: &Parsed<'_>) -> Vec<&'static str> {
 /// `parse`, and the same from `Parser` fed char by char, every two-way split, and without a
 /// tree (diagnostics only).
 fn parse_everywhere<'a>(input: &'a str, options: &Options) -> Parsed<'a> {
-    let whole = parse(input, options.clone());
+    let whole = parse_with(input, options.clone());
     let mut splits: Vec<Vec<&str>> = vec![chunks::chars(input)];
     if input.len() <= 120 {
         splits.extend(chunks::two_way_splits(input).map(|[a, b]| vec![a, b]));
@@ -64,7 +65,7 @@ fn depth_limit_keeps_content_in_the_element_at_the_limit() {
     assert_eq!(spans, [6, 9, 17]);
     // A million nested tags past the limit cost a counter, and close in order.
     let deep = "<x>".repeat(10_000) + &"</x>".repeat(10_000);
-    let p = parse(&deep, with(Limits::none().with_max_depth(3)));
+    let p = parse_with(&deep, with(Limits::none().with_max_depth(3)));
     assert_eq!(p.document.len(), 4);
     assert_eq!(p.diagnostics.len(), 10_000 - 3);
     assert!(
@@ -192,21 +193,21 @@ fn namespace_limit_leaves_declarations_past_it_unbound() {
 fn diagnostics_cap_keeps_the_first_in_source_order() {
     // One error a `<`, text outside the root, no root.
     let input = "<".repeat(100_000);
-    let all = parse(&input, Options::default());
+    let all = parse_with(&input, Options::default());
     let total = all.diagnostics.len();
     assert_eq!(total, 100_002);
     let options = with(Limits::none().with_max_diagnostics(100));
     let capped = parse_everywhere(&input[..2000], &options);
     assert_eq!(capped.diagnostics.len(), 100);
     assert_eq!(capped.omitted_diagnostics, 2002 - 100);
-    let capped = parse(&input, options.clone());
+    let capped = parse_with(&input, options.clone());
     assert_eq!(capped.diagnostics, all.diagnostics[..100]);
     assert_eq!(capped.omitted_diagnostics, total - 100);
     // A cap of zero counts everything; the tokenizer and tree builder count theirs alone.
-    let none = parse(&input, with(Limits::none().with_max_diagnostics(0)));
+    let none = parse_with(&input, with(Limits::none().with_max_diagnostics(0)));
     assert!(none.diagnostics.is_empty());
     assert_eq!(none.omitted_diagnostics, total);
-    let mut t = Tokenizer::new(&input, with(Limits::none().with_max_diagnostics(10)));
+    let mut t = Tokenizer::with_options(&input, with(Limits::none().with_max_diagnostics(10)));
     while t.next_token().is_some() {}
     assert_eq!(
         (t.take_diagnostics().len(), t.omitted_diagnostics()),
@@ -253,7 +254,7 @@ fn diagnostics_come_in_source_order() {
 /// character it stays on, so `</entry\n  <entry>` has one per character of `<entry`.
 #[test]
 fn end_tag_name_after_state_reports_each_character() {
-    let p = parse("<entry></entry\n  <entry>", Options::default());
+    let p = parse_with("<entry></entry\n  <entry>", Options::default());
     let spans: Vec<usize> = p
         .diagnostics
         .iter()
@@ -284,7 +285,7 @@ fn byte_parsers_report_encoding_problems_at_the_label() {
         (b"<a/>", None, "UTF-8"),
     ];
     for (bytes, code, encoding) in cases {
-        let whole = parse_bytes(bytes, Options::default());
+        let whole = parse_bytes_with(bytes, Options::default());
         assert_eq!(whole.encoding.name(), encoding);
         let found: Vec<ErrorCode> = whole.diagnostics.iter().map(|d| d.code).collect();
         assert_eq!(found, code.into_iter().collect::<Vec<_>>());
@@ -310,7 +311,7 @@ fn byte_parsers_report_encoding_problems_at_the_label() {
 #[test]
 fn streamed_diagnostics_are_handed_out_in_order() {
     let input = "<r>\n<p:b c='&#0;' d:e='1'>x\u{1}</p:b><q:c/>< \n</s></r>trailing";
-    let whole = parse(input, Options::default());
+    let whole = parse_with(input, Options::default());
     assert!(whole.diagnostics.len() >= 6);
     for size in [1, 2, 3, 7, 64] {
         let mut p = Parser::without_tree(Options::default());

@@ -10,7 +10,9 @@ use thicket_input::Span;
 use thicket_testkit::runners::xml5::{check_node_spans, check_spans};
 use thicket_testkit::suites::xml5lib;
 use thicket_testkit::{chunks, spans, suite_root};
-use thicket_xml5::{Event, NodeId, Options, Parsed, Parser, Profile, Tokenizer, events, parse};
+use thicket_xml5::{
+    Event, NodeId, Options, Parsed, Parser, Profile, Tokenizer, events, parse_with,
+};
 
 fn streamed(pieces: &[&str], options: &Options) -> Vec<Event<'static>> {
     let mut t = Tokenizer::streaming(options.clone());
@@ -31,7 +33,7 @@ fn streamed(pieces: &[&str], options: &Options) -> Vec<Event<'static>> {
 /// The whole parse of `input` against the streaming parsers fed `pieces`: same diagnostics (in
 /// source order), node spans and tree; node spans inside their parents.
 fn check_parse(input: &str, pieces: &[&str], options: &Options) -> Result<(), String> {
-    let parsed = parse(input, options.clone());
+    let parsed = parse_with(input, options.clone());
     let starts: Vec<Span> = parsed.diagnostics.iter().map(|d| d.span).collect();
     spans::check_ordered(input, &starts).map_err(|e| format!("diagnostics: {e}"))?;
     check_node_spans(input, &parsed.document)?;
@@ -189,7 +191,7 @@ fn dropped_input_is_accounted_for() {
     );
     // The tree's text node has the run's span.
     let input = "<a>x<![CDATA[y]]>z</a>";
-    let Parsed { document, .. } = parse(input, Options::default());
+    let Parsed { document, .. } = parse_with(input, Options::default());
     let a = document.root_element().expect("a root");
     let text = document.children(a)[0];
     assert_eq!(document.text_content(a), "xyz");

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use thicket_input::Limits;
-use thicket_xml5::{ErrorCode, Event, Options, Parsed, Profile, TokenKind, events, parse};
+use thicket_xml5::{ErrorCode, Event, Options, Parsed, Profile, TokenKind, events, parse_with};
 
 /// One token or diagnostic per line.
 fn dump_events(input: &str, options: &Options) -> String {
@@ -67,7 +67,7 @@ fn dump_with(input: &str, options: &Options) -> String {
         document: doc,
         diagnostics,
         omitted_diagnostics,
-    } = parse(input, options.clone());
+    } = parse_with(input, options.clone());
     let mut out = format!("input: {input:?}\nprofile: {:?}\n", options.profile);
     if options.limits != Limits::none() {
         let _ = writeln!(out, "limits: {:?}", options.limits);
@@ -252,7 +252,7 @@ fn limit_code_snapshots() {
             limits,
             ..Options::default()
         };
-        let Parsed { diagnostics, .. } = parse(input, options.clone());
+        let Parsed { diagnostics, .. } = parse_with(input, options.clone());
         assert!(
             diagnostics.iter().any(|d| d.code == code),
             "{input:?} does not give {}: {diagnostics:?}",
@@ -268,7 +268,7 @@ fn limit_code_snapshots() {
 #[test]
 fn encoding_code_snapshots() {
     for &(code, bytes) in ENCODING_EXAMPLES {
-        let p = thicket_xml5::parse_bytes(bytes, Options::default());
+        let p = thicket_xml5::parse_bytes_with(bytes, Options::default());
         let mut out = format!(
             "input: {bytes:?}\nencoding: {}\n\ndiagnostics:\n",
             p.encoding.name()
@@ -295,7 +295,7 @@ fn error_code_snapshots() {
             document: _,
             diagnostics,
             ..
-        } = parse(input, Options::with_profile(profile));
+        } = parse_with(input, Options::with_profile(profile));
         assert!(
             diagnostics.iter().any(|d| d.code == code),
             "{input:?} does not give {}: {diagnostics:?}",

@@ -1,8 +1,8 @@
 //! Tree construction: depth, namespaces, streaming, and the serializer's round trip.
 
 use proptest::prelude::*;
-use thicket_xml5::tree::{Document, Element, NodeData};
-use thicket_xml5::{Options, Parsed, Parser, Profile, parse, serialize};
+use thicket_xml5::{Document, Element, NodeData};
+use thicket_xml5::{Options, Parsed, Parser, Profile, parse_with, serialize};
 
 #[test]
 fn a_million_nested_elements_build_and_drop() {
@@ -19,7 +19,7 @@ fn a_million_nested_elements_build_and_drop() {
         document: doc,
         diagnostics,
         ..
-    } = parse(&input, Options::default());
+    } = parse_with(&input, Options::default());
     assert!(diagnostics.is_empty(), "{:?}", diagnostics.first());
     assert_eq!(doc.len(), n + 2);
     // The serializer is iterative too.
@@ -34,7 +34,7 @@ fn namespaces_resolve_with_recovery() {
         document: doc,
         diagnostics,
         ..
-    } = parse(
+    } = parse_with(
         "<r xmlns='urn:d' xmlns:p='urn:p'><p:a p:x='1' y='2'/><q:b/></r>",
         Options::default(),
     );
@@ -63,7 +63,7 @@ fn streaming_parser_gives_the_same_tree() {
         document: whole,
         diagnostics: d1,
         ..
-    } = parse(input, Options::default());
+    } = parse_with(input, Options::default());
     for cut in 0..=input.len() {
         let mut p = Parser::new(Options::default());
         p.feed(&input[..cut]);
@@ -96,7 +96,7 @@ fn user_entities_are_text_never_reparsed() {
         document: doc,
         diagnostics,
         ..
-    } = parse("<a>&bomb;</a>", options);
+    } = parse_with("<a>&bomb;</a>", options);
     let root = doc.root_element().unwrap();
     assert_eq!(doc.text_content(root), "&bomb;<b/>");
     assert_eq!(doc.children(root).len(), 1);
@@ -145,7 +145,7 @@ fn build(doc: &mut Document, parent: thicket_xml5::NodeId, g: &Gen) {
             let id = doc.append_element(
                 parent,
                 Element::new(None, None, n.clone().into()),
-                attrs.iter().map(|(k, v)| thicket_xml5::tree::Attribute {
+                attrs.iter().map(|(k, v)| thicket_xml5::TreeAttribute {
                     namespace: None,
                     prefix: None,
                     local: k.clone().into(),
@@ -190,30 +190,30 @@ proptest! {
         }
         build(&mut doc, top, &Gen::Element(root.0.clone(), vec![], root.1.clone()));
         let xml = serialize(&doc);
-        let Parsed { document: back, .. } = parse(&xml, Options::default());
+        let Parsed { document: back, .. } = parse_with(&xml, Options::default());
         prop_assert_eq!(back.dump(), doc.dump(), "{}", xml);
     }
 
     /// Whatever the parser builds, it builds again from the serializer's output.
     #[test]
     fn parsed_trees_round_trip(input in "([<>/?!=&;:'\" a-c\\-\\[\\]x#]|xmlns|<!--|-->|<!\\[CDATA\\[|\\]\\]>|&amp;|&#6|<?p|\\?>|<!DOCTYPE ){0,40}") {
-        let Parsed { document: doc, .. } = parse(&input, Options::default());
+        let Parsed { document: doc, .. } = parse_with(&input, Options::default());
         // An attribute name starting with `:` (read after a valueless attribute) has no written
         // form that reads back: after `name="value"` a `:` is skipped (colon-before-attr).
         let colon_attribute = (0..doc.len()).any(|i| {
-            doc.attributes(thicket_xml5::tree::NodeId::from_index(i))
+            doc.attributes(thicket_xml5::NodeId::from_index(i))
                 .any(|a| a.qualified_name().starts_with(':'))
         });
         prop_assume!(!colon_attribute);
         let xml = serialize(&doc);
-        let Parsed { document: back, .. } = parse(&xml, Options::default());
+        let Parsed { document: back, .. } = parse_with(&xml, Options::default());
         prop_assert_eq!(back.dump(), doc.dump(), "input {:?} written {:?}", input, xml);
     }
 }
 
 #[test]
 fn bytes_are_decoded_from_the_bom_or_the_declaration() {
-    let p = thicket_xml5::parse_bytes(
+    let p = thicket_xml5::parse_bytes_with(
         b"<?xml version='1.0' encoding='ISO-8859-1'?><a>\xE9</a>",
         Options::default(),
     );
@@ -233,7 +233,7 @@ fn bytes_are_decoded_from_the_bom_or_the_declaration() {
         .encode_utf16()
         .flat_map(u16::to_le_bytes)
         .collect();
-    let p = thicket_xml5::parse_bytes(&utf16, Options::default());
+    let p = thicket_xml5::parse_bytes_with(&utf16, Options::default());
     assert_eq!(p.encoding.name(), "UTF-16LE");
     assert_eq!(p.document.dump(), "<a>\n  \"x\"\n");
     assert!(p.diagnostics.is_empty());
@@ -252,7 +252,7 @@ fn user_entities_in_the_compatibility_profile() {
         document: doc,
         diagnostics,
         ..
-    } = parse("<a t='&product;'>&product; &amp; &nope;</a>", options);
+    } = parse_with("<a t='&product;'>&product; &amp; &nope;</a>", options);
     let root = doc.root_element().unwrap();
     assert_eq!(doc.text_content(root), "Thicket & &nope;");
     assert_eq!(doc.attributes(root).get(0).unwrap().value(), "Thicket");
@@ -270,7 +270,7 @@ fn bytes_parser_matches_parse_bytes_for_any_chunking() {
         input.extend_from_slice(format!("<e n='{i}'>caf\u{e9} \u{65e5}\u{672c}</e>").as_bytes());
     }
     input.extend_from_slice(b"\xFF</r>");
-    let whole = thicket_xml5::parse_bytes(&input, Options::default());
+    let whole = thicket_xml5::parse_bytes_with(&input, Options::default());
     assert!(whole.had_decoding_errors);
     for size in [1, 2, 3, 7, 1000, 1024, 5000, input.len()] {
         let mut p = thicket_xml5::BytesParser::new(Options::default());
@@ -290,7 +290,7 @@ fn bytes_parser_matches_parse_bytes_for_any_chunking() {
 /// Children past the few kept inline in a node stay in order.
 #[test]
 fn many_children_in_order() {
-    let thicket_xml5::Parsed { document: doc, .. } = thicket_xml5::parse(
+    let thicket_xml5::Parsed { document: doc, .. } = thicket_xml5::parse_with(
         "<r><a/><b/><c/><d/><e/><f/><g/><h/><i/></r>",
         thicket_xml5::Options::default(),
     );
@@ -329,7 +329,7 @@ fn many_bindings_in_scope() {
         document: doc,
         diagnostics,
         ..
-    } = parse(&input, Options::default());
+    } = parse_with(&input, Options::default());
     let mut leaves = Vec::new();
     let mut stack = vec![doc.root()];
     while let Some(id) = stack.pop() {
@@ -375,7 +375,7 @@ fn mismatched_end_tags() {
         document: doc,
         diagnostics,
         ..
-    } = parse("<a><b><c></b>x</y><d></a>", Options::default());
+    } = parse_with("<a><b><c></b>x</y><d></a>", Options::default());
     assert_eq!(doc.dump(), "<a>\n  <b>\n    <c>\n  \"x\"\n  <d>\n");
     let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(
@@ -411,7 +411,7 @@ fn appends_in_any_order_keep_child_order() {
             doc.append_element(
                 k,
                 Element::new(None, None, format!("g{round}").into()),
-                [thicket_xml5::tree::Attribute {
+                [thicket_xml5::TreeAttribute {
                     namespace: None,
                     prefix: None,
                     local: "n".into(),
@@ -431,7 +431,7 @@ fn appends_in_any_order_keep_child_order() {
     markup.push_str("</r>");
     let Parsed {
         document: parsed, ..
-    } = parse(&markup, Options::default());
+    } = parse_with(&markup, Options::default());
     assert_eq!(doc.dump(), parsed.dump());
     // Node ids differ (the parser numbers in document order), so compare a rebuilt copy.
     let mut streamed = Parser::new(Options::default());
@@ -488,7 +488,7 @@ proptest! {
     fn direct_building_matches_tokens(input in tree_markup()) {
         for profile in [Profile::Draft, Profile::Compatibility] {
             let options = Options::with_profile(profile);
-            let Parsed { document: doc, diagnostics, .. } = parse(&input, options.clone());
+            let Parsed { document: doc, diagnostics, .. } = parse_with(&input, options.clone());
             let mut p = Parser::new(options);
             p.feed(&input);
             let Parsed { document: streamed, diagnostics: streamed_diagnostics, .. } = p.finish();

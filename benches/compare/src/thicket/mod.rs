@@ -8,5 +8,5 @@ mod xml5;
 
 pub use html::html;
 pub use leafxml::leafxml_events;
-pub use microxml::microxml_tree;
-pub use xml5::{xml5_tokens, xml5_tree};
+pub use microxml::{microxml_tokens, microxml_tokens_iter, microxml_tree};
+pub use xml5::{xml5_tokens, xml5_tokens_iter, xml5_tree};

@@ -11,7 +11,7 @@ use super::{CliError, Sink, StreamView};
 use crate::outline::{Quoted, json_opt, json_str};
 use crate::render::Diag;
 use crate::source::{CHUNK, Source};
-use crate::window::floor_char_boundary;
+use thicket_input::render::floor_char_boundary;
 
 /// The options of every pass: the library's document-level mode (switching to RCDATA, RAWTEXT,
 /// script data and PLAINTEXT after the start tags that do so, SVG and MathML followed), as a

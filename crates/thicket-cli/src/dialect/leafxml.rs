@@ -12,7 +12,7 @@ use super::{CliError, Sink, StreamView};
 use crate::outline::{Attr, Item, Visit};
 use crate::render::Diag;
 use crate::source::{CHUNK, Source};
-use crate::window::Window;
+use thicket_input::render::Window;
 
 /// The decoder's error as a diagnostic (its own line and column: LeafXML counts NEL and LS as
 /// line breaks too).
@@ -21,7 +21,10 @@ pub fn diag(e: &Error) -> Diag {
         code: e.code.as_str(),
         message: e.code.message(),
         span: e.span,
-        line_col: Some((e.line as usize, e.column as usize)),
+        line_col: Some(thicket_input::LineCol {
+            line: e.line as usize,
+            column: e.column as usize,
+        }),
         note: e.codepoint.map(|cp| format!("(U+{cp:04X})")),
     }
 }

@@ -12,7 +12,7 @@ use thicket_input::{Encoding, ErrorCode, Limits, Span, stream::StreamDecoder};
 use crate::outline::{LineCollector, OutlineWriter, Visit};
 use crate::render::{Diag, write_diag};
 use crate::source::{OpenError, Source};
-use crate::window::Window;
+use thicket_input::render::Window;
 
 pub mod html;
 pub mod leafxml;
@@ -130,7 +130,7 @@ pub struct Sink<'a> {
     /// How many were shown.
     pub shown: usize,
     /// The earliest diagnostic in the input and its line and column.
-    pub first: Option<(Diag, Option<(usize, usize)>)>,
+    pub first: Option<(Diag, Option<thicket_input::LineCol>)>,
 }
 
 impl<'a> Sink<'a> {

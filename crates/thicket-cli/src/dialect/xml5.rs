@@ -172,7 +172,7 @@ fn check(src: &mut Source, limits: Limits, sink: &mut Sink<'_>) -> Result<(), Cl
 
 /// Parses a whole document into its tree (borrowing the text).
 pub fn parse(text: &str, limits: Limits) -> Parsed<'_> {
-    thicket_xml5::parse(text, options(limits))
+    thicket_xml5::parse_with(text, options(limits))
 }
 
 /// Walks the document in document order, without recursion: the XML declaration as a
@@ -243,7 +243,7 @@ mod tests {
 
     #[test]
     fn discarded_input_has_a_line() {
-        let mut tok = Tokenizer::new("\u{feff}<a/>", Options::default());
+        let mut tok = Tokenizer::with_options("\u{feff}<a/>", Options::default());
         let first = tok.next_token().expect("a token");
         assert_eq!(token_line(&first), "Discarded 0..3");
     }

@@ -71,6 +71,27 @@ pub(super) struct Value {
 impl<'a> Lexer<'a> {
     /// The next abstract token, or `None` when more input is needed (or at the end).
     pub(crate) fn next_token(&mut self) -> Option<Token<'_>> {
+        let raw = self.next_raw()?;
+        Some(self.materialize(raw))
+    }
+
+    /// The next abstract token with the input's lifetime: its strings borrowed from a whole
+    /// input ([`Lexer::whole`]) where unchanged (copied from a fed buffer).
+    pub(crate) fn next_token_input(&mut self) -> Option<Token<'a>> {
+        let raw = self.next_raw()?;
+        let span = raw.span;
+        let text = match (raw.kind, raw.text.range()) {
+            (Kind::Open | Kind::Attr | Kind::End, Some((a, b))) => {
+                self.input.slice_cow(a, self.name_end(a, b))
+            }
+            _ => raw.text.into_cow_input(&self.input),
+        };
+        Some(Self::token(raw.kind, text, span))
+    }
+
+    /// The next queued token, the diagnostics before it released.
+    #[inline(always)]
+    fn next_raw(&mut self) -> Option<Raw> {
         let raw = loop {
             match self.queue.pop_front() {
                 Some(Raw {
@@ -87,7 +108,7 @@ impl<'a> Lexer<'a> {
             }
         };
         self.release();
-        Some(self.materialize(raw))
+        Some(raw)
     }
 
     /// Releases the diagnostics that nothing still to come can precede: those before the first
@@ -136,7 +157,13 @@ impl<'a> Lexer<'a> {
             }
             _ => raw.text.into_cow(&self.input),
         };
-        match raw.kind {
+        Self::token(raw.kind, text, span)
+    }
+
+    /// The token of `kind` with its text.
+    #[inline(always)]
+    fn token(kind: Kind, text: std::borrow::Cow<'_, str>, span: thicket_input::Span) -> Token<'_> {
+        match kind {
             Kind::Open => Token::StartTagOpen { name: text, span },
             Kind::Attr => Token::AttributeName { name: text, span },
             Kind::Close => Token::StartTagClose { span },

@@ -20,7 +20,9 @@ use std::borrow::Cow;
 
 use thicket_input::Span;
 
-use super::runs::{ATTR_NAME, DQ_VALUE, SQ_VALUE, TAG_NAME, TEXT, input_stream_error, run_end};
+use super::runs::{
+    ATTR_NAME, DQ_VALUE, SQ_VALUE, TAG_NAME, TEXT, input_stream_error, run_end_inline,
+};
 use super::{Profile, ScanLimits, State, TagKind, Tokenizer, charref};
 use thicket_charref::numeric;
 use thicket_names::html::INPUT_STREAM_ERROR_LEADS;
@@ -236,7 +238,7 @@ impl<'a> Tokenizer<'a> {
             let stop = if bytes.get(j) == Some(&b'<') {
                 j
             } else {
-                run_end(&TEXT, text, j)
+                run_end_inline(&TEXT, text, j)
             };
             if bytes.get(stop) == Some(&b'&') {
                 // One of the five predefined entities (draft profile, no entities of the
@@ -529,7 +531,7 @@ fn scan_tag(
                 return None;
             }
             // End tag name state.
-            i = run_end(&TAG_NAME, text, i);
+            i = run_end_inline(&TAG_NAME, text, i);
             if i == start {
                 return None;
             }
@@ -555,7 +557,7 @@ fn scan_tag(
     }
     // Tag name state.
     let start = i;
-    i = run_end(&TAG_NAME, text, i);
+    i = run_end_inline(&TAG_NAME, text, i);
     if i == start {
         return None;
     }
@@ -591,7 +593,7 @@ fn scan_tag(
         }
         // Tag attribute name state (a name starting with `=` or a stop is not plain).
         let name_start = i;
-        i = run_end(&ATTR_NAME, text, i);
+        i = run_end_inline(&ATTR_NAME, text, i);
         if i == name_start || attrs.len() == limits.fast_attributes {
             return None;
         }
@@ -661,8 +663,12 @@ fn scan_tag(
         // Tag attribute value (double- or single-quoted) state.
         i += 1;
         let value_start = i;
-        let set = if quote == b'"' { &DQ_VALUE } else { &SQ_VALUE };
-        i = run_end(set, text, i);
+        // One inlined scan per quote, so each knows its set.
+        i = if quote == b'"' {
+            run_end_inline(&DQ_VALUE, text, i)
+        } else {
+            run_end_inline(&SQ_VALUE, text, i)
+        };
         if *b.get(i)? != quote {
             return None;
         }

@@ -1,9 +1,10 @@
 //! A window over decoded text that knows line numbers, so diagnostics can be located and shown
 //! with their source line while a large input streams through in bounded memory.
 //!
-//! The window keeps the most recent text (at least [`KEEP`] bytes once the input is longer) and
-//! the global byte offsets of the line starts inside it. Lines end at LF, CR LF and a lone CR, as
-//! `thicket_input::LineIndex` counts them. Offsets before the window can no longer be located.
+//! The window keeps the most recent text (at least [`KEEP`] bytes once the input is longer);
+//! where its lines start is the crate's one [`LineCounter`] (fed as the text is pushed, told to
+//! forget what the window trims). Lines end at LF, CR LF and a lone CR, as
+//! [`LineIndex`](crate::LineIndex) counts them. Offsets before the window can no longer be located.
 //! A window over a whole document ([`Window::whole`]) borrows the text instead of copying it.
 //!
 //! Columns are found in time linear in the text and the lookups together, however long a line
@@ -14,6 +15,9 @@
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
+
+use crate::lines::LineCounter;
+use crate::newline::NewlineRules;
 
 /// How much text a bounded window keeps behind the newest chunk when it trims.
 pub const KEEP: usize = 256 << 10;
@@ -41,14 +45,10 @@ pub struct Window<'t> {
     text: Cow<'t, str>,
     /// Global offset of `text[0]`.
     base: usize,
-    /// Line number of the line that contains `base`.
-    base_line: usize,
-    /// Characters between the start of that line and `base`.
+    /// Characters between the start of the line that contains `base` and `base`.
     base_col: usize,
-    /// Global offsets of the line starts after `base` (every start that follows a line break).
-    starts: VecDeque<usize>,
-    /// End offset of the last CR seen, so that an LF right after it joins the same line break.
-    last_cr_end: Option<usize>,
+    /// Where the lines start (from the line that contains `base` on).
+    lines: LineCounter,
     /// How much text to keep when trimming (`None`: keep everything).
     keep: Option<usize>,
     /// Columns are known up to this global offset.
@@ -86,7 +86,8 @@ impl<'t> Window<'t> {
     /// A window over a whole document, borrowing it.
     pub fn whole(text: &'t str) -> Window<'t> {
         let mut w = Window::new(Cow::Borrowed(text), None);
-        w.scan_line_starts(0);
+        w.lines.push(text);
+        w.lines.finish();
         w
     }
 
@@ -94,10 +95,8 @@ impl<'t> Window<'t> {
         Window {
             text,
             base: 0,
-            base_line: 1,
             base_col: 0,
-            starts: VecDeque::new(),
-            last_cr_end: None,
+            lines: LineCounter::new(NewlineRules::CrLf),
             keep,
             front: 0,
             front_col: 0,
@@ -125,30 +124,8 @@ impl<'t> Window<'t> {
         {
             self.trim(self.text.len() - keep);
         }
-        let from = self.text.len();
         self.text.to_mut().push_str(chunk);
-        self.scan_line_starts(from);
-    }
-
-    /// Records the line starts in `text[from..]`.
-    fn scan_line_starts(&mut self, from: usize) {
-        let base = self.base;
-        let bytes = self.text.as_bytes();
-        for i in memchr::memchr2_iter(b'\n', b'\r', &bytes[from..]) {
-            let i = from + i;
-            let g = base + i;
-            if bytes[i] == b'\n' && self.last_cr_end == Some(g) && self.starts.back() == Some(&g) {
-                // The LF of a CR LF pair: the line starts after the LF.
-                if let Some(last) = self.starts.back_mut() {
-                    *last = g + 1;
-                }
-            } else {
-                self.starts.push_back(g + 1);
-            }
-            if bytes[i] == b'\r' {
-                self.last_cr_end = Some(g + 1);
-            }
-        }
+        self.lines.push(chunk);
     }
 
     /// Drops text before local offset `cut` (moved to a character boundary, never right after a CR).
@@ -160,15 +137,11 @@ impl<'t> Window<'t> {
         }
         let new_base = self.base + cut;
         // The column at the new start, found as any other (the front moves there if it lagged).
-        let (_, start, start_col) = self.line_of(new_base);
+        let Some((_, start, start_col)) = self.line_of(new_base) else {
+            return;
+        };
         let new_base_col = self.column(new_base, start, start_col);
-        while let Some(&s) = self.starts.front() {
-            if s > new_base {
-                break;
-            }
-            self.starts.pop_front();
-            self.base_line += 1;
-        }
+        self.lines.forget_before(new_base, &self.text, self.base);
         self.base_col = new_base_col;
         self.text.to_mut().drain(..cut);
         self.base = new_base;
@@ -178,25 +151,38 @@ impl<'t> Window<'t> {
         }
     }
 
-    /// The line number, start offset and column at the start, of the line holding `offset`
-    /// (which the window holds).
-    fn line_of(&self, offset: usize) -> (usize, usize, usize) {
-        let idx = self.starts.partition_point(|&s| s <= offset);
-        if idx == 0 {
-            (self.base_line, self.base, self.base_col)
+    /// The line holding `offset` (which the window holds): its number, its start (the window
+    /// start when the line starts before it) and the column there, and where the next line
+    /// starts (the end of the text when none has yet).
+    fn bounds(&mut self, offset: usize) -> Option<(usize, usize, usize, usize)> {
+        let (line, start, next) = match self.lines.bounds(offset) {
+            Some(b) => (b.line, b.start, b.next.unwrap_or(self.end())),
+            // Just after a CR that ends the text pushed (an LF may still join it): the CR has
+            // started a line, empty so far.
+            None if offset == self.end() && offset > self.base => {
+                (self.lines.line_count(), offset, offset)
+            }
+            None => return None,
+        };
+        Some(if start < self.base {
+            (line, self.base, self.base_col, next)
         } else {
-            (self.base_line + idx, self.starts[idx - 1], 0)
-        }
+            (line, start, 0, next)
+        })
+    }
+
+    /// The line number, start offset and column at the start, of the line holding `offset`.
+    fn line_of(&mut self, offset: usize) -> Option<(usize, usize, usize)> {
+        let (line, start, col, _) = self.bounds(offset)?;
+        Some((line, start, col))
     }
 
     /// The line containing global `offset`, or `None` when the window no longer holds it.
-    pub fn line(&self, offset: usize) -> Option<Line<'_>> {
+    pub fn line(&mut self, offset: usize) -> Option<Line<'_>> {
         if offset < self.base || offset > self.end() {
             return None;
         }
-        let (number, start, hidden) = self.line_of(offset);
-        let idx = self.starts.partition_point(|&s| s <= offset);
-        let end = self.starts.get(idx).copied().unwrap_or(self.end());
+        let (number, start, hidden, end) = self.bounds(offset)?;
         let text = self.text[start - self.base..end - self.base].trim_end_matches(['\n', '\r']);
         Some(Line {
             number,
@@ -211,7 +197,7 @@ impl<'t> Window<'t> {
         if offset < self.base || offset > self.end() {
             return None;
         }
-        let (number, start, start_col) = self.line_of(offset);
+        let (number, start, start_col) = self.line_of(offset)?;
         let mut col = self.column(offset, start, start_col);
         if !self.text.is_char_boundary(offset - self.base) {
             // The count includes the first byte of the character `offset` points into.
@@ -240,20 +226,15 @@ impl<'t> Window<'t> {
     fn advance(&mut self, to: usize) {
         let mut at = self.front;
         let mut col = self.front_col;
-        let mut next_start_idx = self.starts.partition_point(|&s| s <= at);
+        let mut next_start = self.next_line_start(at);
         while at < to {
             let next_mark = (self.first_mark + self.marks.len()) * MARK;
-            let next_start = self
-                .starts
-                .get(next_start_idx)
-                .copied()
-                .unwrap_or(usize::MAX);
             let stop = to.min(next_mark).min(next_start);
             col += self.count(at, stop);
             at = stop;
             if at == next_start {
                 col = 0;
-                next_start_idx += 1;
+                next_start = self.next_line_start(at);
             }
             if at == next_mark {
                 self.marks.push_back(col);
@@ -261,6 +242,14 @@ impl<'t> Window<'t> {
         }
         self.front = at;
         self.front_col = col;
+    }
+
+    /// Where the line after the one holding `at` starts (`usize::MAX`: none yet).
+    fn next_line_start(&mut self, at: usize) -> usize {
+        self.lines
+            .bounds(at)
+            .and_then(|b| b.next)
+            .unwrap_or(usize::MAX)
     }
 
     /// The characters that start in global `from..to`.
@@ -285,7 +274,7 @@ pub fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use thicket_input::LineIndex;
+    use crate::LineIndex;
 
     #[test]
     fn agrees_with_line_index_however_the_text_is_split() {
