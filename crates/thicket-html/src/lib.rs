@@ -18,8 +18,11 @@ pub use tokenizer::{Options, Tokenizer};
 pub use tokens::{Tokens, parse, parse_with};
 
 pub use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+pub use thicket_input::render::Report;
 pub use thicket_input::whatwg::Confidence;
-pub use thicket_input::{Limits, LineCol, LineCounter, LineIndex, NewlineRules, Span};
+pub use thicket_input::{
+    DiagnosticRenderer, Limits, LineCol, LineCounter, LineIndex, NewlineRules, Span,
+};
 
 /// A diagnostic of this crate.
 pub type Diagnostic = thicket_input::Diagnostic<ErrorCode>;

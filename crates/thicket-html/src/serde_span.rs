@@ -32,5 +32,12 @@ mod tests {
         );
         let code = serde_json::to_string(&crate::ErrorCode::EofInTag).unwrap();
         assert_eq!(code, r#""eof-in-tag""#);
+        // Diagnostics through thicket-input's serde feature: the code as its string.
+        let mut tokens = crate::parse("<a b=1 b=2>");
+        tokens.by_ref().for_each(drop);
+        let diagnostics = tokens.take_diagnostics();
+        let json = serde_json::to_string(&diagnostics).unwrap();
+        assert!(json.contains(r#""duplicate-attribute""#), "{json}");
+        assert!(json.contains(r#""span":{"start":8,"end":9}"#), "{json}");
     }
 }
