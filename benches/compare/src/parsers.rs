@@ -13,6 +13,11 @@ pub fn all() -> Vec<Parser> {
             run: thicket::html,
         },
         Parser {
+            name: "thicket-html (Iterator)",
+            kind: Kind::Html,
+            run: thicket::html_iter,
+        },
+        Parser {
             name: "thicket-xml5 tokenizer",
             kind: Kind::Xml,
             run: thicket::xml5_tokens,
@@ -112,6 +117,7 @@ pub fn comparisons() -> Vec<Comparison> {
         c("thicket-microxml tree", "roxmltree", 1.5),
         // Issue 15: an Iterator over a whole &str as fast as the `next_token` it wraps (within
         // measurement noise).
+        c("thicket-html (Iterator)", "thicket-html", 0.95),
         c(
             "thicket-xml5 tokenizer (Iterator)",
             "thicket-xml5 tokenizer",

@@ -6,7 +6,7 @@ mod leafxml;
 mod microxml;
 mod xml5;
 
-pub use html::html;
+pub use html::{html, html_iter};
 pub use leafxml::leafxml_events;
 pub use microxml::{microxml_tokens, microxml_tokens_iter, microxml_tree};
 pub use xml5::{xml5_tokens, xml5_tokens_iter, xml5_tree};
