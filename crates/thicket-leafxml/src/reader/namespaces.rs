@@ -1,8 +1,8 @@
 //! "Namespace processing": the namespace stack, declarations and tag rewriting.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use thicket_names::keyed::{NameHasher, PrehashedMap};
 use thicket_names::leafxml as names;
 
 use super::dedup::{self, counter};
@@ -10,26 +10,47 @@ use super::tag::{Split, TagAssembly};
 use super::{XML_NAMESPACE, XMLNS_NAMESPACE};
 use crate::error::ErrorCode;
 
-/// "Namespace processing": the namespace stack, kept as prefix -> stack of values plus a log of
-/// the prefixes each element declared, so lookups cost the same however many declarations are
-/// in scope. (Duplicating the top context for every starting tag, as the spec describes it, gives
-/// the same mappings.)
+/// "Namespace processing": the namespace stack, kept as one binding stack threaded per prefix
+/// (each binding points to the one it shadows), so lookups cost the same however many
+/// declarations are in scope, and a declaration allocates nothing of its own: prefixes and
+/// values live in two strings that grow and shrink with the scopes. (Duplicating the top
+/// context for every starting tag, as the spec describes it, gives the same mappings.)
 #[derive(Debug)]
 pub(crate) struct Namespaces {
-    /// Every prefix seen so far, and its stack of values (empty when out of scope).
-    prefixes: Vec<String>,
-    values: Vec<Vec<String>>,
-    /// Prefix -> position in `prefixes`, built once there are many prefixes (a linear scan is
-    /// faster for the usual handful; the hash keeps crafted documents linear).
-    index: Option<HashMap<String, usize>>,
-    /// Positions of the prefixes declared, in order, so scopes can be undone.
-    log: Vec<usize>,
+    /// Every prefix seen so far, one after another; `prefix_ends[k]` ends the `k`th.
+    prefix_text: String,
+    prefix_ends: Vec<usize>,
+    /// For each prefix, the binding in scope: its index in `bindings` + 1 (0 for none).
+    top: Vec<usize>,
+    /// Keyed hash of a prefix -> its position, built once there are many prefixes (a linear
+    /// scan is faster for the usual handful; the keyed hash keeps crafted documents linear).
+    index: Option<(NameHasher, PrehashedMap<usize>)>,
+    /// Every binding in scope, in the order declared, so scopes can be undone; the first
+    /// `BUILT_IN` are `xml` and `xmlns`.
+    bindings: Vec<Binding>,
+    /// The values of `bindings`, one after another.
+    value_text: String,
     /// Prefixes found recently: position + 1 (0 for none) in a slot chosen by the prefix's
     /// length, first and last byte. A prefix keeps its position for good, so a slot is never
     /// stale; a hit is confirmed by comparing the prefix. (Relaxed atomics rather than cells,
     /// so that the reader stays `Sync`; they compile to plain loads and stores.)
     cache: [AtomicU32; CACHE_SLOTS],
 }
+
+/// One declaration in scope.
+#[derive(Debug, Clone, Copy)]
+struct Binding {
+    /// The prefix's position.
+    prefix: usize,
+    /// The binding it shadows (as in `Namespaces::top`).
+    shadowed: usize,
+    /// Its value in `Namespaces::value_text`.
+    start: usize,
+    end: usize,
+}
+
+/// The bindings every context starts with (`xml` and `xmlns`), never undone.
+const BUILT_IN: usize = 2;
 
 /// Slots in `Namespaces::cache`.
 const CACHE_SLOTS: usize = 64;
@@ -49,25 +70,40 @@ const LINEAR_PREFIXES: usize = 16;
 impl Namespaces {
     /// The default context: `xml` and `xmlns`.
     pub(crate) fn new() -> Namespaces {
-        Namespaces {
-            // The default namespace first: every unprefixed element looks it up.
-            prefixes: vec![String::new(), "xml".to_owned(), "xmlns".to_owned()],
-            values: vec![
-                Vec::new(),
-                vec![XML_NAMESPACE.to_owned()],
-                vec![XMLNS_NAMESPACE.to_owned()],
-            ],
+        let mut ns = Namespaces {
+            prefix_text: String::new(),
+            prefix_ends: Vec::new(),
+            top: Vec::new(),
             index: None,
-            log: Vec::new(),
+            bindings: Vec::new(),
+            value_text: String::new(),
             cache: std::array::from_fn(|_| AtomicU32::new(0)),
+        };
+        // The default namespace first: every unprefixed element looks it up.
+        for prefix in ["", "xml", "xmlns"] {
+            ns.add_prefix(prefix);
         }
+        ns.bind(1, XML_NAMESPACE);
+        ns.bind(2, XMLNS_NAMESPACE);
+        ns
+    }
+
+    /// The prefix at `position`.
+    #[inline]
+    fn prefix(&self, position: usize) -> Option<&str> {
+        let end = *self.prefix_ends.get(position)?;
+        let start = match position {
+            0 => 0,
+            _ => *self.prefix_ends.get(position - 1)?,
+        };
+        self.prefix_text.get(start..end)
     }
 
     #[inline]
     fn position(&self, prefix: &str) -> Option<usize> {
         let slot = &self.cache[cache_slot(prefix)];
         let cached = (slot.load(Ordering::Relaxed) as usize).wrapping_sub(1);
-        if self.prefixes.get(cached).is_some_and(|p| {
+        if self.prefix(cached).is_some_and(|p| {
             counter::count();
             p == prefix
         }) {
@@ -85,61 +121,96 @@ impl Namespaces {
     /// `position` without the cache.
     #[cold]
     fn search(&self, prefix: &str) -> Option<usize> {
+        let count = self.prefix_ends.len();
         match &self.index {
             // Keyed by std's `RandomState` over the prefix itself: counted as one comparison.
-            Some(index) => {
+            Some((hasher, index)) => {
                 counter::count();
-                index.get(prefix).copied()
+                let &k = index.get(&hasher.hash_name(prefix))?;
+                if self.prefix(k) == Some(prefix) {
+                    return Some(k);
+                }
+                // Two prefixes with one keyed hash (never happens on purpose).
+                (0..count).find(|&k| self.prefix(k) == Some(prefix))
             }
             // First byte and length before the full comparison: prefixes are short and often
             // share a length, where a call to memcmp costs more than the test.
-            None => self.prefixes.iter().position(|p| {
+            None => (0..count).find(|&k| {
                 counter::count();
-                p.len() == prefix.len()
-                    && p.as_bytes().first() == prefix.as_bytes().first()
-                    && p == prefix
+                self.prefix(k).is_some_and(|p| {
+                    p.len() == prefix.len()
+                        && p.as_bytes().first() == prefix.as_bytes().first()
+                        && p == prefix
+                })
             }),
         }
     }
 
+    /// Adds a prefix not seen before; returns its position.
+    fn add_prefix(&mut self, prefix: &str) -> usize {
+        let k = self.prefix_ends.len();
+        self.prefix_text.push_str(prefix);
+        self.prefix_ends.push(self.prefix_text.len());
+        self.top.push(0);
+        if let Some((hasher, index)) = &mut self.index {
+            index.entry(hasher.hash_name(prefix)).or_insert(k);
+        } else if self.prefix_ends.len() > LINEAR_PREFIXES {
+            let hasher = NameHasher::new();
+            let mut index = PrehashedMap::default();
+            for j in 0..self.prefix_ends.len() {
+                if let Some(p) = self.prefix(j) {
+                    index.entry(hasher.hash_name(p)).or_insert(j);
+                }
+            }
+            self.index = Some((hasher, index));
+        }
+        k
+    }
+
+    /// Binds the prefix at `position` to `value` in the current scope.
+    fn bind(&mut self, position: usize, value: &str) {
+        let Some(top) = self.top.get_mut(position) else {
+            return;
+        };
+        let start = self.value_text.len();
+        self.value_text.push_str(value);
+        self.bindings.push(Binding {
+            prefix: position,
+            shadowed: *top,
+            start,
+            end: self.value_text.len(),
+        });
+        *top = self.bindings.len();
+    }
+
     pub(crate) fn mark(&self) -> usize {
-        self.log.len()
+        self.bindings.len()
+    }
+
+    /// The declarations in scope (the built-in `xml` and `xmlns` not counted).
+    fn declared(&self) -> usize {
+        self.bindings.len() - BUILT_IN
     }
 
     fn declare(&mut self, prefix: &str, value: &str) {
         let k = match self.position(prefix) {
             Some(k) => k,
-            None => {
-                let k = self.prefixes.len();
-                self.prefixes.push(prefix.to_owned());
-                self.values.push(Vec::new());
-                if let Some(index) = &mut self.index {
-                    index.insert(prefix.to_owned(), k);
-                } else if self.prefixes.len() > LINEAR_PREFIXES {
-                    let index = self
-                        .prefixes
-                        .iter()
-                        .enumerate()
-                        .map(|(i, p)| (p.clone(), i))
-                        .collect();
-                    self.index = Some(index);
-                }
-                k
-            }
+            None => self.add_prefix(prefix),
         };
-        if let Some(v) = self.values.get_mut(k) {
-            v.push(value.to_owned());
-        }
-        self.log.push(k);
+        self.bind(k, value);
     }
 
     /// Undoes the declarations made since `mark`.
     pub(crate) fn truncate(&mut self, mark: usize) {
-        while self.log.len() > mark {
-            if let Some(k) = self.log.pop()
-                && let Some(v) = self.values.get_mut(k)
+        let mark = mark.max(BUILT_IN);
+        if let Some(first) = self.bindings.get(mark) {
+            self.value_text.truncate(first.start);
+        }
+        while self.bindings.len() > mark {
+            if let Some(b) = self.bindings.pop()
+                && let Some(top) = self.top.get_mut(b.prefix)
             {
-                v.pop();
+                *top = b.shadowed;
             }
         }
     }
@@ -158,7 +229,9 @@ impl Namespaces {
     /// The value of the prefix at `position`, if it is in scope.
     #[inline]
     pub(crate) fn value(&self, position: usize) -> Option<&str> {
-        self.values.get(position)?.last().map(String::as_str)
+        let top = *self.top.get(position)?;
+        let b = self.bindings.get(top.checked_sub(1)?)?;
+        self.value_text.get(b.start..b.end)
     }
 }
 
@@ -213,7 +286,7 @@ pub(crate) fn declare(
         if value == XMLNS_NAMESPACE {
             return Err(over(ErrorCode::XmlnsNamespaceBound));
         }
-        if max.is_some_and(|max| ns.log.len() >= max) {
+        if max.is_some_and(|max| ns.declared() >= max) {
             return Err(over(ErrorCode::NamespaceLimit));
         }
         ns.declare(prefix, value);
