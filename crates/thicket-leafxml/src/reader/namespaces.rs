@@ -17,11 +17,10 @@ use crate::error::ErrorCode;
 /// context for every starting tag, as the spec describes it, gives the same mappings.)
 #[derive(Debug)]
 pub(crate) struct Namespaces {
-    /// Every prefix seen so far, one after another; `prefix_ends[k]` ends the `k`th.
+    /// Every prefix seen so far, one after another.
     prefix_text: String,
-    prefix_ends: Vec<usize>,
-    /// For each prefix, the binding in scope: its index in `bindings` + 1 (0 for none).
-    top: Vec<usize>,
+    /// Every prefix seen so far (its position is its index), with its binding in scope.
+    prefixes: Vec<Prefix>,
     /// Keyed hash of a prefix -> its position, built once there are many prefixes (a linear
     /// scan is faster for the usual handful; the keyed hash keeps crafted documents linear).
     index: Option<(NameHasher, PrehashedMap<usize>)>,
@@ -42,9 +41,25 @@ pub(crate) struct Namespaces {
 struct Binding {
     /// The prefix's position.
     prefix: usize,
-    /// The binding it shadows (as in `Namespaces::top`).
-    shadowed: usize,
-    /// Its value in `Namespaces::value_text`.
+    /// The binding it shadows.
+    shadowed: Top,
+    /// Where its value starts in `Namespaces::value_text`.
+    start: usize,
+}
+
+/// A prefix: where it is in `Namespaces::prefix_text`, and its binding in scope.
+#[derive(Debug, Clone, Copy)]
+struct Prefix {
+    start: usize,
+    end: usize,
+    top: Top,
+}
+
+/// The binding in scope for a prefix: its index in `Namespaces::bindings` + 1 (0 for none)
+/// and its value in `Namespaces::value_text`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Top {
+    binding: usize,
     start: usize,
     end: usize,
 }
@@ -72,8 +87,7 @@ impl Namespaces {
     pub(crate) fn new() -> Namespaces {
         let mut ns = Namespaces {
             prefix_text: String::new(),
-            prefix_ends: Vec::new(),
-            top: Vec::new(),
+            prefixes: Vec::new(),
             index: None,
             bindings: Vec::new(),
             value_text: String::new(),
@@ -88,15 +102,11 @@ impl Namespaces {
         ns
     }
 
-    /// The prefix at `position`.
+    /// The prefix at `position`, as bytes.
     #[inline]
-    fn prefix(&self, position: usize) -> Option<&str> {
-        let end = *self.prefix_ends.get(position)?;
-        let start = match position {
-            0 => 0,
-            _ => *self.prefix_ends.get(position - 1)?,
-        };
-        self.prefix_text.get(start..end)
+    fn prefix(&self, position: usize) -> Option<&[u8]> {
+        let p = self.prefixes.get(position)?;
+        self.prefix_text.as_bytes().get(p.start..p.end)
     }
 
     #[inline]
@@ -105,7 +115,7 @@ impl Namespaces {
         let cached = (slot.load(Ordering::Relaxed) as usize).wrapping_sub(1);
         if self.prefix(cached).is_some_and(|p| {
             counter::count();
-            p == prefix
+            p == prefix.as_bytes()
         }) {
             return Some(cached);
         }
@@ -121,12 +131,13 @@ impl Namespaces {
     /// `position` without the cache.
     #[cold]
     fn search(&self, prefix: &str) -> Option<usize> {
-        let count = self.prefix_ends.len();
+        let count = self.prefixes.len();
+        let prefix = prefix.as_bytes();
         match &self.index {
             // Keyed by std's `RandomState` over the prefix itself: counted as one comparison.
             Some((hasher, index)) => {
                 counter::count();
-                let &k = index.get(&hasher.hash_name(prefix))?;
+                let &k = index.get(&hasher.hash_bytes(prefix))?;
                 if self.prefix(k) == Some(prefix) {
                     return Some(k);
                 }
@@ -138,9 +149,7 @@ impl Namespaces {
             None => (0..count).find(|&k| {
                 counter::count();
                 self.prefix(k).is_some_and(|p| {
-                    p.len() == prefix.len()
-                        && p.as_bytes().first() == prefix.as_bytes().first()
-                        && p == prefix
+                    p.len() == prefix.len() && p.first() == prefix.first() && p == prefix
                 })
             }),
         }
@@ -148,18 +157,22 @@ impl Namespaces {
 
     /// Adds a prefix not seen before; returns its position.
     fn add_prefix(&mut self, prefix: &str) -> usize {
-        let k = self.prefix_ends.len();
+        let k = self.prefixes.len();
+        let start = self.prefix_text.len();
         self.prefix_text.push_str(prefix);
-        self.prefix_ends.push(self.prefix_text.len());
-        self.top.push(0);
+        self.prefixes.push(Prefix {
+            start,
+            end: self.prefix_text.len(),
+            top: Top::default(),
+        });
         if let Some((hasher, index)) = &mut self.index {
             index.entry(hasher.hash_name(prefix)).or_insert(k);
-        } else if self.prefix_ends.len() > LINEAR_PREFIXES {
+        } else if self.prefixes.len() > LINEAR_PREFIXES {
             let hasher = NameHasher::new();
             let mut index = PrehashedMap::default();
-            for j in 0..self.prefix_ends.len() {
+            for j in 0..self.prefixes.len() {
                 if let Some(p) = self.prefix(j) {
-                    index.entry(hasher.hash_name(p)).or_insert(j);
+                    index.entry(hasher.hash_bytes(p)).or_insert(j);
                 }
             }
             self.index = Some((hasher, index));
@@ -169,7 +182,7 @@ impl Namespaces {
 
     /// Binds the prefix at `position` to `value` in the current scope.
     fn bind(&mut self, position: usize, value: &str) {
-        let Some(top) = self.top.get_mut(position) else {
+        let Some(Prefix { top, .. }) = self.prefixes.get_mut(position) else {
             return;
         };
         let start = self.value_text.len();
@@ -178,9 +191,12 @@ impl Namespaces {
             prefix: position,
             shadowed: *top,
             start,
-            end: self.value_text.len(),
         });
-        *top = self.bindings.len();
+        *top = Top {
+            binding: self.bindings.len(),
+            start,
+            end: self.value_text.len(),
+        };
     }
 
     pub(crate) fn mark(&self) -> usize {
@@ -208,9 +224,9 @@ impl Namespaces {
         }
         while self.bindings.len() > mark {
             if let Some(b) = self.bindings.pop()
-                && let Some(top) = self.top.get_mut(b.prefix)
+                && let Some(p) = self.prefixes.get_mut(b.prefix)
             {
-                *top = b.shadowed;
+                p.top = b.shadowed;
             }
         }
     }
@@ -221,17 +237,20 @@ impl Namespaces {
     }
 
     /// The position of a prefix that is in scope.
+    #[inline]
     fn position_in_scope(&self, prefix: &str) -> Option<usize> {
         let k = self.position(prefix)?;
-        self.value(k).map(|_| k)
+        (self.prefixes.get(k)?.top.binding != 0).then_some(k)
     }
 
     /// The value of the prefix at `position`, if it is in scope.
     #[inline]
     pub(crate) fn value(&self, position: usize) -> Option<&str> {
-        let top = *self.top.get(position)?;
-        let b = self.bindings.get(top.checked_sub(1)?)?;
-        self.value_text.get(b.start..b.end)
+        let top = &self.prefixes.get(position)?.top;
+        if top.binding == 0 {
+            return None;
+        }
+        self.value_text.get(top.start..top.end)
     }
 }
 
