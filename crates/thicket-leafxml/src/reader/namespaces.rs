@@ -258,18 +258,19 @@ impl Namespaces {
 pub(crate) type NsError = (ErrorCode, usize, usize);
 
 /// "Namespace declarations": adds this tag's bindings to `ns`, at most `max` in scope.
+/// An unchecked `xmlns` or `xmlns:p` is given its split here, as `split` would find it, so
+/// that `check_rewrite` does not check the name again.
 pub(crate) fn declare(
     ns: &mut Namespaces,
-    tag: &TagAssembly,
+    tag: &mut TagAssembly,
     text: &str,
     max: Option<usize>,
 ) -> Result<(), NsError> {
-    for a in &tag.attrs {
-        let name = a.name.get(text, &tag.decoded);
-        let over = |code| {
-            let (start, end) = a.extent();
-            (code, start, end)
-        };
+    let decoded = &tag.decoded;
+    for a in &mut tag.attrs {
+        let name = a.name.get(text, decoded);
+        let (start, end) = a.extent();
+        let over = |code| (code, start, end);
         let prefix = match a.split {
             // Known splits: the prefix of `xmlns:p` is `xmlns` and `p` is a valid prefix.
             Split::Local if name != "xmlns" => continue,
@@ -278,11 +279,13 @@ pub(crate) fn declare(
             Split::Prefixed(k) => name.get(k as usize + 1..).unwrap_or_default(),
             Split::Unchecked => {
                 if name == "xmlns" {
+                    a.split = Split::Local;
                     ""
                 } else if let Some(p) = name.strip_prefix("xmlns:") {
                     if !names::is_prefix(p) {
                         return Err(over(ErrorCode::InvalidNamespacePrefix));
                     }
+                    a.split = Split::Prefixed(5);
                     p
                 } else {
                     continue;
@@ -292,7 +295,7 @@ pub(crate) fn declare(
         if prefix == "xmlns" {
             return Err(over(ErrorCode::XmlnsPrefixDeclared));
         }
-        let value = a.value.get(text, &tag.decoded);
+        let value = a.value.get(text, decoded);
         if value.is_empty() {
             return Err(over(ErrorCode::EmptyNamespaceValue));
         }
