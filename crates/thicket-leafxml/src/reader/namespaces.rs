@@ -95,7 +95,7 @@ impl Namespaces {
         };
         // The default namespace first: every unprefixed element looks it up.
         for prefix in ["", "xml", "xmlns"] {
-            ns.add_prefix(prefix);
+            ns.add_prefix(prefix, None);
         }
         ns.bind(1, XML_NAMESPACE);
         ns.bind(2, XMLNS_NAMESPACE);
@@ -109,54 +109,75 @@ impl Namespaces {
         self.prefix_text.as_bytes().get(p.start..p.end)
     }
 
+    /// The position of `prefix` if its cache slot holds it.
     #[inline]
-    fn position(&self, prefix: &str) -> Option<usize> {
+    fn cached(&self, prefix: &str) -> Option<usize> {
         let slot = &self.cache[cache_slot(prefix)];
         let cached = (slot.load(Ordering::Relaxed) as usize).wrapping_sub(1);
-        if self.prefix(cached).is_some_and(|p| {
-            counter::count();
-            p == prefix.as_bytes()
-        }) {
-            return Some(cached);
+        self.prefix(cached)
+            .is_some_and(|p| {
+                counter::count();
+                p == prefix.as_bytes()
+            })
+            .then_some(cached)
+    }
+
+    #[inline]
+    fn position(&self, prefix: &str) -> Option<usize> {
+        if let Some(k) = self.cached(prefix) {
+            return Some(k);
         }
-        let found = self.search(prefix);
-        if let Some(k) = found
-            && let Ok(k) = u32::try_from(k + 1)
-        {
-            slot.store(k, Ordering::Relaxed);
+        let found = self.search(prefix).ok();
+        if let Some(k) = found {
+            self.remember(prefix, k);
         }
         found
     }
 
-    /// `position` without the cache.
+    /// Puts the prefix at position `k` in its cache slot.
+    #[inline]
+    fn remember(&self, prefix: &str, k: usize) {
+        if let Ok(k) = u32::try_from(k + 1) {
+            self.cache[cache_slot(prefix)].store(k, Ordering::Relaxed);
+        }
+    }
+
+    /// `position` without the cache. A prefix not found gives its keyed hash when there is an
+    /// index, for [`Namespaces::add_prefix`].
     #[cold]
-    fn search(&self, prefix: &str) -> Option<usize> {
+    fn search(&self, prefix: &str) -> Result<usize, Option<u64>> {
         let count = self.prefixes.len();
         let prefix = prefix.as_bytes();
         match &self.index {
             // Keyed by std's `RandomState` over the prefix itself: counted as one comparison.
             Some((hasher, index)) => {
                 counter::count();
-                let &k = index.get(&hasher.hash_bytes(prefix))?;
+                let h = hasher.hash_bytes(prefix);
+                let &k = index.get(&h).ok_or(Some(h))?;
                 if self.prefix(k) == Some(prefix) {
-                    return Some(k);
+                    return Ok(k);
                 }
                 // Two prefixes with one keyed hash (never happens on purpose).
-                (0..count).find(|&k| self.prefix(k) == Some(prefix))
+                (0..count)
+                    .find(|&k| self.prefix(k) == Some(prefix))
+                    .ok_or(Some(h))
             }
             // First byte and length before the full comparison: prefixes are short and often
             // share a length, where a call to memcmp costs more than the test.
-            None => (0..count).find(|&k| {
-                counter::count();
-                self.prefix(k).is_some_and(|p| {
-                    p.len() == prefix.len() && p.first() == prefix.first() && p == prefix
+            None => (0..count)
+                .find(|&k| {
+                    counter::count();
+                    self.prefix(k).is_some_and(|p| {
+                        p.len() == prefix.len() && p.first() == prefix.first() && p == prefix
+                    })
                 })
-            }),
+                .ok_or(None),
         }
     }
 
-    /// Adds a prefix not seen before; returns its position.
-    fn add_prefix(&mut self, prefix: &str) -> usize {
+    /// Adds a prefix not seen before (`hash`: its keyed hash, when `search` computed it);
+    /// returns its position.
+    fn add_prefix(&mut self, prefix: &str, hash: Option<u64>) -> usize {
         let k = self.prefixes.len();
         let start = self.prefix_text.len();
         self.prefix_text.push_str(prefix);
@@ -166,7 +187,8 @@ impl Namespaces {
             top: Top::default(),
         });
         if let Some((hasher, index)) = &mut self.index {
-            index.entry(hasher.hash_name(prefix)).or_insert(k);
+            let h = hash.unwrap_or_else(|| hasher.hash_name(prefix));
+            index.entry(h).or_insert(k);
         } else if self.prefixes.len() > LINEAR_PREFIXES {
             let hasher = NameHasher::new();
             let mut index = PrehashedMap::default();
@@ -209,9 +231,17 @@ impl Namespaces {
     }
 
     fn declare(&mut self, prefix: &str, value: &str) {
-        let k = match self.position(prefix) {
-            Some(k) => k,
-            None => self.add_prefix(prefix),
+        // `position`, keeping the keyed hash of a new prefix for the index.
+        let k = match self
+            .cached(prefix)
+            .ok_or(())
+            .or_else(|()| self.search(prefix))
+        {
+            Ok(k) => {
+                self.remember(prefix, k);
+                k
+            }
+            Err(hash) => self.add_prefix(prefix, hash),
         };
         self.bind(k, value);
     }
