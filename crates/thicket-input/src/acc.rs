@@ -282,11 +282,40 @@ impl TextAcc {
             Repr::Empty => Cow::Borrowed(""),
             Repr::Range(s, e) => match input.input() {
                 Some(whole) => Cow::Borrowed(&whole[s..e]),
-                None => Cow::Owned(input.slice(s, e).to_owned()),
+                None => one_ascii(input.slice(s, e))
+                    .map_or_else(|| Cow::Owned(input.slice(s, e).to_owned()), Cow::Borrowed),
             },
             Repr::Static(s) => Cow::Borrowed(s),
             Repr::Owned(o) => Cow::Owned(o),
         }
+    }
+}
+
+/// Every ASCII character, in order.
+const ASCII_BYTES: [u8; 128] = {
+    let mut bytes = [0u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        bytes[i] = i as u8;
+        i += 1;
+    }
+    bytes
+};
+
+/// [`ASCII_BYTES`] as a string.
+const ASCII: &str = match std::str::from_utf8(&ASCII_BYTES) {
+    Ok(s) => s,
+    Err(_) => panic!("ASCII is UTF-8"),
+};
+
+/// `text` as a static string when it is one ASCII character, so that a one-character token
+/// copied from a fed buffer (a stray `<`, say, one per byte of hostile input) costs no
+/// allocation.
+#[inline]
+fn one_ascii(text: &str) -> Option<&'static str> {
+    match *text.as_bytes() {
+        [b] => ASCII.get(usize::from(b)..usize::from(b) + 1),
+        _ => None,
     }
 }
 

@@ -273,6 +273,23 @@ fn whole_inputs_are_borrowed_not_copied() {
     assert!(matches!(s, Cow::Borrowed("text")));
 }
 
+/// Text from a fed buffer is copied, but for one ASCII character, which is a static string:
+/// a stream of stray `<` (each its own text token) allocates nothing per token.
+#[test]
+fn one_ascii_character_from_a_fed_buffer_is_not_copied() {
+    let mut c = Cursor::new(NewlineRules::CrLf);
+    c.feed("<<é<ab");
+    let take = |s: usize, e: usize| {
+        let mut t = TextAcc::new();
+        t.push_range(s, e, &c);
+        t.into_cow_input(&c)
+    };
+    assert!(matches!(take(0, 1), Cow::Borrowed("<")));
+    assert!(matches!(take(0, 2), Cow::Owned(s) if s == "<<"));
+    assert!(matches!(take(2, 4), Cow::Owned(s) if s == "é"));
+    assert!(matches!(take(5, 6), Cow::Borrowed("a")));
+}
+
 #[test]
 fn memory_follows_the_text_held_not_the_document() {
     let mut c = Cursor::new(NewlineRules::CrLf).with_lines();

@@ -673,7 +673,7 @@ impl<'a, S> Reader<'a, S> {
                     Ok(())
                 } else {
                     let max = self.limits.max_namespace_declarations;
-                    declare(&mut self.ns, &self.tag, text, max).and_then(|()| {
+                    declare(&mut self.ns, &mut self.tag, text, max).and_then(|()| {
                         check_rewrite(&self.ns, text, &mut self.tag, &mut self.external_scratch)
                     })
                 };

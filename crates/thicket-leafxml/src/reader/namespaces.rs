@@ -1,8 +1,8 @@
 //! "Namespace processing": the namespace stack, declarations and tag rewriting.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use thicket_names::keyed::{NameHasher, PrehashedMap};
 use thicket_names::leafxml as names;
 
 use super::dedup::{self, counter};
@@ -10,26 +10,62 @@ use super::tag::{Split, TagAssembly};
 use super::{XML_NAMESPACE, XMLNS_NAMESPACE};
 use crate::error::ErrorCode;
 
-/// "Namespace processing": the namespace stack, kept as prefix -> stack of values plus a log of
-/// the prefixes each element declared, so lookups cost the same however many declarations are
-/// in scope. (Duplicating the top context for every starting tag, as the spec describes it, gives
-/// the same mappings.)
+/// "Namespace processing": the namespace stack, kept as one binding stack threaded per prefix
+/// (each binding points to the one it shadows), so lookups cost the same however many
+/// declarations are in scope, and a declaration allocates nothing of its own: prefixes and
+/// values live in two strings that grow and shrink with the scopes. (Duplicating the top
+/// context for every starting tag, as the spec describes it, gives the same mappings.)
 #[derive(Debug)]
 pub(crate) struct Namespaces {
-    /// Every prefix seen so far, and its stack of values (empty when out of scope).
-    prefixes: Vec<String>,
-    values: Vec<Vec<String>>,
-    /// Prefix -> position in `prefixes`, built once there are many prefixes (a linear scan is
-    /// faster for the usual handful; the hash keeps crafted documents linear).
-    index: Option<HashMap<String, usize>>,
-    /// Positions of the prefixes declared, in order, so scopes can be undone.
-    log: Vec<usize>,
+    /// Every prefix seen so far, one after another.
+    prefix_text: String,
+    /// Every prefix seen so far (its position is its index), with its binding in scope.
+    prefixes: Vec<Prefix>,
+    /// Keyed hash of a prefix -> its position, built once there are many prefixes (a linear
+    /// scan is faster for the usual handful; the keyed hash keeps crafted documents linear).
+    index: Option<(NameHasher, PrehashedMap<usize>)>,
+    /// Every binding in scope, in the order declared, so scopes can be undone; the first
+    /// `BUILT_IN` are `xml` and `xmlns`.
+    bindings: Vec<Binding>,
+    /// The values of `bindings`, one after another.
+    value_text: String,
     /// Prefixes found recently: position + 1 (0 for none) in a slot chosen by the prefix's
     /// length, first and last byte. A prefix keeps its position for good, so a slot is never
     /// stale; a hit is confirmed by comparing the prefix. (Relaxed atomics rather than cells,
     /// so that the reader stays `Sync`; they compile to plain loads and stores.)
     cache: [AtomicU32; CACHE_SLOTS],
 }
+
+/// One declaration in scope.
+#[derive(Debug, Clone, Copy)]
+struct Binding {
+    /// The prefix's position.
+    prefix: usize,
+    /// The binding it shadows.
+    shadowed: Top,
+    /// Where its value starts in `Namespaces::value_text`.
+    start: usize,
+}
+
+/// A prefix: where it is in `Namespaces::prefix_text`, and its binding in scope.
+#[derive(Debug, Clone, Copy)]
+struct Prefix {
+    start: usize,
+    end: usize,
+    top: Top,
+}
+
+/// The binding in scope for a prefix: its index in `Namespaces::bindings` + 1 (0 for none)
+/// and its value in `Namespaces::value_text`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Top {
+    binding: usize,
+    start: usize,
+    end: usize,
+}
+
+/// The bindings every context starts with (`xml` and `xmlns`), never undone.
+const BUILT_IN: usize = 2;
 
 /// Slots in `Namespaces::cache`.
 const CACHE_SLOTS: usize = 64;
@@ -49,97 +85,178 @@ const LINEAR_PREFIXES: usize = 16;
 impl Namespaces {
     /// The default context: `xml` and `xmlns`.
     pub(crate) fn new() -> Namespaces {
-        Namespaces {
-            // The default namespace first: every unprefixed element looks it up.
-            prefixes: vec![String::new(), "xml".to_owned(), "xmlns".to_owned()],
-            values: vec![
-                Vec::new(),
-                vec![XML_NAMESPACE.to_owned()],
-                vec![XMLNS_NAMESPACE.to_owned()],
-            ],
+        let mut ns = Namespaces {
+            prefix_text: String::new(),
+            prefixes: Vec::new(),
             index: None,
-            log: Vec::new(),
+            bindings: Vec::new(),
+            value_text: String::new(),
             cache: std::array::from_fn(|_| AtomicU32::new(0)),
+        };
+        // The default namespace first: every unprefixed element looks it up.
+        for prefix in ["", "xml", "xmlns"] {
+            ns.add_prefix(prefix, None);
         }
+        ns.bind(1, XML_NAMESPACE);
+        ns.bind(2, XMLNS_NAMESPACE);
+        ns
+    }
+
+    /// The prefix at `position`, as bytes.
+    #[inline]
+    fn prefix(&self, position: usize) -> Option<&[u8]> {
+        let p = self.prefixes.get(position)?;
+        self.prefix_text.as_bytes().get(p.start..p.end)
+    }
+
+    /// The position of `prefix` if its cache slot holds it.
+    #[inline]
+    fn cached(&self, prefix: &str) -> Option<usize> {
+        let slot = &self.cache[cache_slot(prefix)];
+        let cached = (slot.load(Ordering::Relaxed) as usize).wrapping_sub(1);
+        self.prefix(cached)
+            .is_some_and(|p| {
+                counter::count();
+                p == prefix.as_bytes()
+            })
+            .then_some(cached)
     }
 
     #[inline]
     fn position(&self, prefix: &str) -> Option<usize> {
-        let slot = &self.cache[cache_slot(prefix)];
-        let cached = (slot.load(Ordering::Relaxed) as usize).wrapping_sub(1);
-        if self.prefixes.get(cached).is_some_and(|p| {
-            counter::count();
-            p == prefix
-        }) {
-            return Some(cached);
+        if let Some(k) = self.cached(prefix) {
+            return Some(k);
         }
-        let found = self.search(prefix);
-        if let Some(k) = found
-            && let Ok(k) = u32::try_from(k + 1)
-        {
-            slot.store(k, Ordering::Relaxed);
+        let found = self.search(prefix).ok();
+        if let Some(k) = found {
+            self.remember(prefix, k);
         }
         found
     }
 
-    /// `position` without the cache.
+    /// Puts the prefix at position `k` in its cache slot.
+    #[inline]
+    fn remember(&self, prefix: &str, k: usize) {
+        if let Ok(k) = u32::try_from(k + 1) {
+            self.cache[cache_slot(prefix)].store(k, Ordering::Relaxed);
+        }
+    }
+
+    /// `position` without the cache. A prefix not found gives its keyed hash when there is an
+    /// index, for [`Namespaces::add_prefix`].
     #[cold]
-    fn search(&self, prefix: &str) -> Option<usize> {
+    fn search(&self, prefix: &str) -> Result<usize, Option<u64>> {
+        let count = self.prefixes.len();
+        let prefix = prefix.as_bytes();
         match &self.index {
             // Keyed by std's `RandomState` over the prefix itself: counted as one comparison.
-            Some(index) => {
+            Some((hasher, index)) => {
                 counter::count();
-                index.get(prefix).copied()
+                let h = hasher.hash_bytes(prefix);
+                let &k = index.get(&h).ok_or(Some(h))?;
+                if self.prefix(k) == Some(prefix) {
+                    return Ok(k);
+                }
+                // Two prefixes with one keyed hash (never happens on purpose).
+                (0..count)
+                    .find(|&k| self.prefix(k) == Some(prefix))
+                    .ok_or(Some(h))
             }
             // First byte and length before the full comparison: prefixes are short and often
             // share a length, where a call to memcmp costs more than the test.
-            None => self.prefixes.iter().position(|p| {
-                counter::count();
-                p.len() == prefix.len()
-                    && p.as_bytes().first() == prefix.as_bytes().first()
-                    && p == prefix
-            }),
+            None => (0..count)
+                .find(|&k| {
+                    counter::count();
+                    self.prefix(k).is_some_and(|p| {
+                        p.len() == prefix.len() && p.first() == prefix.first() && p == prefix
+                    })
+                })
+                .ok_or(None),
         }
+    }
+
+    /// Adds a prefix not seen before (`hash`: its keyed hash, when `search` computed it);
+    /// returns its position.
+    fn add_prefix(&mut self, prefix: &str, hash: Option<u64>) -> usize {
+        let k = self.prefixes.len();
+        let start = self.prefix_text.len();
+        self.prefix_text.push_str(prefix);
+        self.prefixes.push(Prefix {
+            start,
+            end: self.prefix_text.len(),
+            top: Top::default(),
+        });
+        if let Some((hasher, index)) = &mut self.index {
+            let h = hash.unwrap_or_else(|| hasher.hash_name(prefix));
+            index.entry(h).or_insert(k);
+        } else if self.prefixes.len() > LINEAR_PREFIXES {
+            let hasher = NameHasher::new();
+            let mut index = PrehashedMap::default();
+            for j in 0..self.prefixes.len() {
+                if let Some(p) = self.prefix(j) {
+                    index.entry(hasher.hash_bytes(p)).or_insert(j);
+                }
+            }
+            self.index = Some((hasher, index));
+        }
+        k
+    }
+
+    /// Binds the prefix at `position` to `value` in the current scope.
+    fn bind(&mut self, position: usize, value: &str) {
+        let Some(Prefix { top, .. }) = self.prefixes.get_mut(position) else {
+            return;
+        };
+        let start = self.value_text.len();
+        self.value_text.push_str(value);
+        self.bindings.push(Binding {
+            prefix: position,
+            shadowed: *top,
+            start,
+        });
+        *top = Top {
+            binding: self.bindings.len(),
+            start,
+            end: self.value_text.len(),
+        };
     }
 
     pub(crate) fn mark(&self) -> usize {
-        self.log.len()
+        self.bindings.len()
+    }
+
+    /// The declarations in scope (the built-in `xml` and `xmlns` not counted).
+    fn declared(&self) -> usize {
+        self.bindings.len() - BUILT_IN
     }
 
     fn declare(&mut self, prefix: &str, value: &str) {
-        let k = match self.position(prefix) {
-            Some(k) => k,
-            None => {
-                let k = self.prefixes.len();
-                self.prefixes.push(prefix.to_owned());
-                self.values.push(Vec::new());
-                if let Some(index) = &mut self.index {
-                    index.insert(prefix.to_owned(), k);
-                } else if self.prefixes.len() > LINEAR_PREFIXES {
-                    let index = self
-                        .prefixes
-                        .iter()
-                        .enumerate()
-                        .map(|(i, p)| (p.clone(), i))
-                        .collect();
-                    self.index = Some(index);
-                }
+        // `position`, keeping the keyed hash of a new prefix for the index.
+        let k = match self
+            .cached(prefix)
+            .ok_or(())
+            .or_else(|()| self.search(prefix))
+        {
+            Ok(k) => {
+                self.remember(prefix, k);
                 k
             }
+            Err(hash) => self.add_prefix(prefix, hash),
         };
-        if let Some(v) = self.values.get_mut(k) {
-            v.push(value.to_owned());
-        }
-        self.log.push(k);
+        self.bind(k, value);
     }
 
     /// Undoes the declarations made since `mark`.
     pub(crate) fn truncate(&mut self, mark: usize) {
-        while self.log.len() > mark {
-            if let Some(k) = self.log.pop()
-                && let Some(v) = self.values.get_mut(k)
+        let mark = mark.max(BUILT_IN);
+        if let Some(first) = self.bindings.get(mark) {
+            self.value_text.truncate(first.start);
+        }
+        while self.bindings.len() > mark {
+            if let Some(b) = self.bindings.pop()
+                && let Some(p) = self.prefixes.get_mut(b.prefix)
             {
-                v.pop();
+                p.top = b.shadowed;
             }
         }
     }
@@ -150,15 +267,20 @@ impl Namespaces {
     }
 
     /// The position of a prefix that is in scope.
+    #[inline]
     fn position_in_scope(&self, prefix: &str) -> Option<usize> {
         let k = self.position(prefix)?;
-        self.value(k).map(|_| k)
+        (self.prefixes.get(k)?.top.binding != 0).then_some(k)
     }
 
     /// The value of the prefix at `position`, if it is in scope.
     #[inline]
     pub(crate) fn value(&self, position: usize) -> Option<&str> {
-        self.values.get(position)?.last().map(String::as_str)
+        let top = &self.prefixes.get(position)?.top;
+        if top.binding == 0 {
+            return None;
+        }
+        self.value_text.get(top.start..top.end)
     }
 }
 
@@ -166,18 +288,19 @@ impl Namespaces {
 pub(crate) type NsError = (ErrorCode, usize, usize);
 
 /// "Namespace declarations": adds this tag's bindings to `ns`, at most `max` in scope.
+/// An unchecked `xmlns` or `xmlns:p` is given its split here, as `split` would find it, so
+/// that `check_rewrite` does not check the name again.
 pub(crate) fn declare(
     ns: &mut Namespaces,
-    tag: &TagAssembly,
+    tag: &mut TagAssembly,
     text: &str,
     max: Option<usize>,
 ) -> Result<(), NsError> {
-    for a in &tag.attrs {
-        let name = a.name.get(text, &tag.decoded);
-        let over = |code| {
-            let (start, end) = a.extent();
-            (code, start, end)
-        };
+    let decoded = &tag.decoded;
+    for a in &mut tag.attrs {
+        let name = a.name.get(text, decoded);
+        let (start, end) = a.extent();
+        let over = |code| (code, start, end);
         let prefix = match a.split {
             // Known splits: the prefix of `xmlns:p` is `xmlns` and `p` is a valid prefix.
             Split::Local if name != "xmlns" => continue,
@@ -186,11 +309,13 @@ pub(crate) fn declare(
             Split::Prefixed(k) => name.get(k as usize + 1..).unwrap_or_default(),
             Split::Unchecked => {
                 if name == "xmlns" {
+                    a.split = Split::Local;
                     ""
                 } else if let Some(p) = name.strip_prefix("xmlns:") {
                     if !names::is_prefix(p) {
                         return Err(over(ErrorCode::InvalidNamespacePrefix));
                     }
+                    a.split = Split::Prefixed(5);
                     p
                 } else {
                     continue;
@@ -200,7 +325,7 @@ pub(crate) fn declare(
         if prefix == "xmlns" {
             return Err(over(ErrorCode::XmlnsPrefixDeclared));
         }
-        let value = a.value.get(text, &tag.decoded);
+        let value = a.value.get(text, decoded);
         if value.is_empty() {
             return Err(over(ErrorCode::EmptyNamespaceValue));
         }
@@ -213,7 +338,7 @@ pub(crate) fn declare(
         if value == XMLNS_NAMESPACE {
             return Err(over(ErrorCode::XmlnsNamespaceBound));
         }
-        if max.is_some_and(|max| ns.log.len() >= max) {
+        if max.is_some_and(|max| ns.declared() >= max) {
             return Err(over(ErrorCode::NamespaceLimit));
         }
         ns.declare(prefix, value);
