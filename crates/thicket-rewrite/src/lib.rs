@@ -42,6 +42,8 @@
 mod core;
 mod handlers;
 mod matcher;
+#[cfg(feature = "xml5")]
+mod reference;
 mod rewriter;
 mod selector;
 

@@ -273,6 +273,9 @@ fn parse_complex(p: &mut Parser<'_, '_>, text: &str) -> Result<(Selector, bool),
         current_started = true;
     };
     let end = p.position().byte_index();
+    if matches!(pending, Some(c) if c != Combinator::Descendant) {
+        return Err(err_at(ErrorCode::InvalidSelector, start, end));
+    }
     if !current_started {
         let code = if compounds.is_empty() && pending.is_none() {
             ErrorCode::EmptySelector
