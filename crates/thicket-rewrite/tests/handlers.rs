@@ -190,10 +190,10 @@ fn text_comment_doctype_pi_handlers() {
     let make = || {
         Settings::new()
             .on_text(|t| {
-                if let UnitKind::Text(s) = t.kind() {
-                    if s.contains("secret") {
-                        t.replace("[redacted]", ContentType::Text);
-                    }
+                if let UnitKind::Text(s) = t.kind()
+                    && s.contains("secret")
+                {
+                    t.replace("[redacted]", ContentType::Text);
                 }
             })
             .on_comment(|c| c.remove())
