@@ -331,6 +331,9 @@ impl<'h> Core<'h> {
                 } else {
                     let after = std::mem::take(&mut e.around.after);
                     self.emit(&after);
+                    for h in e.close_handlers.drain(..) {
+                        h(span.end);
+                    }
                 }
             }
         }
@@ -442,13 +445,13 @@ impl<'h> Core<'h> {
             return;
         };
         while self.stack.len() > target + 1 {
-            self.close_top(None);
+            self.close_top(None, span.start);
         }
-        self.close_top(Some(span));
+        self.close_top(Some(span), span.start);
     }
 
-    /// Pops the current element, with its end tag's span or implicitly (`None`).
-    fn close_top(&mut self, end: Option<Span>) {
+    /// Pops the current element, with its end tag's span or implicitly (`None`, at `at`).
+    fn close_top(&mut self, end: Option<Span>, at: usize) {
         let Some(frame) = self.stack.pop() else {
             return;
         };
@@ -465,6 +468,10 @@ impl<'h> Core<'h> {
         };
         let append = std::mem::take(&mut e.append);
         self.emit(&append);
+        let outer_end = end.map_or(at, |s| s.end);
+        for h in e.close_handlers.drain(..) {
+            h(outer_end);
+        }
         if let Some(span) = end {
             let mut around = Around::default();
             let mut rename = e.rename.take();
@@ -531,7 +538,7 @@ impl<'h> Core<'h> {
 
     fn eof(&mut self, span: Span) {
         while !self.stack.is_empty() {
-            self.close_top(None);
+            self.close_top(None, span.start);
         }
         self.emit_source(span);
         if let Some(end) = self.end.take() {

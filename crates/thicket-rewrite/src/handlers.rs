@@ -69,7 +69,11 @@ pub(crate) struct ElementEdits<'h> {
     /// `(name, None)` removes, `(name, Some(value))` sets; in call order.
     pub(crate) attributes: Vec<(String, Option<String>)>,
     pub(crate) end_handlers: Vec<EndTagHandler<'h>>,
+    pub(crate) close_handlers: Vec<CloseHandler<'h>>,
 }
+
+/// A handler told where an element's outer markup ends.
+pub type CloseHandler<'h> = Box<dyn FnOnce(usize) + 'h>;
 
 impl std::fmt::Debug for ElementEdits<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -223,6 +227,14 @@ impl<'a, 'h> Element<'a, 'h> {
     /// Whether [`remove`](Self::remove) or [`replace`](Self::replace) was called.
     pub fn is_removed(&self) -> bool {
         self.edits.removed
+    }
+
+    /// Runs `handler` when the element ends, with the input offset where its outer markup ends:
+    /// after its end tag, where it was closed implicitly (the start of the end tag that closed
+    /// it, or the end of the input), or after the start tag for an element without content.
+    /// With [`span`](Self::span)`().start` this is the element's source range.
+    pub fn on_close(&mut self, handler: impl FnOnce(usize) + 'h) {
+        self.edits.close_handlers.push(Box::new(handler));
     }
 
     /// Runs `handler` on the element's end tag. It does not run for elements without content

@@ -47,7 +47,9 @@ mod reference;
 mod rewriter;
 mod selector;
 
-pub use handlers::{ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind};
+pub use handlers::{
+    CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
+};
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
 pub use selector::SelectorList;
 pub use thicket_input::{Diagnostic, Limits, Span};

@@ -309,3 +309,22 @@ fn depth_limit() {
     // c is not opened (past the limit) and so not removed with content; its tag is.
     assert_eq!(String::from_utf8(out).unwrap(), "<a><b><d/></c></b></a>");
 }
+
+#[test]
+fn close_handlers_give_the_outer_range() {
+    let ranges = RefCell::new(Vec::new());
+    let input = "<div><p>a</p><p>b<br></div>";
+    let _ = rewrite_str(
+        input,
+        Dialect::Html,
+        Settings::new()
+            .on_element("p, br", |e| {
+                let start = e.span().start;
+                let r = &ranges;
+                e.on_close(move |end| r.borrow_mut().push(&input[start..end]));
+            })
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(ranges.into_inner(), ["<p>a</p>", "<br>", "<p>b<br>"]);
+}
