@@ -120,3 +120,42 @@ proptest! {
         }
     }
 }
+
+/// The start-tag spans `selector` matches, feeding `input` in chunks of `chunk` bytes.
+fn select_chunked(
+    input: &str,
+    dialect: Dialect,
+    selector: &str,
+    chunk: usize,
+) -> Vec<(usize, usize)> {
+    let spans = std::cell::RefCell::new(Vec::new());
+    {
+        let settings = Settings::new()
+            .on_element(selector, |e| {
+                let start = e.span().start;
+                let spans = &spans;
+                e.on_close(move |end| spans.borrow_mut().push((start, end)));
+            })
+            .unwrap();
+        let mut r = thicket_rewrite::Rewriter::read_only(dialect, settings);
+        for piece in input.as_bytes().chunks(chunk) {
+            r.feed(piece).unwrap();
+        }
+        let _ = r.finish().unwrap();
+    }
+    spans.into_inner()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn matches_do_not_depend_on_chunking(input in markup(), chunk in 1usize..17) {
+        let selector = "*:nth-child(2n+1), a b, a + b, a ~ c:first-of-type, :not(svg) > *";
+        for dialect in DIALECTS {
+            prop_assert_eq!(
+                select_chunked(&input, dialect, selector, chunk),
+                select_chunked(&input, dialect, selector, usize::MAX)
+            );
+        }
+    }
+}
