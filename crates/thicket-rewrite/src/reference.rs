@@ -41,6 +41,8 @@ struct Info {
     previous: Option<NodeId>,
     index: u32,
     type_index: u32,
+    local: String,
+    attributes: Vec<(String, String)>,
 }
 
 fn infos(doc: &Document<'_>) -> HashMap<NodeId, Info> {
@@ -54,12 +56,18 @@ fn infos(doc: &Document<'_>) -> HashMap<NodeId, Info> {
             index += 1;
             let t = per_name.entry(e.local.to_string()).or_default();
             *t += 1;
+            let attributes = doc
+                .attributes(c)
+                .map(|a| (a.qualified_name().to_owned(), a.value().to_owned()))
+                .collect();
             map.insert(
                 c,
                 Info {
                     previous,
                     index,
                     type_index: *t,
+                    local: e.local.to_string(),
+                    attributes,
                 },
             );
             previous = Some(c);
@@ -75,16 +83,11 @@ struct Tree<'d, 'a> {
 
 impl Tree<'_, '_> {
     fn compound_matches(&self, s: &Selector, k: usize, n: NodeId) -> bool {
-        let doc = self.doc;
-        let (Some(e), Some(info)) = (doc.element(n), self.info.get(&n)) else {
+        let Some(info) = self.info.get(&n) else {
             return false;
         };
-        let local = e.local.to_string();
-        let names: Vec<(String, String)> = doc
-            .attributes(n)
-            .map(|a| (a.qualified_name().to_owned(), a.value().to_owned()))
-            .collect();
-        let attributes: Vec<Attr<'_>> = names
+        let attributes: Vec<Attr<'_>> = info
+            .attributes
             .iter()
             .map(|(name, value)| Attr {
                 name,
@@ -93,7 +96,7 @@ impl Tree<'_, '_> {
             })
             .collect();
         let candidate = Candidate {
-            local: &local,
+            local: &info.local,
             attributes: &attributes,
             html: false,
             index: info.index,
