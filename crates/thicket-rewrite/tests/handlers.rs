@@ -328,3 +328,24 @@ fn close_handlers_give_the_outer_range() {
     .unwrap();
     assert_eq!(ranges.into_inner(), ["<p>a</p>", "<br>", "<p>b<br>"]);
 }
+
+#[test]
+fn hostile_shapes_pass_through() {
+    // Stray end tags (rejected without a walk), deep nesting under a descendant selector, and
+    // a long run of siblings under a sibling selector: output unchanged, matches counted.
+    let stray = "<a></b>".repeat(20_000);
+    let deep = "<div>".repeat(20_000);
+    let flat = "<p></p>".repeat(20_000);
+    for (input, selector, expected) in [
+        (&stray, "a b", 0),
+        (&deep, "div div div", 19_998),
+        (&flat, "p ~ p:nth-of-type(2n)", 10_000),
+    ] {
+        let count = RefCell::new(0);
+        let settings = Settings::new()
+            .on_element(selector, |_| *count.borrow_mut() += 1)
+            .unwrap();
+        assert_eq!(&rewrite_str(input, Dialect::Html, settings).unwrap(), input);
+        assert_eq!(count.into_inner(), expected, "{selector}");
+    }
+}
