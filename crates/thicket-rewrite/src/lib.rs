@@ -38,8 +38,9 @@
 //! assert_eq!(out, b"<a><b x='1'>text</a>");
 //! ```
 #![warn(missing_debug_implementations)]
-// With neither dialect feature there is nothing to rewrite; the crate still builds.
-#![cfg_attr(not(any(feature = "html", feature = "xml5")), allow(unused, unreachable_code))]
+
+#[cfg(not(any(feature = "html", feature = "xml5")))]
+compile_error!("thicket-rewrite needs a dialect: enable the `html` or `xml5` feature (or both, the default)");
 
 mod core;
 mod handlers;
