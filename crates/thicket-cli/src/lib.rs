@@ -3,6 +3,7 @@
 pub mod dialect;
 pub mod outline;
 pub mod render;
+pub mod select;
 pub mod source;
 
 /// The examples of docs/api.md (the API convention across the four dialects), run as doctests:
@@ -72,6 +73,35 @@ enum Command {
                       cannot be read."
     )]
     Check(CheckArgs),
+    /// Print the elements a CSS selector matches, streaming (HTML and XML5; UTF-8 input).
+    #[command(
+        after_help = "Per match: the outer markup (default), --text, --attr NAME or --json \
+                      lines (file, start, end, line, column, outer). Matches are printed as \
+                      they close (an inner match before the outer one). Selector grammar: \
+                      docs/rewrite.md."
+    )]
+    Select(SelectArgs),
+}
+
+#[derive(Debug, Args)]
+struct SelectArgs {
+    /// The dialect [default: html for .html and .htm files, xml5 otherwise, per file].
+    #[arg(long, short, value_enum)]
+    dialect: Option<Dialect>,
+    /// Print the text content of each match.
+    #[arg(long, conflicts_with_all = ["attr", "json"])]
+    text: bool,
+    /// Print the value of attribute NAME of each match (matches without it print nothing).
+    #[arg(long, value_name = "NAME", conflicts_with = "json")]
+    attr: Option<String>,
+    /// Print one JSON object per match and line.
+    #[arg(long)]
+    json: bool,
+    /// The CSS selector.
+    selector: String,
+    /// The files to read (`-` for standard input).
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -250,6 +280,7 @@ where
         Command::Parse(a) => parse(a),
         Command::Compare(a) => compare(a),
         Command::Check(a) => check(a),
+        Command::Select(a) => select_command(a),
     };
     if std::env::var_os("THICKET_REPORT_PEAK_RSS").is_some() {
         report_peak_rss();
@@ -308,6 +339,44 @@ pub fn write_usage(path: &std::path::Path) -> io::Result<()> {
 /// Whether diagnostics on stderr get colour.
 fn styled() -> bool {
     io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+fn select_command(args: SelectArgs) -> Result<u8, CliError> {
+    let list = match thicket_rewrite::SelectorList::parse(&args.selector) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("thicket: {e}");
+            return Ok(EXIT_TROUBLE);
+        }
+    };
+    if args
+        .dialect
+        .is_some_and(|d| !matches!(d, Dialect::Html | Dialect::Xml5))
+    {
+        eprintln!("thicket: select reads html and xml5 only");
+        return Ok(EXIT_TROUBLE);
+    }
+    let mode = if args.text {
+        select::Mode::Text
+    } else if let Some(name) = args.attr {
+        select::Mode::Attr(name)
+    } else if args.json {
+        select::Mode::Json
+    } else {
+        select::Mode::Outer
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let matches = select::select(
+        &list,
+        &args.files,
+        args.dialect,
+        &mode,
+        default_limits(),
+        &mut out,
+    )?;
+    out.flush().map_err(CliError::Write)?;
+    Ok(if matches > 0 { EXIT_OK } else { EXIT_INVALID })
 }
 
 fn parse(args: ParseArgs) -> Result<u8, CliError> {

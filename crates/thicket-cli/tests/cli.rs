@@ -174,3 +174,33 @@ snap!(
     ["check", "-d", "leafxml", "-"],
     stdin = b"<a>ok</a>"
 );
+
+// `select`: the elements a selector matches, streamed.
+snap!(select_outer, ["select", "p", "page.html"]);
+snap!(select_text_xml, ["select", "--text", "*", "note.xml"]);
+snap!(
+    select_json,
+    [
+        "select",
+        "--json",
+        "*:first-child",
+        "note.xml",
+        "clean.html"
+    ]
+);
+snap!(
+    select_attr_stdin,
+    [
+        "select",
+        "--dialect",
+        "html",
+        "--attr",
+        "href",
+        "a[href]",
+        "-"
+    ],
+    stdin = b"<a href=1>x</a><a>y</a><a href='2'>"
+);
+snap!(select_bad_selector, ["select", "a:hover", "page.html"]);
+snap!(select_not_utf8, ["select", "*", "latin.xml"]);
+snap!(select_no_match, ["select", "nothing", "note.xml"]);

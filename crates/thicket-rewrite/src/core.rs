@@ -1,0 +1,550 @@
+//! The dialect-independent rewriter: source bytes held from the first byte not yet handled, the
+//! open-element stack, the matcher, the handlers and the output.
+
+use thicket_input::{Diagnostic, Limits, Span};
+use thicket_names::keyed::NameHasher;
+
+use crate::ErrorCode;
+use crate::handlers::{Around, DocumentEnd, Element, ElementEdits, EndTag, Unit, UnitKind};
+use crate::matcher::{MatchFrame, NameCounts, Program};
+use crate::selector::{Attr, SelectorList};
+
+/// An element handler.
+pub(crate) type ElementHandler<'h> = Box<dyn FnMut(&mut Element<'_, 'h>) + 'h>;
+/// A text, comment, doctype or processing-instruction handler.
+pub(crate) type UnitHandler<'h> = Box<dyn FnMut(&mut Unit<'_>) + 'h>;
+/// The document-end handler.
+pub(crate) type EndHandler<'h> = Box<dyn FnOnce(&mut DocumentEnd<'_>) + 'h>;
+
+/// A token as the rewriter sees it, from either dialect.
+#[derive(Debug)]
+pub(crate) enum Event<'t> {
+    Start {
+        /// The name for the stack (HTML lowercased; XML5 the qualified name).
+        name: &'t str,
+        /// The name selectors compare with (XML5: after the prefix).
+        local: &'t str,
+        attributes: &'t [Attr<'t>],
+        /// HTML's self-closing flag, or an XML5 empty-element tag.
+        self_closing: bool,
+        span: Span,
+    },
+    /// `name` `None`: XML5's `</>`, which closes the current element.
+    End {
+        name: Option<&'t str>,
+        span: Span,
+    },
+    Unit {
+        kind: UnitKind<'t>,
+        span: Span,
+    },
+    Other {
+        span: Span,
+    },
+    Eof {
+        span: Span,
+    },
+}
+
+/// One open element.
+struct Frame<'h> {
+    name: Box<str>,
+    foreign: bool,
+    integration_point: bool,
+    matching: Option<MatchFrame>,
+    edits: Option<Box<ElementEdits<'h>>>,
+}
+
+/// The handlers and limits a rewriter runs with.
+pub(crate) struct Handlers<'h> {
+    pub(crate) elements: Vec<(SelectorList, ElementHandler<'h>)>,
+    pub(crate) text: Option<UnitHandler<'h>>,
+    pub(crate) comment: Option<UnitHandler<'h>>,
+    pub(crate) doctype: Option<UnitHandler<'h>>,
+    pub(crate) pi: Option<UnitHandler<'h>>,
+    pub(crate) end: Option<EndHandler<'h>>,
+    pub(crate) limits: Limits,
+}
+
+pub(crate) struct Core<'h> {
+    /// HTML rules (void elements, foreign content, ASCII case-insensitive names).
+    html: bool,
+    /// Whether output is produced at all (false in read-only selection).
+    pub(crate) output: bool,
+    /// The source from absolute offset `base` on.
+    pub(crate) src: String,
+    pub(crate) base: usize,
+    /// Everything before this absolute offset has been handled.
+    pub(crate) done: usize,
+    /// Output not yet handed to the sink.
+    pub(crate) out: String,
+    element_handlers: Vec<ElementHandler<'h>>,
+    text: Option<UnitHandler<'h>>,
+    comment: Option<UnitHandler<'h>>,
+    doctype: Option<UnitHandler<'h>>,
+    pi: Option<UnitHandler<'h>>,
+    end: Option<EndHandler<'h>>,
+    max_depth: Option<usize>,
+    program: Program,
+    root: MatchFrame,
+    stack: Vec<Frame<'h>>,
+    /// Open elements per name (keyed), so a stray end tag is rejected without a walk.
+    open_names: NameCounts,
+    hasher: NameHasher,
+    /// Start tags not opened past the depth limit (matched by count).
+    unopened: usize,
+    /// The stack index of the outermost removed element: output is dropped while it is open.
+    suppress: Option<usize>,
+    matched: Vec<usize>,
+    pub(crate) diagnostics: Vec<Diagnostic<ErrorCode>>,
+}
+
+/// HTML's void elements: never opened.
+fn is_void(name: &str) -> bool {
+    matches!(
+        name,
+        "area"
+            | "base"
+            | "br"
+            | "col"
+            | "embed"
+            | "hr"
+            | "img"
+            | "input"
+            | "link"
+            | "meta"
+            | "source"
+            | "track"
+            | "wbr"
+            | "basefont"
+            | "bgsound"
+            | "frame"
+            | "keygen"
+            | "param"
+    )
+}
+
+/// SVG and MathML elements whose content is HTML again (HTML integration points and MathML
+/// text integration points).
+fn is_integration_point(name: &str) -> bool {
+    matches!(
+        name,
+        "foreignobject" | "desc" | "title" | "mi" | "mo" | "mn" | "ms" | "mtext"
+    )
+}
+
+impl<'h> Core<'h> {
+    pub(crate) fn new(html: bool, output: bool, handlers: Handlers<'h>) -> Core<'h> {
+        let (lists, element_handlers): (Vec<_>, Vec<_>) = handlers.elements.into_iter().unzip();
+        let program = Program::new(lists);
+        let root = program.root_frame();
+        Core {
+            html,
+            output,
+            src: String::new(),
+            base: 0,
+            done: 0,
+            out: String::new(),
+            element_handlers,
+            text: handlers.text,
+            comment: handlers.comment,
+            doctype: handlers.doctype,
+            pi: handlers.pi,
+            end: handlers.end,
+            max_depth: handlers.limits.max_depth,
+            program,
+            root,
+            stack: Vec::new(),
+            open_names: NameCounts::default(),
+            hasher: NameHasher::new(),
+            unopened: 0,
+            suppress: None,
+            matched: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The source of an absolute range still held.
+    fn source(&self, span: Span) -> &str {
+        &self.src[span.start - self.base..span.end - self.base]
+    }
+
+    fn emit(&mut self, s: &str) {
+        if self.output && self.suppress.is_none() {
+            self.out.push_str(s);
+        }
+    }
+
+    fn emit_source(&mut self, span: Span) {
+        if self.output && self.suppress.is_none() {
+            let s = &self.src[span.start - self.base..span.end - self.base];
+            self.out.push_str(s);
+        }
+    }
+
+    /// Drops the source before `done` (called between feeds).
+    pub(crate) fn compact(&mut self) {
+        let cut = self.done - self.base;
+        if cut > 0 {
+            self.src.drain(..cut);
+            self.base = self.done;
+        }
+    }
+
+    /// Handles one token.
+    pub(crate) fn process(&mut self, event: Event<'_>) {
+        let span = match &event {
+            Event::Start { span, .. }
+            | Event::End { span, .. }
+            | Event::Unit { span, .. }
+            | Event::Other { span }
+            | Event::Eof { span } => *span,
+        };
+        if span.start > self.done {
+            // Source no token holds (a byte order mark the tokenizer skipped).
+            self.emit_source(Span::new(self.done, span.start));
+        }
+        match event {
+            Event::Start {
+                name,
+                local,
+                attributes,
+                self_closing,
+                span,
+            } => self.start_tag(name, local, attributes, self_closing, span),
+            Event::End { name, span } => self.end_tag(name, span),
+            Event::Unit { kind, span } => self.unit(kind, span),
+            Event::Other { span } => self.emit_source(span),
+            Event::Eof { span } => self.eof(span),
+        }
+        self.done = self.done.max(span.end);
+    }
+
+    fn count_open(&mut self, name: &str, delta: i32) -> u32 {
+        let key = self.hasher.hash_name(name);
+        let slot = self.open_names.entry(key).or_default();
+        let i = match slot.iter().position(|(n, _)| &**n == name) {
+            Some(i) => i,
+            None => {
+                slot.push((name.into(), 0));
+                slot.len() - 1
+            }
+        };
+        let c = &mut slot[i].1;
+        *c = c.saturating_add_signed(delta);
+        *c
+    }
+
+    fn open_count(&self, name: &str) -> u32 {
+        let key = self.hasher.hash_name(name);
+        self.open_names
+            .get(&key)
+            .and_then(|slot| slot.iter().find(|(n, _)| &**n == name))
+            .map_or(0, |(_, c)| *c)
+    }
+
+    fn start_tag(
+        &mut self,
+        name: &str,
+        local: &str,
+        attributes: &[Attr<'_>],
+        self_closing: bool,
+        span: Span,
+    ) {
+        let (parent_foreign, parent_integration) = self
+            .stack
+            .last()
+            .map_or((false, false), |f| (f.foreign, f.integration_point));
+        let in_foreign = parent_foreign && !parent_integration;
+        let foreign = self.html && (in_foreign || name == "svg" || name == "math");
+        let opens = if self.html {
+            if foreign {
+                !self_closing
+            } else {
+                !is_void(name)
+            }
+        } else {
+            !self_closing
+        };
+        let mut matching = None;
+        self.matched.clear();
+        if !self.program.is_empty() {
+            let parent = match self.stack.last_mut() {
+                Some(f) => f.matching.as_mut(),
+                None => Some(&mut self.root),
+            };
+            if let Some(parent) = parent {
+                matching = Some(self.program.start(
+                    parent,
+                    local,
+                    attributes,
+                    self.html,
+                    &mut self.matched,
+                ));
+            }
+        }
+        let too_deep = opens && self.max_depth.is_some_and(|m| self.stack.len() >= m);
+        if too_deep {
+            if self.unopened == 0 {
+                self.diagnostics
+                    .push(Diagnostic::new(ErrorCode::DepthLimit, span));
+            }
+            self.unopened += 1;
+        }
+        let opens = opens && !too_deep;
+        let mut edits: Option<Box<ElementEdits<'h>>> = None;
+        if !self.matched.is_empty() {
+            let mut e = Box::<ElementEdits<'h>>::default();
+            for i in 0..self.matched.len() {
+                let h = self.matched[i];
+                let mut element = Element {
+                    name,
+                    attributes,
+                    span,
+                    html: self.html,
+                    can_have_content: opens,
+                    edits: &mut e,
+                };
+                (self.element_handlers[h])(&mut element);
+            }
+            edits = Some(e);
+        }
+        match &mut edits {
+            None => self.emit_source(span),
+            Some(e) => {
+                let before = std::mem::take(&mut e.around.before);
+                self.emit(&before);
+                if !e.removed && !e.unwrapped {
+                    if e.rename.is_none() && e.attributes.is_empty() {
+                        self.emit_source(span);
+                    } else {
+                        let tag = self.rebuild_start(name, attributes, self_closing, span, e);
+                        self.emit(&tag);
+                    }
+                }
+                if opens {
+                    if e.removed && self.suppress.is_none() {
+                        self.suppress = Some(self.stack.len());
+                    }
+                    let prepend = std::mem::take(&mut e.prepend);
+                    self.emit(&prepend);
+                } else {
+                    let after = std::mem::take(&mut e.around.after);
+                    self.emit(&after);
+                    for h in e.close_handlers.drain(..) {
+                        h(span.end);
+                    }
+                }
+            }
+        }
+        if opens {
+            self.count_open(name, 1);
+            self.stack.push(Frame {
+                name: name.into(),
+                foreign,
+                integration_point: foreign && is_integration_point(name),
+                matching,
+                edits,
+            });
+        }
+    }
+
+    /// A start tag with renamed element or edited attributes: the name, the attributes not
+    /// edited from their source, the edited and new ones double-quoted.
+    fn rebuild_start(
+        &self,
+        name: &str,
+        attributes: &[Attr<'_>],
+        self_closing: bool,
+        span: Span,
+        e: &ElementEdits<'_>,
+    ) -> String {
+        let html = self.html;
+        let same = |a: &str, b: &str| {
+            if html {
+                a.eq_ignore_ascii_case(b)
+            } else {
+                a == b
+            }
+        };
+        let raw = self.source(span);
+        let name_len = raw[1..]
+            .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
+            .unwrap_or(raw.len() - 1);
+        let mut out = String::with_capacity(raw.len() + 16);
+        out.push('<');
+        match &e.rename {
+            Some(n) => out.push_str(n),
+            None => out.push_str(if name_len > 0 {
+                &raw[1..1 + name_len]
+            } else {
+                name
+            }),
+        }
+        let last_edit = |n: &str| {
+            e.attributes
+                .iter()
+                .rev()
+                .find(|(m, _)| same(m, n))
+                .map(|(_, v)| v.as_deref())
+        };
+        for a in attributes {
+            match last_edit(a.name) {
+                None => {
+                    out.push(' ');
+                    out.push_str(self.source(a.span));
+                }
+                Some(None) => {}
+                Some(Some(v)) => {
+                    out.push(' ');
+                    out.push_str(a.name);
+                    out.push_str("=\"");
+                    crate::handlers::push_attribute_value(&mut out, v);
+                    out.push('"');
+                }
+            }
+        }
+        for (i, (n, _)) in e.attributes.iter().enumerate() {
+            let earlier = e.attributes[..i].iter().any(|(m, _)| same(m, n));
+            if earlier || attributes.iter().any(|a| same(a.name, n)) {
+                continue;
+            }
+            if let Some(Some(v)) = last_edit(n) {
+                out.push(' ');
+                out.push_str(n);
+                out.push_str("=\"");
+                crate::handlers::push_attribute_value(&mut out, v);
+                out.push('"');
+            }
+        }
+        out.push_str(if self_closing { "/>" } else { ">" });
+        out
+    }
+
+    fn end_tag(&mut self, name: Option<&str>, span: Span) {
+        if self.unopened > 0 {
+            self.unopened -= 1;
+            self.emit_source(span);
+            return;
+        }
+        let target = match name {
+            None => self.stack.len().checked_sub(1),
+            Some(n) => {
+                if self.stack.last().is_some_and(|f| &*f.name == n) {
+                    Some(self.stack.len() - 1)
+                } else if self.open_count(n) > 0 {
+                    self.stack.iter().rposition(|f| &*f.name == n)
+                } else {
+                    None
+                }
+            }
+        };
+        let Some(target) = target else {
+            // A stray end tag: nothing is open with its name; it passes through.
+            self.emit_source(span);
+            return;
+        };
+        while self.stack.len() > target + 1 {
+            self.close_top(None, span.start);
+        }
+        self.close_top(Some(span), span.start);
+    }
+
+    /// Pops the current element, with its end tag's span or implicitly (`None`, at `at`).
+    fn close_top(&mut self, end: Option<Span>, at: usize) {
+        let Some(frame) = self.stack.pop() else {
+            return;
+        };
+        self.count_open(&frame.name, -1);
+        let index = self.stack.len();
+        let Some(mut e) = frame.edits else {
+            if let Some(span) = end {
+                self.emit_source(span);
+            }
+            if self.suppress == Some(index) {
+                self.suppress = None;
+            }
+            return;
+        };
+        let append = std::mem::take(&mut e.append);
+        self.emit(&append);
+        let outer_end = end.map_or(at, |s| s.end);
+        for h in e.close_handlers.drain(..) {
+            h(outer_end);
+        }
+        if let Some(span) = end {
+            let mut around = Around::default();
+            let mut rename = e.rename.take();
+            let name: String = self.source(span)[2..]
+                .split(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
+                .next()
+                .unwrap_or("")
+                .to_owned();
+            for handler in e.end_handlers.drain(..) {
+                let mut tag = EndTag {
+                    name: &name,
+                    span,
+                    around: &mut around,
+                    rename: &mut rename,
+                };
+                handler(&mut tag);
+            }
+            self.emit(&around.before);
+            let keep = !e.removed && !e.unwrapped;
+            match (&around.replacement, &rename) {
+                (Some(r), _) => self.emit(r),
+                (None, _) if !keep => {}
+                (None, Some(n)) => {
+                    let tag = format!("</{n}>");
+                    self.emit(&tag);
+                }
+                (None, None) => self.emit_source(span),
+            }
+            self.emit(&around.after);
+        }
+        if self.suppress == Some(index) {
+            self.suppress = None;
+        }
+        let after = std::mem::take(&mut e.around.after);
+        self.emit(&after);
+    }
+
+    fn unit(&mut self, kind: UnitKind<'_>, span: Span) {
+        let handler = match kind {
+            UnitKind::Text(_) => self.text.as_mut(),
+            UnitKind::Comment(_) => self.comment.as_mut(),
+            UnitKind::Doctype(_) => self.doctype.as_mut(),
+            UnitKind::ProcessingInstruction(..) => self.pi.as_mut(),
+        };
+        let Some(handler) = handler else {
+            self.emit_source(span);
+            return;
+        };
+        let mut around = Around::default();
+        let source = &self.src[span.start - self.base..span.end - self.base];
+        handler(&mut Unit {
+            kind,
+            source,
+            span,
+            around: &mut around,
+        });
+        self.emit(&around.before);
+        match &around.replacement {
+            Some(r) => self.emit(r),
+            None => self.emit_source(span),
+        }
+        self.emit(&around.after);
+    }
+
+    fn eof(&mut self, span: Span) {
+        while !self.stack.is_empty() {
+            self.close_top(None, span.start);
+        }
+        self.emit_source(span);
+        if let Some(end) = self.end.take() {
+            let mut extra = String::new();
+            end(&mut DocumentEnd { out: &mut extra });
+            self.emit(&extra);
+        }
+    }
+}

@@ -1,0 +1,350 @@
+//! What handlers see and change: elements (start tags), end tags, text, comments, doctypes,
+//! processing instructions and the document end. Every change is recorded and applied when the
+//! handler returns; a unit nobody changed is written from its source bytes.
+
+use thicket_input::Span;
+
+use crate::selector::Attr;
+
+/// How inserted content is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContentType {
+    /// Text: `&`, `<` and `>` are written as `&amp;`, `&lt;` and `&gt;`.
+    Text,
+    /// Markup, written as given.
+    Html,
+}
+
+/// Escapes text for element content.
+pub(crate) fn push_content(out: &mut String, content: &str, kind: ContentType) {
+    match kind {
+        ContentType::Html => out.push_str(content),
+        ContentType::Text => {
+            for c in content.chars() {
+                match c {
+                    '&' => out.push_str("&amp;"),
+                    '<' => out.push_str("&lt;"),
+                    '>' => out.push_str("&gt;"),
+                    c => out.push(c),
+                }
+            }
+        }
+    }
+}
+
+/// Escapes an attribute value for a double-quoted attribute.
+pub(crate) fn push_attribute_value(out: &mut String, value: &str) {
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Content around and in place of a unit (shared by every kind).
+#[derive(Debug, Default)]
+pub(crate) struct Around {
+    pub(crate) before: String,
+    pub(crate) after: String,
+    /// Replaces the unit's own source (`Some("")` removes it).
+    pub(crate) replacement: Option<String>,
+}
+
+/// An end-tag handler.
+pub type EndTagHandler<'h> = Box<dyn FnOnce(&mut EndTag<'_>) + 'h>;
+
+/// The edits of a start tag, applied when its handlers return.
+#[derive(Default)]
+pub(crate) struct ElementEdits<'h> {
+    pub(crate) around: Around,
+    pub(crate) prepend: String,
+    pub(crate) append: String,
+    /// Remove the tags and the content.
+    pub(crate) removed: bool,
+    /// Remove the tags, keep the content.
+    pub(crate) unwrapped: bool,
+    pub(crate) rename: Option<String>,
+    /// `(name, None)` removes, `(name, Some(value))` sets; in call order.
+    pub(crate) attributes: Vec<(String, Option<String>)>,
+    pub(crate) end_handlers: Vec<EndTagHandler<'h>>,
+    pub(crate) close_handlers: Vec<CloseHandler<'h>>,
+}
+
+/// A handler told where an element's outer markup ends.
+pub type CloseHandler<'h> = Box<dyn FnOnce(usize) + 'h>;
+
+impl std::fmt::Debug for ElementEdits<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ElementEdits")
+            .field("around", &self.around)
+            .field("removed", &self.removed)
+            .field("unwrapped", &self.unwrapped)
+            .field("rename", &self.rename)
+            .field("attributes", &self.attributes)
+            .field("end_handlers", &self.end_handlers.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A start tag and the element it opens, as an element handler sees it.
+#[derive(Debug)]
+pub struct Element<'a, 'h> {
+    pub(crate) name: &'a str,
+    pub(crate) attributes: &'a [Attr<'a>],
+    pub(crate) span: Span,
+    pub(crate) html: bool,
+    /// Whether the element has content and an end tag (false for void, self-closing and XML
+    /// empty elements).
+    pub(crate) can_have_content: bool,
+    pub(crate) edits: &'a mut ElementEdits<'h>,
+}
+
+impl<'a, 'h> Element<'a, 'h> {
+    /// The tag name (HTML: lowercased; XML5: the qualified name as written), or the new name.
+    pub fn name(&self) -> &str {
+        self.edits.rename.as_deref().unwrap_or(self.name)
+    }
+
+    /// The start tag's source range.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// Whether the element has content and an end tag to come: false for HTML void elements,
+    /// self-closing tags in foreign content and XML empty-element tags. Content added with
+    /// [`prepend`](Self::prepend) / [`append`](Self::append) to such an element is dropped.
+    pub fn can_have_content(&self) -> bool {
+        self.can_have_content
+    }
+
+    fn same_name(&self, a: &str, b: &str) -> bool {
+        if self.html {
+            a.eq_ignore_ascii_case(b)
+        } else {
+            a == b
+        }
+    }
+
+    /// The value of attribute `name` after the edits so far (HTML: names compared ASCII
+    /// case-insensitively).
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        if let Some((_, v)) = self
+            .edits
+            .attributes
+            .iter()
+            .rev()
+            .find(|(n, _)| self.same_name(n, name))
+        {
+            return v.as_deref();
+        }
+        self.attributes
+            .iter()
+            .find(|a| self.same_name(a.name, name))
+            .map(|a| a.value)
+    }
+
+    /// Whether the element has attribute `name`.
+    pub fn has_attribute(&self, name: &str) -> bool {
+        self.attribute(name).is_some()
+    }
+
+    /// The attributes after the edits so far, in order (new ones last).
+    pub fn attributes(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .attributes
+            .iter()
+            .map(|a| (a.name.to_owned(), a.value.to_owned()))
+            .collect();
+        for (name, value) in &self.edits.attributes {
+            let at = out.iter().position(|(n, _)| self.same_name(n, name));
+            match (at, value) {
+                (Some(i), Some(v)) => out[i].1 = v.clone(),
+                (Some(i), None) => {
+                    out.remove(i);
+                }
+                (None, Some(v)) => out.push((name.clone(), v.clone())),
+                (None, None) => {}
+            }
+        }
+        out
+    }
+
+    /// Sets attribute `name` to `value` (written double-quoted, `&` and `"` escaped).
+    pub fn set_attribute(&mut self, name: &str, value: &str) {
+        self.edits
+            .attributes
+            .push((name.to_owned(), Some(value.to_owned())));
+    }
+
+    /// Removes attribute `name`.
+    pub fn remove_attribute(&mut self, name: &str) {
+        self.edits.attributes.push((name.to_owned(), None));
+    }
+
+    /// Renames the element (start and end tag).
+    pub fn set_name(&mut self, name: &str) {
+        self.edits.rename = Some(name.to_owned());
+    }
+
+    /// Inserts content before the start tag.
+    pub fn before(&mut self, content: &str, kind: ContentType) {
+        push_content(&mut self.edits.around.before, content, kind);
+    }
+
+    /// Inserts content after the end tag (after the start tag when there is no content).
+    pub fn after(&mut self, content: &str, kind: ContentType) {
+        push_content(&mut self.edits.around.after, content, kind);
+    }
+
+    /// Inserts content right after the start tag.
+    pub fn prepend(&mut self, content: &str, kind: ContentType) {
+        push_content(&mut self.edits.prepend, content, kind);
+    }
+
+    /// Inserts content right before the end tag (or where the element is closed implicitly).
+    pub fn append(&mut self, content: &str, kind: ContentType) {
+        push_content(&mut self.edits.append, content, kind);
+    }
+
+    /// Replaces the element (tags and content) with `content`.
+    pub fn replace(&mut self, content: &str, kind: ContentType) {
+        self.before(content, kind);
+        self.remove();
+    }
+
+    /// Removes the element: its tags and its content.
+    pub fn remove(&mut self) {
+        self.edits.removed = true;
+    }
+
+    /// Removes the tags and keeps the content.
+    pub fn unwrap(&mut self) {
+        self.edits.unwrapped = true;
+    }
+
+    /// Whether [`remove`](Self::remove) or [`replace`](Self::replace) was called.
+    pub fn is_removed(&self) -> bool {
+        self.edits.removed
+    }
+
+    /// Runs `handler` when the element ends, with the input offset where its outer markup ends:
+    /// after its end tag, where it was closed implicitly (the start of the end tag that closed
+    /// it, or the end of the input), or after the start tag for an element without content.
+    /// With [`span`](Self::span)`().start` this is the element's source range.
+    pub fn on_close(&mut self, handler: impl FnOnce(usize) + 'h) {
+        self.edits.close_handlers.push(Box::new(handler));
+    }
+
+    /// Runs `handler` on the element's end tag. It does not run for elements without content
+    /// or for elements closed implicitly (without an end tag of their own).
+    pub fn on_end_tag(&mut self, handler: impl FnOnce(&mut EndTag<'_>) + 'h) {
+        self.edits.end_handlers.push(Box::new(handler));
+    }
+}
+
+/// An end tag, as an end-tag handler sees it.
+#[derive(Debug)]
+pub struct EndTag<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) span: Span,
+    pub(crate) around: &'a mut Around,
+    pub(crate) rename: &'a mut Option<String>,
+}
+
+impl EndTag<'_> {
+    /// The name as the tokenizer gives it (or the new name).
+    pub fn name(&self) -> &str {
+        self.rename.as_deref().unwrap_or(self.name)
+    }
+    /// The source range.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+    /// Renames the end tag.
+    pub fn set_name(&mut self, name: &str) {
+        *self.rename = Some(name.to_owned());
+    }
+    /// Inserts content before the end tag.
+    pub fn before(&mut self, content: &str, kind: ContentType) {
+        push_content(&mut self.around.before, content, kind);
+    }
+    /// Inserts content after the end tag.
+    pub fn after(&mut self, content: &str, kind: ContentType) {
+        push_content(&mut self.around.after, content, kind);
+    }
+    /// Removes the end tag.
+    pub fn remove(&mut self) {
+        self.around.replacement = Some(String::new());
+    }
+}
+
+/// What a text, comment, doctype or processing-instruction handler sees.
+#[derive(Debug)]
+pub struct Unit<'a> {
+    pub(crate) kind: UnitKind<'a>,
+    pub(crate) source: &'a str,
+    pub(crate) span: Span,
+    pub(crate) around: &'a mut Around,
+}
+
+/// Which token a [`Unit`] is, with its decoded parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UnitKind<'a> {
+    /// A piece of text (references resolved; a text run may come in several pieces).
+    Text(&'a str),
+    /// A comment, its data.
+    Comment(&'a str),
+    /// A doctype, its name.
+    Doctype(Option<&'a str>),
+    /// A processing instruction: target and data.
+    ProcessingInstruction(&'a str, &'a str),
+}
+
+impl<'a> Unit<'a> {
+    /// Which token, with its decoded parts.
+    pub fn kind(&self) -> UnitKind<'a> {
+        self.kind
+    }
+    /// The source as written.
+    pub fn source(&self) -> &'a str {
+        self.source
+    }
+    /// The source range.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+    /// Inserts content before it.
+    pub fn before(&mut self, content: &str, kind: ContentType) {
+        push_content(&mut self.around.before, content, kind);
+    }
+    /// Inserts content after it.
+    pub fn after(&mut self, content: &str, kind: ContentType) {
+        push_content(&mut self.around.after, content, kind);
+    }
+    /// Replaces it.
+    pub fn replace(&mut self, content: &str, kind: ContentType) {
+        let mut s = String::new();
+        push_content(&mut s, content, kind);
+        self.around.replacement = Some(s);
+    }
+    /// Removes it.
+    pub fn remove(&mut self) {
+        self.around.replacement = Some(String::new());
+    }
+}
+
+/// The document end, as the end handler sees it.
+#[derive(Debug)]
+pub struct DocumentEnd<'a> {
+    pub(crate) out: &'a mut String,
+}
+
+impl DocumentEnd<'_> {
+    /// Appends content at the end of the output.
+    pub fn append(&mut self, content: &str, kind: ContentType) {
+        push_content(self.out, content, kind);
+    }
+}

@@ -1,0 +1,127 @@
+//! Streaming selection and rewriting of HTML and XML5 with byte-exact pass-through.
+//!
+//! Every byte no handler changes goes to the output unchanged, however the input is split into
+//! chunks. Element handlers are chosen by CSS selectors (parsed with `cssparser`) decided at
+//! each start tag from bounded state per open element; text, comment, doctype, processing
+//! instruction and document-end handlers see every such token. The rules are in
+//! docs/rewrite.md.
+//!
+//! ```
+//! use thicket_rewrite::{ContentType, Dialect, Settings, rewrite_str};
+//!
+//! let settings = Settings::new()
+//!     .on_element("a[href^='http']", |a| a.set_attribute("rel", "nofollow"))
+//!     .unwrap()
+//!     .on_element("script", |s| s.remove())
+//!     .unwrap()
+//!     .on_element("ul > li:first-child", |li| li.prepend("1. ", ContentType::Text))
+//!     .unwrap();
+//! let out = rewrite_str(
+//!     "<ul><li>a<li>b</ul><a href='https://x' >x</a><script>1<2</script> <!-- kept -->",
+//!     Dialect::Html,
+//!     settings,
+//! )
+//! .unwrap();
+//! assert_eq!(
+//!     out,
+//!     "<ul><li>1. a<li>b</ul><a href='https://x' rel=\"nofollow\">x</a> <!-- kept -->"
+//! );
+//!
+//! // Streaming: feed chunks, the output goes to a sink as it is certain.
+//! let mut out = Vec::new();
+//! let mut rewriter = thicket_rewrite::Rewriter::new(Dialect::Xml5, Settings::new(), |b: &[u8]| {
+//!     out.extend_from_slice(b)
+//! });
+//! rewriter.feed(b"<a><b x='1'>te").unwrap();
+//! rewriter.feed(b"xt</a>").unwrap();
+//! rewriter.finish().unwrap();
+//! assert_eq!(out, b"<a><b x='1'>text</a>");
+//! ```
+#![warn(missing_debug_implementations)]
+
+#[cfg(not(any(feature = "html", feature = "xml5")))]
+compile_error!("thicket-rewrite needs a dialect: enable the `html` or `xml5` feature (or both, the default)");
+
+mod core;
+mod handlers;
+mod matcher;
+#[cfg(feature = "xml5")]
+mod reference;
+mod rewriter;
+mod selector;
+
+pub use handlers::{
+    CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
+};
+pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
+pub use selector::SelectorList;
+pub use thicket_input::{Diagnostic, Limits, Span};
+
+thicket_input::error_codes! {
+    /// What can go wrong: in selector text, in the input, or in writing the output.
+    pub enum ErrorCode {
+        /// The selector text is not selector syntax.
+        InvalidSelector = "invalid-selector", "the selector is not valid selector syntax";
+        /// Valid CSS the streaming matcher cannot decide at the start tag.
+        UnsupportedSelector = "unsupported-selector", "the selector uses a feature the streaming matcher does not support";
+        /// An empty selector (or an empty item in a list).
+        EmptySelector = "empty-selector", "the selector is empty";
+        /// The bytes are in an encoding other than UTF-8 (part 1 rewrites UTF-8 only).
+        UnsupportedEncoding = "unsupported-encoding", "the input is not UTF-8; only UTF-8 input can be rewritten for now";
+        /// The bytes are not well-formed UTF-8.
+        MalformedUtf8 = "malformed-utf8", "the input is not well-formed UTF-8";
+        /// An element would be deeper than `Limits::max_depth`; it is not opened.
+        DepthLimit = "depth-limit", "an element is nested deeper than the depth limit";
+        /// The output sink failed.
+        WriteFailed = "write-failed", "writing the output failed";
+    }
+}
+
+/// A rewriting error: a code and the span of the input (or of the selector text) it concerns.
+#[derive(Clone, Debug)]
+pub struct Error {
+    /// What went wrong.
+    pub code: ErrorCode,
+    /// Where: byte offsets into the input bytes, or into the selector text for selector errors.
+    pub span: Span,
+    source: Option<std::sync::Arc<std::io::Error>>,
+}
+
+impl Error {
+    pub(crate) fn new(code: ErrorCode, span: Span) -> Error {
+        Error {
+            code,
+            span,
+            source: None,
+        }
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} at {}..{}",
+            self.code.as_str(),
+            self.code.message(),
+            self.span.start,
+            self.span.end
+        )?;
+        if let Some(e) = &self.source {
+            write!(f, ": {e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

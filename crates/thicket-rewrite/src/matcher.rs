@@ -1,0 +1,185 @@
+//! The streaming matcher: every compound of every selector gets one bit, and each open element
+//! keeps a fixed number of bit sets (its own matches, its ancestors', its last child's and all
+//! its earlier children's), so a start tag is decided from its parent's frame alone, in time
+//! linear in the selector program, whatever the depth. Per-name counters for `:nth-of-type`
+//! live in a keyed map per open element (`thicket_names::keyed`), only when a selector needs them.
+
+use thicket_names::keyed::{NameHasher, PrehashedMap};
+
+use crate::selector::{Attr, Candidate, Combinator, SelectorList};
+
+/// Counts per name, keyed by the name's keyed hash (names of one hash compared in full).
+pub(crate) type NameCounts = PrehashedMap<Vec<(Box<str>, u32)>>;
+
+/// A bit per compound of the program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Bits(Vec<u64>);
+
+impl Bits {
+    fn zeros(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    fn or(&mut self, other: &Bits) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+    fn clear(&mut self) {
+        self.0.iter_mut().for_each(|w| *w = 0);
+    }
+}
+
+/// The matching state of one open element (or of the document, at the bottom).
+#[derive(Debug)]
+pub(crate) struct MatchFrame {
+    /// Which compounds matched this element as their subject (with their left context).
+    own: Bits,
+    /// The OR of `own` over this element and its ancestors.
+    ancestors: Bits,
+    /// `own` of the last element child seen so far.
+    last_child: Bits,
+    /// The OR of `own` over the element children seen so far.
+    earlier_children: Bits,
+    /// Element children seen so far.
+    children: u32,
+    /// Element children per name (only when a selector uses `:nth-of-type`).
+    type_counts: Option<NameCounts>,
+}
+
+/// The compiled program: the selector lists of the handlers, each compound with its bit.
+#[derive(Debug)]
+pub(crate) struct Program {
+    /// Per handler: its list.
+    lists: Vec<SelectorList>,
+    /// Per handler, per selector: the bit of its first compound.
+    bases: Vec<Vec<usize>>,
+    width: usize,
+    of_type: bool,
+    hasher: NameHasher,
+}
+
+impl Program {
+    pub(crate) fn new(lists: Vec<SelectorList>) -> Program {
+        let mut width = 0;
+        let mut bases = Vec::new();
+        let mut of_type = false;
+        for list in &lists {
+            let mut b = Vec::new();
+            for s in &list.selectors {
+                b.push(width);
+                width += s.compounds.len();
+                of_type |= s.uses_of_type();
+            }
+            bases.push(b);
+        }
+        Program {
+            lists,
+            bases,
+            width,
+            of_type,
+            hasher: NameHasher::new(),
+        }
+    }
+
+    /// Whether there is anything to match.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.width == 0
+    }
+
+    /// The frame of the document node.
+    pub(crate) fn root_frame(&self) -> MatchFrame {
+        MatchFrame {
+            own: Bits::zeros(self.width),
+            ancestors: Bits::zeros(self.width),
+            last_child: Bits::zeros(self.width),
+            earlier_children: Bits::zeros(self.width),
+            children: 0,
+            type_counts: None,
+        }
+    }
+
+    /// Decides a start tag whose parent's frame is `parent`: fills `matched` with the handlers
+    /// whose list matches, counts the element as the parent's child, and returns the frame the
+    /// element gets if it is opened.
+    pub(crate) fn start(
+        &self,
+        parent: &mut MatchFrame,
+        local: &str,
+        attributes: &[Attr<'_>],
+        html: bool,
+        matched: &mut Vec<usize>,
+    ) -> MatchFrame {
+        matched.clear();
+        parent.children += 1;
+        let index = parent.children;
+        let type_index = if self.of_type {
+            let key = self.hasher.hash_name(local);
+            let slot = parent
+                .type_counts
+                .get_or_insert_with(Default::default)
+                .entry(key)
+                .or_default();
+            match slot.iter_mut().find(|(n, _)| &**n == local) {
+                Some((_, c)) => {
+                    *c += 1;
+                    *c
+                }
+                None => {
+                    slot.push((local.into(), 1));
+                    1
+                }
+            }
+        } else {
+            0
+        };
+        let candidate = Candidate {
+            local,
+            attributes,
+            html,
+            index,
+            type_index,
+        };
+        let mut own = Bits::zeros(self.width);
+        for (h, list) in self.lists.iter().enumerate() {
+            let mut hit = false;
+            for (s, selector) in list.selectors.iter().enumerate() {
+                let base = self.bases[h][s];
+                for (k, compound) in selector.compounds.iter().enumerate() {
+                    let context = k == 0
+                        || match selector.combinators[k - 1] {
+                            Combinator::Child => parent.own.get(base + k - 1),
+                            Combinator::Descendant => parent.ancestors.get(base + k - 1),
+                            Combinator::Adjacent => parent.last_child.get(base + k - 1),
+                            Combinator::Sibling => parent.earlier_children.get(base + k - 1),
+                        };
+                    if context && compound.matches(&candidate) {
+                        own.set(base + k);
+                    }
+                }
+                hit |= own.get(base + selector.compounds.len() - 1);
+            }
+            if hit {
+                matched.push(h);
+            }
+        }
+        parent.last_child.clear();
+        parent.last_child.or(&own);
+        parent.earlier_children.or(&own);
+        let mut ancestors = parent.ancestors.clone();
+        ancestors.or(&own);
+        MatchFrame {
+            own,
+            ancestors,
+            last_child: Bits::zeros(self.width),
+            earlier_children: Bits::zeros(self.width),
+            children: 0,
+            type_counts: None,
+        }
+    }
+}

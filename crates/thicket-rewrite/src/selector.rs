@@ -1,0 +1,562 @@
+//! Selectors: the grammar the streaming matcher decides at a start tag, parsed with `cssparser`'s
+//! tokenizer (docs/rewrite.md lists the grammar).
+
+use cssparser::{ParseError, Parser, ParserInput, Token};
+use thicket_input::Span;
+
+use crate::{Error, ErrorCode};
+
+/// A parsed selector list (`a, b > c`): an element matches when any selector of the list does.
+///
+/// ```
+/// let list = thicket_rewrite::SelectorList::parse("ul > li:nth-child(2n+1), a[href^='https:' i]").unwrap();
+/// assert_eq!(list.len(), 2);
+/// assert_eq!(
+///     thicket_rewrite::SelectorList::parse("a:hover").unwrap_err().code.as_str(),
+///     "unsupported-selector"
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelectorList {
+    pub(crate) selectors: Vec<Selector>,
+}
+
+/// One complex selector: compounds joined by combinators, the subject last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Selector {
+    pub(crate) compounds: Vec<Compound>,
+    /// `combinators[k]` joins `compounds[k]` (left) and `compounds[k + 1]` (right).
+    pub(crate) combinators: Vec<Combinator>,
+}
+
+/// How two compounds relate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Combinator {
+    /// ` `: the left matches an ancestor.
+    Descendant,
+    /// `>`: the left matches the parent.
+    Child,
+    /// `+`: the left matches the previous sibling element.
+    Adjacent,
+    /// `~`: the left matches some previous sibling element.
+    Sibling,
+}
+
+/// A sequence of simple selectors that all match one element.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Compound {
+    pub(crate) simples: Vec<Simple>,
+}
+
+/// An attribute operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AttrOp {
+    Equal,
+    Includes,
+    DashMatch,
+    Prefix,
+    Suffix,
+    Substring,
+}
+
+/// One simple selector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Simple {
+    Type(Box<str>),
+    Universal,
+    Id(Box<str>),
+    Class(Box<str>),
+    Attr {
+        name: Box<str>,
+        test: Option<(AttrOp, Box<str>)>,
+        ignore_case: bool,
+    },
+    /// `:nth-child(an+b)` (`:first-child` is `0n+1`).
+    NthChild(i32, i32),
+    /// `:nth-of-type(an+b)` (`:first-of-type` is `0n+1`).
+    NthOfType(i32, i32),
+    Not(Box<Compound>),
+}
+
+impl SelectorList {
+    /// Parses selector text; errors carry `invalid-selector` (not selector syntax),
+    /// `unsupported-selector` (valid CSS the streaming matcher cannot decide at the start tag,
+    /// such as `:last-child` or `:hover`) or `empty-selector`, with the span of the offending
+    /// part of `text`.
+    pub fn parse(text: &str) -> Result<SelectorList, Error> {
+        let mut input = ParserInput::new(text);
+        let mut p = Parser::new(&mut input);
+        let mut selectors = Vec::new();
+        loop {
+            let (selector, more) = parse_complex(&mut p, text)?;
+            selectors.push(selector);
+            if !more {
+                break;
+            }
+        }
+        Ok(SelectorList { selectors })
+    }
+
+    /// How many selectors the list has.
+    pub fn len(&self) -> usize {
+        self.selectors.len()
+    }
+
+    /// Never true for a parsed list (an empty selector is an error).
+    pub fn is_empty(&self) -> bool {
+        self.selectors.is_empty()
+    }
+
+    /// The selectors as text, normalized (one space around combinators, operators written out).
+    pub fn to_css(&self) -> String {
+        let mut out = String::new();
+        for (i, s) in self.selectors.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            for (k, c) in s.compounds.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(match s.combinators[k - 1] {
+                        Combinator::Descendant => " ",
+                        Combinator::Child => " > ",
+                        Combinator::Adjacent => " + ",
+                        Combinator::Sibling => " ~ ",
+                    });
+                }
+                write_compound(c, &mut out);
+            }
+        }
+        out
+    }
+}
+
+fn write_compound(c: &Compound, out: &mut String) {
+    if c.simples.is_empty() {
+        out.push('*');
+    }
+    for s in &c.simples {
+        match s {
+            Simple::Type(n) => out.push_str(n),
+            Simple::Universal => out.push('*'),
+            Simple::Id(v) => {
+                out.push('#');
+                out.push_str(v);
+            }
+            Simple::Class(v) => {
+                out.push('.');
+                out.push_str(v);
+            }
+            Simple::Attr {
+                name,
+                test,
+                ignore_case,
+            } => {
+                out.push('[');
+                out.push_str(name);
+                if let Some((op, v)) = test {
+                    out.push_str(match op {
+                        AttrOp::Equal => "=",
+                        AttrOp::Includes => "~=",
+                        AttrOp::DashMatch => "|=",
+                        AttrOp::Prefix => "^=",
+                        AttrOp::Suffix => "$=",
+                        AttrOp::Substring => "*=",
+                    });
+                    out.push('"');
+                    out.push_str(&v.replace('\\', "\\\\").replace('"', "\\\""));
+                    out.push('"');
+                    if *ignore_case {
+                        out.push_str(" i");
+                    }
+                }
+                out.push(']');
+            }
+            Simple::NthChild(a, b) => out.push_str(&format!(":nth-child({a}n{b:+})")),
+            Simple::NthOfType(a, b) => out.push_str(&format!(":nth-of-type({a}n{b:+})")),
+            Simple::Not(inner) => {
+                out.push_str(":not(");
+                write_compound(inner, out);
+                out.push(')');
+            }
+        }
+    }
+}
+
+type PResult<'i, T> = Result<T, ParseError<'i, Error>>;
+
+fn err_at(code: ErrorCode, start: usize, end: usize) -> Error {
+    Error::new(code, Span::new(start, end.max(start)))
+}
+
+/// Turns a cssparser error into ours (its position is where the bad token starts).
+fn convert(e: ParseError<'_, Error>, text: &str, fallback: usize) -> Error {
+    match e.kind {
+        cssparser::ParseErrorKind::Custom(err) => err,
+        cssparser::ParseErrorKind::Basic(_) => {
+            let _ = text;
+            err_at(ErrorCode::InvalidSelector, fallback, text.len())
+        }
+    }
+}
+
+/// Parses one complex selector; returns it and whether a comma followed.
+fn parse_complex(p: &mut Parser<'_, '_>, text: &str) -> Result<(Selector, bool), Error> {
+    let mut compounds: Vec<Compound> = Vec::new();
+    let mut combinators = Vec::new();
+    let mut current = Compound::default();
+    let mut current_started = false;
+    let mut pending: Option<Combinator> = None;
+    let start = p.position().byte_index();
+    let more = loop {
+        let at = p.position().byte_index();
+        let token = match p.next_including_whitespace() {
+            Ok(t) => t.clone(),
+            Err(_) => break false,
+        };
+        let end = p.position().byte_index();
+        let combinator = match token {
+            Token::WhiteSpace(_) => {
+                if current_started && pending.is_none() {
+                    pending = Some(Combinator::Descendant);
+                }
+                continue;
+            }
+            Token::Comma => break true,
+            Token::Delim('>') => Some(Combinator::Child),
+            Token::Delim('+') => Some(Combinator::Adjacent),
+            Token::Delim('~') => Some(Combinator::Sibling),
+            _ => None,
+        };
+        if let Some(c) = combinator {
+            if !current_started || matches!(pending, Some(x) if x != Combinator::Descendant) {
+                return Err(err_at(ErrorCode::InvalidSelector, at, end));
+            }
+            pending = Some(c);
+            continue;
+        }
+        if let Some(c) = pending.take() {
+            compounds.push(std::mem::take(&mut current));
+            combinators.push(c);
+            current_started = false;
+        }
+        let simple = match token {
+            Token::Ident(name) => {
+                if current_started {
+                    return Err(err_at(ErrorCode::InvalidSelector, at, end));
+                }
+                Simple::Type(name.as_ref().into())
+            }
+            Token::Delim('*') => {
+                if current_started {
+                    return Err(err_at(ErrorCode::InvalidSelector, at, end));
+                }
+                Simple::Universal
+            }
+            Token::IDHash(id) => Simple::Id(id.as_ref().into()),
+            Token::Delim('.') => match p.next_including_whitespace() {
+                Ok(Token::Ident(c)) => Simple::Class(c.as_ref().into()),
+                _ => {
+                    let end = p.position().byte_index();
+                    return Err(err_at(ErrorCode::InvalidSelector, at, end));
+                }
+            },
+            Token::SquareBracketBlock => p
+                .parse_nested_block(parse_attribute)
+                .map_err(|e| convert(e, text, at))?,
+            Token::Colon => parse_pseudo(p, text, at)?,
+            Token::Delim('|') | Token::Delim('&') => {
+                return Err(err_at(ErrorCode::UnsupportedSelector, at, end));
+            }
+            _ => return Err(err_at(ErrorCode::InvalidSelector, at, end)),
+        };
+        current.simples.push(simple);
+        current_started = true;
+    };
+    let end = p.position().byte_index();
+    if matches!(pending, Some(c) if c != Combinator::Descendant) {
+        return Err(err_at(ErrorCode::InvalidSelector, start, end));
+    }
+    if !current_started {
+        let code = if compounds.is_empty() && pending.is_none() {
+            ErrorCode::EmptySelector
+        } else {
+            ErrorCode::InvalidSelector
+        };
+        return Err(err_at(code, start, end));
+    }
+    compounds.push(current);
+    Ok((
+        Selector {
+            compounds,
+            combinators,
+        },
+        more,
+    ))
+}
+
+/// After `:`: a pseudo-class.
+fn parse_pseudo(p: &mut Parser<'_, '_>, text: &str, at: usize) -> Result<Simple, Error> {
+    let token = p.next_including_whitespace().cloned();
+    let end = p.position().byte_index();
+    match token {
+        Ok(Token::Ident(name)) => {
+            if name.eq_ignore_ascii_case("first-child") {
+                Ok(Simple::NthChild(0, 1))
+            } else if name.eq_ignore_ascii_case("first-of-type") {
+                Ok(Simple::NthOfType(0, 1))
+            } else {
+                Err(err_at(ErrorCode::UnsupportedSelector, at, end))
+            }
+        }
+        Ok(Token::Function(name)) => {
+            fn nth<'i>(p: &mut Parser<'i, '_>) -> PResult<'i, (i32, i32)> {
+                p.parse_nested_block(|p| {
+                    let r = cssparser::parse_nth(p).map_err(ParseError::from)?;
+                    p.expect_exhausted().map_err(ParseError::from)?;
+                    Ok(r)
+                })
+            }
+            if name.eq_ignore_ascii_case("nth-child") {
+                let (a, b) = nth(p).map_err(|e| convert(e, text, at))?;
+                Ok(Simple::NthChild(a, b))
+            } else if name.eq_ignore_ascii_case("nth-of-type") {
+                let (a, b) = nth(p).map_err(|e| convert(e, text, at))?;
+                Ok(Simple::NthOfType(a, b))
+            } else if name.eq_ignore_ascii_case("not") {
+                let inner = p
+                    .parse_nested_block(|p| parse_not(p, text))
+                    .map_err(|e| convert(e, text, at))?;
+                Ok(Simple::Not(Box::new(inner)))
+            } else {
+                // Skip the block so the error points at the whole function.
+                let _ = p.parse_nested_block(|p| {
+                    while p.next().is_ok() {}
+                    Ok::<_, ParseError<'_, Error>>(())
+                });
+                let end = p.position().byte_index();
+                Err(err_at(ErrorCode::UnsupportedSelector, at, end))
+            }
+        }
+        _ => Err(err_at(ErrorCode::InvalidSelector, at, end)),
+    }
+}
+
+/// Inside `:not(...)`: one compound selector (no combinators, no list).
+fn parse_not<'i>(p: &mut Parser<'i, '_>, text: &str) -> PResult<'i, Compound> {
+    let start = p.position().byte_index();
+    let (selector, more) = parse_complex(p, text).map_err(|e| p.new_custom_error(e))?;
+    let end = p.position().byte_index();
+    if more || selector.compounds.len() != 1 {
+        return Err(p.new_custom_error(err_at(ErrorCode::UnsupportedSelector, start, end)));
+    }
+    Ok(selector.compounds.into_iter().next().unwrap_or_default())
+}
+
+/// Inside `[...]`.
+fn parse_attribute<'i>(p: &mut Parser<'i, '_>) -> PResult<'i, Simple> {
+    let name: Box<str> = p.expect_ident()?.as_ref().into();
+    if p.is_exhausted() {
+        return Ok(Simple::Attr {
+            name,
+            test: None,
+            ignore_case: false,
+        });
+    }
+    let at = p.position().byte_index();
+    let op = match p.next()? {
+        Token::Delim('=') => AttrOp::Equal,
+        Token::IncludeMatch => AttrOp::Includes,
+        Token::DashMatch => AttrOp::DashMatch,
+        Token::PrefixMatch => AttrOp::Prefix,
+        Token::SuffixMatch => AttrOp::Suffix,
+        Token::SubstringMatch => AttrOp::Substring,
+        Token::Delim('|') => {
+            let end = p.position().byte_index();
+            return Err(p.new_custom_error(err_at(ErrorCode::UnsupportedSelector, at, end)));
+        }
+        t => {
+            let t = t.clone();
+            return Err(p.new_unexpected_token_error(t));
+        }
+    };
+    let value: Box<str> = p.expect_ident_or_string()?.as_ref().into();
+    let mut ignore_case = false;
+    if !p.is_exhausted() {
+        let flag = p.expect_ident()?.clone();
+        if flag.eq_ignore_ascii_case("i") {
+            ignore_case = true;
+        } else if !flag.eq_ignore_ascii_case("s") {
+            return Err(p.new_unexpected_token_error(Token::Ident(flag)));
+        }
+    }
+    p.expect_exhausted()?;
+    Ok(Simple::Attr {
+        name,
+        test: Some((op, value)),
+        ignore_case,
+    })
+}
+
+/// What a compound is tested against: one element as the start tag gives it.
+pub(crate) struct Candidate<'x> {
+    /// The local name (XML: after the prefix; HTML: the lowercased name).
+    pub(crate) local: &'x str,
+    /// The attributes in source order.
+    pub(crate) attributes: &'x [Attr<'x>],
+    /// Names compare ASCII case-insensitively (HTML).
+    pub(crate) html: bool,
+    /// 1-based position among the parent's element children.
+    pub(crate) index: u32,
+    /// 1-based position among the parent's element children of the same name.
+    pub(crate) type_index: u32,
+}
+
+impl Candidate<'_> {
+    fn names_equal(&self, a: &str, b: &str) -> bool {
+        if self.html {
+            a.eq_ignore_ascii_case(b)
+        } else {
+            a == b
+        }
+    }
+
+    fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|a| self.names_equal(a.name, name))
+            .map(|a| a.value)
+    }
+}
+
+/// An attribute of a start tag, borrowed from the token.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Attr<'x> {
+    pub(crate) name: &'x str,
+    pub(crate) value: &'x str,
+    pub(crate) span: Span,
+}
+
+fn nth(a: i32, b: i32, index: u32) -> bool {
+    let n = i64::from(index);
+    let (a, b) = (i64::from(a), i64::from(b));
+    if a == 0 {
+        return n == b;
+    }
+    let diff = n - b;
+    diff % a == 0 && diff / a >= 0
+}
+
+fn eq_case(a: &str, b: &str, ignore_case: bool) -> bool {
+    if ignore_case {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a == b
+    }
+}
+
+fn attr_test(value: &str, op: AttrOp, wanted: &str, ignore_case: bool) -> bool {
+    let (v, w);
+    let (value, wanted) = if ignore_case {
+        v = value.to_ascii_lowercase();
+        w = wanted.to_ascii_lowercase();
+        (v.as_str(), w.as_str())
+    } else {
+        (value, wanted)
+    };
+    match op {
+        AttrOp::Equal => value == wanted,
+        AttrOp::Includes => {
+            !wanted.is_empty()
+                && !wanted.contains(is_ws)
+                && value.split(is_ws).any(|word| word == wanted)
+        }
+        AttrOp::DashMatch => {
+            value == wanted
+                || (value.starts_with(wanted) && value.as_bytes().get(wanted.len()) == Some(&b'-'))
+        }
+        AttrOp::Prefix => !wanted.is_empty() && value.starts_with(wanted),
+        AttrOp::Suffix => !wanted.is_empty() && value.ends_with(wanted),
+        AttrOp::Substring => !wanted.is_empty() && value.contains(wanted),
+    }
+}
+
+/// CSS whitespace, as class lists and `~=` split on it.
+fn is_ws(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0C')
+}
+
+impl Compound {
+    /// Whether every simple selector matches the candidate.
+    pub(crate) fn matches(&self, e: &Candidate<'_>) -> bool {
+        self.simples.iter().all(|s| s.matches(e))
+    }
+
+    /// Whether the compound needs per-name sibling counters.
+    pub(crate) fn uses_of_type(&self) -> bool {
+        self.simples.iter().any(|s| match s {
+            Simple::NthOfType(..) => true,
+            Simple::Not(inner) => inner.uses_of_type(),
+            _ => false,
+        })
+    }
+}
+
+impl Simple {
+    fn matches(&self, e: &Candidate<'_>) -> bool {
+        match self {
+            Simple::Type(name) => e.names_equal(e.local, name),
+            Simple::Universal => true,
+            Simple::Id(id) => e.attribute("id") == Some(id),
+            Simple::Class(class) => e
+                .attribute("class")
+                .is_some_and(|v| v.split(is_ws).any(|w| w == &**class)),
+            Simple::Attr {
+                name,
+                test,
+                ignore_case,
+            } => match (e.attribute(name), test) {
+                (None, _) => false,
+                (Some(_), None) => true,
+                (Some(v), Some((op, wanted))) => {
+                    if *op == AttrOp::Equal {
+                        eq_case(v, wanted, *ignore_case)
+                    } else {
+                        attr_test(v, *op, wanted, *ignore_case)
+                    }
+                }
+            },
+            Simple::NthChild(a, b) => nth(*a, *b, e.index),
+            Simple::NthOfType(a, b) => nth(*a, *b, e.type_index),
+            Simple::Not(inner) => !inner.matches(e),
+        }
+    }
+}
+
+impl Selector {
+    /// Whether any compound needs per-name sibling counters.
+    pub(crate) fn uses_of_type(&self) -> bool {
+        self.compounds.iter().any(Compound::uses_of_type)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nth_formula() {
+        assert!(nth(2, 1, 1) && nth(2, 1, 3) && !nth(2, 1, 2));
+        assert!(nth(0, 3, 3) && !nth(0, 3, 4));
+        assert!(nth(-1, 3, 1) && nth(-1, 3, 3) && !nth(-1, 3, 4));
+    }
+
+    #[test]
+    fn operators() {
+        assert!(attr_test("a b c", AttrOp::Includes, "b", false));
+        assert!(!attr_test("a bc", AttrOp::Includes, "b", false));
+        assert!(attr_test("en-US", AttrOp::DashMatch, "en", false));
+        assert!(!attr_test("english", AttrOp::DashMatch, "en", false));
+        assert!(attr_test("HTTPS://x", AttrOp::Prefix, "https:", true));
+        assert!(!attr_test("x", AttrOp::Prefix, "", false));
+    }
+}

@@ -1,0 +1,351 @@
+//! One test per handler operation, each checked whole and fed one character at a time.
+
+mod common;
+
+use std::cell::RefCell;
+
+use common::rewrite_chunked;
+use thicket_rewrite::{ContentType, Dialect, Limits, Rewriter, Settings, UnitKind, rewrite_str};
+
+/// Rewrites with settings built by `make`, whole and char by char; both must agree.
+fn run(input: &str, dialect: Dialect, make: impl Fn() -> Settings<'static>) -> String {
+    let whole = rewrite_str(input, dialect, make()).unwrap();
+    assert_eq!(rewrite_chunked(input, dialect, make(), 1), whole, "chunked");
+    whole
+}
+
+fn html(input: &str, make: impl Fn() -> Settings<'static>) -> String {
+    run(input, Dialect::Html, make)
+}
+
+fn xml(input: &str, make: impl Fn() -> Settings<'static>) -> String {
+    run(input, Dialect::Xml5, make)
+}
+
+fn on(
+    selector: &'static str,
+    f: fn(&mut thicket_rewrite::Element<'_, 'static>),
+) -> impl Fn() -> Settings<'static> {
+    move || Settings::new().on_element(selector, f).unwrap()
+}
+
+#[test]
+fn set_attribute_replaces_or_adds() {
+    assert_eq!(
+        html(
+            "<a href=x  id=1>t</a>",
+            on("a", |e| e.set_attribute("href", "a\"&b"))
+        ),
+        "<a href=\"a&quot;&amp;b\" id=1>t</a>"
+    );
+    assert_eq!(
+        html(
+            "<a href=x>t</a><br/>",
+            on("a, br", |e| e.set_attribute("rel", "nofollow"))
+        ),
+        "<a href=x rel=\"nofollow\">t</a><br rel=\"nofollow\"/>"
+    );
+    assert_eq!(
+        xml("<a x:y='1'/>", on("a", |e| e.set_attribute("x:y", "2"))),
+        "<a x:y=\"2\"/>"
+    );
+}
+
+#[test]
+fn read_attributes_after_edits() {
+    let seen = RefCell::new(Vec::new());
+    let _ = rewrite_str(
+        "<p A=1 b=2>",
+        Dialect::Html,
+        Settings::new()
+            .on_element("p", |e| {
+                e.set_attribute("c", "3");
+                e.remove_attribute("b");
+                seen.borrow_mut().push(format!(
+                    "{:?} {:?} {}",
+                    e.attributes(),
+                    e.attribute("a"),
+                    e.has_attribute("B")
+                ));
+            })
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        seen.into_inner(),
+        [r#"[("a", "1"), ("c", "3")] Some("1") false"#]
+    );
+}
+
+#[test]
+fn remove_attribute() {
+    assert_eq!(
+        html("<p a=1 b c='3'>x</p>", on("p", |e| e.remove_attribute("B"))),
+        "<p a=1 c='3'>x</p>"
+    );
+    // A duplicate the tokenizer dropped does not come back once the first is removed.
+    assert_eq!(
+        html("<p a=1 a=2>", on("p", |e| e.remove_attribute("a"))),
+        "<p>"
+    );
+}
+
+#[test]
+fn rename_renames_both_tags() {
+    assert_eq!(
+        html("<b class=x>t</B>", on("b", |e| e.set_name("strong"))),
+        "<strong class=x>t</strong>"
+    );
+    assert_eq!(
+        xml("<a><b/></a>", on("a", |e| e.set_name("c"))),
+        "<c><b/></c>"
+    );
+}
+
+#[test]
+fn remove_drops_tags_and_content() {
+    assert_eq!(
+        html("<div>a<p>b<i>c</i></p>d</div>", on("p", |e| e.remove())),
+        "<div>ad</div>"
+    );
+    assert_eq!(html("x<br>y", on("br", |e| e.remove())), "xy");
+    // An element closed by its parent's end tag: the removal ends there.
+    assert_eq!(
+        html("<div><span>a</div>b", on("span", |e| e.remove())),
+        "<div></div>b"
+    );
+}
+
+#[test]
+fn unwrap_keeps_content() {
+    assert_eq!(
+        html("<div>a<p>b<i>c</i></p>d</div>", on("p", |e| e.unwrap())),
+        "<div>ab<i>c</i>d</div>"
+    );
+    assert_eq!(xml("<a><b>t</b></a>", on("b", |e| e.unwrap())), "<a>t</a>");
+}
+
+#[test]
+fn insertions() {
+    let f = on("p", |e| {
+        e.before("<1>", ContentType::Text);
+        e.prepend("<2>", ContentType::Html);
+        e.append("3&", ContentType::Text);
+        e.after("<4/>", ContentType::Html);
+    });
+    assert_eq!(html("<p>x</p>", &f), "&lt;1&gt;<p><2>x3&amp;</p><4/>");
+    // Closed implicitly: append and after go where it is closed.
+    assert_eq!(
+        html("<div><p>x</div>", &f),
+        "<div>&lt;1&gt;<p><2>x3&amp;<4/></div>"
+    );
+    // No content: prepend and append are dropped, after follows the tag.
+    assert_eq!(
+        xml(
+            "<p/>",
+            on("p", |e| {
+                e.append("no", ContentType::Text);
+                e.after("yes", ContentType::Text);
+            })
+        ),
+        "<p/>yes"
+    );
+}
+
+#[test]
+fn replace() {
+    assert_eq!(
+        html(
+            "<div><p>x<b>y</b></p></div>",
+            on("p", |e| e.replace("<hr>", ContentType::Html))
+        ),
+        "<div><hr></div>"
+    );
+}
+
+#[test]
+fn end_tag_handlers() {
+    assert_eq!(
+        html(
+            "<p>x</p><p>y",
+            on("p", |e| e.on_end_tag(|t| {
+                t.before("!", ContentType::Text);
+                t.after("<br>", ContentType::Html);
+            }))
+        ),
+        "<p>x!</p><br><p>y"
+    );
+    assert_eq!(
+        xml("<a>x</a>", on("a", |e| e.on_end_tag(|t| t.set_name("b")))),
+        "<a>x</b>"
+    );
+    assert_eq!(
+        xml("<a>x</>", on("a", |e| e.on_end_tag(|t| t.remove()))),
+        "<a>x"
+    );
+}
+
+#[test]
+fn text_comment_doctype_pi_handlers() {
+    let make = || {
+        Settings::new()
+            .on_text(|t| {
+                if let UnitKind::Text(s) = t.kind()
+                    && s.contains("secret")
+                {
+                    t.replace("[redacted]", ContentType::Text);
+                }
+            })
+            .on_comment(|c| c.remove())
+            .on_doctype(|d| {
+                assert_eq!(d.kind(), UnitKind::Doctype(Some("html")));
+                d.after("\n", ContentType::Text);
+            })
+            .on_processing_instruction(|p| {
+                assert!(matches!(p.kind(), UnitKind::ProcessingInstruction("pi", _)));
+                p.replace("<?pi new?>", ContentType::Html);
+            })
+    };
+    assert_eq!(
+        rewrite_str(
+            "<!DOCTYPE html><p>a secret</p><!-- c --><?pi old?>",
+            Dialect::Html,
+            make()
+        )
+        .unwrap(),
+        "<!DOCTYPE html>\n<p>[redacted]</p><?pi new?>"
+    );
+    assert_eq!(
+        rewrite_str(
+            "<!DOCTYPE html><p>secret &amp; x</p><?pi d?>",
+            Dialect::Xml5,
+            make()
+        )
+        .unwrap(),
+        "<!DOCTYPE html>\n<p>[redacted]</p><?pi new?>"
+    );
+}
+
+#[test]
+fn document_end() {
+    assert_eq!(
+        html("<p>x", || Settings::new()
+            .on_end(|d| d.append("<!-- end -->", ContentType::Html))),
+        "<p>x<!-- end -->"
+    );
+}
+
+#[test]
+fn raw_text_is_not_markup() {
+    // `<p>` inside a script is script data: no element to match.
+    assert_eq!(
+        html("<script>'<p>'</script><p>", on("p", |e| e.remove())),
+        "<script>'<p>'</script>"
+    );
+    // SVG's self-closing rect does not open; the circle after it is the svg's child.
+    assert_eq!(
+        html(
+            "<svg><rect/><circle/></svg>",
+            on("svg > circle", |e| e.remove())
+        ),
+        "<svg><rect/></svg>"
+    );
+    // <br> is void: the span is body's child, not br's.
+    assert_eq!(
+        html(
+            "<div><br><span></span></div>",
+            on("div > span", |e| e.remove())
+        ),
+        "<div><br></div>"
+    );
+}
+
+#[test]
+fn read_only_selection_writes_nothing() {
+    let names = RefCell::new(Vec::new());
+    let settings = Settings::new()
+        .on_element("h1, h2", |e| names.borrow_mut().push(e.name().to_owned()))
+        .unwrap();
+    let mut r = Rewriter::read_only(Dialect::Html, settings);
+    r.feed(b"<h1>a</h1><h2>b</h2>").unwrap();
+    let _ = r.finish().unwrap();
+    assert_eq!(names.into_inner(), ["h1", "h2"]);
+}
+
+#[test]
+fn encodings() {
+    let mut r = Rewriter::new(Dialect::Html, Settings::new(), |_: &[u8]| {});
+    let e = r.feed(b"<meta charset=koi8-r><p>x</p>").unwrap_err();
+    assert_eq!(e.code.as_str(), "unsupported-encoding");
+    // The error sticks.
+    assert_eq!(
+        r.feed(b"x").unwrap_err().code.as_str(),
+        "unsupported-encoding"
+    );
+    let mut r = Rewriter::new(Dialect::Xml5, Settings::new(), |_: &[u8]| {});
+    let e = r
+        .feed(b"<?xml version='1.0' encoding='latin1'?><a/>")
+        .unwrap_err();
+    assert_eq!(e.code.as_str(), "unsupported-encoding");
+    let mut r = Rewriter::new(Dialect::Xml5, Settings::new(), |_: &[u8]| {});
+    let e = r
+        .feed(b"<a>\xFF</a>")
+        .and_then(|()| r.finish().map(|_| ()))
+        .unwrap_err();
+    assert_eq!(e.code.as_str(), "malformed-utf8");
+}
+
+#[test]
+fn depth_limit() {
+    let settings = Settings::new()
+        .with_limits(Limits::none().with_max_depth(2))
+        .on_element("c", |e| e.remove())
+        .unwrap();
+    let mut out = Vec::new();
+    let mut r = Rewriter::new(Dialect::Xml5, settings, |b: &[u8]| out.extend_from_slice(b));
+    r.feed_str("<a><b><c><d/></c></b></a>").unwrap();
+    assert_eq!(r.diagnostics()[0].code.as_str(), "depth-limit");
+    let _ = r.finish().unwrap();
+    // c is not opened (past the limit) and so not removed with content; its tag is.
+    assert_eq!(String::from_utf8(out).unwrap(), "<a><b><d/></c></b></a>");
+}
+
+#[test]
+fn close_handlers_give_the_outer_range() {
+    let ranges = RefCell::new(Vec::new());
+    let input = "<div><p>a</p><p>b<br></div>";
+    let _ = rewrite_str(
+        input,
+        Dialect::Html,
+        Settings::new()
+            .on_element("p, br", |e| {
+                let start = e.span().start;
+                let r = &ranges;
+                e.on_close(move |end| r.borrow_mut().push(&input[start..end]));
+            })
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(ranges.into_inner(), ["<p>a</p>", "<br>", "<p>b<br>"]);
+}
+
+#[test]
+fn hostile_shapes_pass_through() {
+    // Stray end tags (rejected without a walk), deep nesting under a descendant selector, and
+    // a long run of siblings under a sibling selector: output unchanged, matches counted.
+    let stray = "<a></b>".repeat(20_000);
+    let deep = "<div>".repeat(20_000);
+    let flat = "<p></p>".repeat(20_000);
+    for (input, selector, expected) in [
+        (&stray, "a b", 0),
+        (&deep, "div div div", 19_998),
+        (&flat, "p ~ p:nth-of-type(2n)", 10_000),
+    ] {
+        let count = RefCell::new(0);
+        let settings = Settings::new()
+            .on_element(selector, |_| *count.borrow_mut() += 1)
+            .unwrap();
+        assert_eq!(&rewrite_str(input, Dialect::Html, settings).unwrap(), input);
+        assert_eq!(count.into_inner(), expected, "{selector}");
+    }
+}

@@ -1,0 +1,213 @@
+//! The selector suite: a table of selectors over one HTML and one XML document, each match
+//! written out (insta snapshots); selector errors; and the streaming matcher against the
+//! non-streaming one (`SelectorList::matches_in_xml5`) on every XML corpus file.
+
+mod common;
+
+use thicket_rewrite::{Dialect, SelectorList, select};
+
+const HTML: &str = r#"<!DOCTYPE html>
+<html lang="en-US"><head><title>t</title><meta charset=utf-8></head>
+<body>
+<div id="main" class="box  wide">
+  <p class="intro">one<br>two</p>
+  <p data-x="alpha beta">three</p>
+  <ul><li>a</li><li class="odd">b<li>c</li><li lang="en">d</ul>
+  <a href="https://example.com/x.pdf" title="A Link">x</a>
+  <a href="/local">y</a>
+  <svg><rect/><circle></circle></svg>
+  <input type=checkbox checked><span>after</span>
+</div>
+<section><h1>h</h1><h2>i</h2><p>j</p><h2>k</h2></section>
+</body></html>"#;
+
+const XML: &str = r#"<?xml version="1.0"?>
+<feed xmlns:m="urn:m">
+  <entry id="e1" kind="news"><title>a</title><m:rating value="5"/></entry>
+  <entry id="e2"><title>b</title><link href="x"/><link href="y"/></entry>
+  <m:entry><title>c</title></m:entry>
+  <Entry><title>case</title></Entry>
+</feed>"#;
+
+/// Selectors of every form, each combinator, each operator.
+const TABLE: &[&str] = &[
+    "*",
+    "p",
+    "P",
+    "#main",
+    ".box",
+    ".wide.box",
+    ".intro",
+    "[lang]",
+    "[lang=en]",
+    "[lang=\"en-US\"]",
+    "[data-x~=beta]",
+    "[data-x~=alp]",
+    "[lang|=en]",
+    "[href^=https]",
+    "[href$='.pdf']",
+    "[href*=ample]",
+    "[title='a link' i]",
+    "[title='a link']",
+    "[title='A Link' s]",
+    "li:first-child",
+    "li:nth-child(2n)",
+    "li:nth-child(odd)",
+    "li:nth-child(-n+2)",
+    "h2:first-of-type",
+    "h2:nth-of-type(2)",
+    "p:nth-of-type(1)",
+    "li:not(.odd)",
+    "a:not([href^=http])",
+    ":not(p):first-child",
+    "div p",
+    "div > p",
+    "body > p",
+    "ul li",
+    "h1 + h2",
+    "h1 + p",
+    "h1 ~ h2",
+    "h1 ~ p",
+    "p + ul > li.odd + li",
+    "svg rect",
+    "svg > circle + *",
+    "input + span",
+    "br",
+    "title, h1, h2",
+    "entry",
+    "entry > title",
+    "entry[id] link:nth-of-type(2)",
+    "feed > entry ~ entry",
+    "rating",
+    "[value='5']",
+    "Entry",
+];
+
+fn describe(input: &str, spans: &[thicket_rewrite::Span]) -> String {
+    spans
+        .iter()
+        .map(|s| format!("{}..{} {}", s.start, s.end, &input[s.start..s.end]))
+        .collect::<Vec<_>>()
+        .join("\n    ")
+}
+
+#[test]
+fn selector_table() {
+    let mut out = String::new();
+    for selector in TABLE {
+        let list = SelectorList::parse(selector).unwrap();
+        out.push_str(&format!("{selector}  (as {})\n", list.to_css()));
+        for (name, dialect, input) in [("html", Dialect::Html, HTML), ("xml5", Dialect::Xml5, XML)]
+        {
+            let spans = select(input, dialect, selector).unwrap();
+            if !spans.is_empty() {
+                out.push_str(&format!("  {name}: {}\n", describe(input, &spans)));
+            }
+        }
+        // The streaming matcher agrees with the tree one on the XML document.
+        let doc = thicket_xml5::parse(XML).document;
+        let streamed: Vec<usize> = select(XML, Dialect::Xml5, selector)
+            .unwrap()
+            .iter()
+            .map(|s| s.start)
+            .collect();
+        assert_eq!(streamed, list.matches_in_xml5(&doc), "{selector}");
+    }
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn selector_errors() {
+    let mut out = String::new();
+    for selector in [
+        "",
+        "a,",
+        ",a",
+        "a >",
+        "> a",
+        "a > > b",
+        "a:hover",
+        "a:last-child",
+        "a:has(b)",
+        "a:not(b c)",
+        "a:not(b, c)",
+        "svg|rect",
+        "[a|=]",
+        "[a=b x]",
+        "a..b",
+        "a[",
+        "li:nth-child(foo)",
+        "a b*",
+    ] {
+        match SelectorList::parse(selector) {
+            Ok(l) => out.push_str(&format!("{selector:?}: ok {}\n", l.to_css())),
+            Err(e) => out.push_str(&format!(
+                "{selector:?}: {} at {}..{}\n",
+                e.code.as_str(),
+                e.span.start,
+                e.span.end
+            )),
+        }
+    }
+    insta::assert_snapshot!(out);
+}
+
+/// Selectors built from the names in a document (so they match something).
+fn selectors_for(text: &str) -> Vec<String> {
+    let doc = thicket_xml5::parse(text).document;
+    let mut names: Vec<String> = Vec::new();
+    for n in doc.descendants(doc.root()) {
+        if let Some(e) = doc.element(n) {
+            let local = e.local.to_string();
+            if !names.contains(&local) && local.chars().all(|c| c.is_ascii_alphanumeric()) {
+                names.push(local);
+            }
+        }
+        if names.len() == 4 {
+            break;
+        }
+    }
+    let n = |i: usize| names.get(i).or(names.last()).cloned().unwrap_or("x".into());
+    let mut out = vec![
+        "*".to_owned(),
+        "*:first-child".to_owned(),
+        "* > *:nth-child(2n+1)".to_owned(),
+        "*[id]".to_owned(),
+        "* + *".to_owned(),
+        "* ~ *:nth-of-type(3)".to_owned(),
+        ":not(:first-of-type)".to_owned(),
+    ];
+    out.push(format!("{} {}", n(0), n(2)));
+    out.push(format!("{} > {}", n(1), n(2)));
+    out.push(format!("{} + {}", n(2), n(2)));
+    out.push(format!("{} ~ {}", n(2), n(3)));
+    out.push(format!("{}:nth-of-type(2n)", n(3)));
+    out.push(format!("{} *:first-of-type", n(1)));
+    out.push(format!("{} > * + {} ~ *", n(0), n(2)));
+    out
+}
+
+#[test]
+fn streaming_matcher_agrees_with_the_tree_on_the_corpus() {
+    let mut compared = 0;
+    for (name, text) in common::corpus("xml") {
+        let doc = thicket_xml5::parse(&text).document;
+        for selector in selectors_for(&text) {
+            let list = SelectorList::parse(&selector).unwrap();
+            let streamed: Vec<usize> = select(&text, Dialect::Xml5, &selector)
+                .unwrap()
+                .iter()
+                .map(|s| s.start)
+                .collect();
+            let reference = list.matches_in_xml5(&doc);
+            assert!(
+                streamed == reference,
+                "{name}: {selector}: {} streamed, {} in the tree",
+                streamed.len(),
+                reference.len()
+            );
+            compared += reference.len();
+        }
+    }
+    assert!(compared > 10_000, "{compared}");
+}
