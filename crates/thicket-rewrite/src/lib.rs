@@ -40,7 +40,9 @@
 #![warn(missing_debug_implementations)]
 
 #[cfg(not(any(feature = "html", feature = "xml5")))]
-compile_error!("thicket-rewrite needs a dialect: enable the `html` or `xml5` feature (or both, the default)");
+compile_error!(
+    "thicket-rewrite needs a dialect: enable the `html` or `xml5` feature (or both, the default)"
+);
 
 mod core;
 mod handlers;
