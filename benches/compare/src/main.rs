@@ -7,13 +7,17 @@
 //! parser to each parser it is compared with, next to the target the issue sets.
 //!
 //! `--once PARSER FILE` runs one parser on one file instead (see `once.rs`; used by
-//! `cargo xtask callgrind`).
+//! `cargo xtask callgrind`). `--only TEXT` (repeatable) measures only the parsers whose name
+//! contains one of the texts. `--check-rewrite` compares thicket-rewrite's output with
+//! lol_html's on every HTML file instead (see `check_rewrite.rs`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod check_rewrite;
 mod once;
 mod others;
+mod others_rewrite;
 mod parsers;
 mod thicket;
 
@@ -55,11 +59,15 @@ fn main() {
     }
     let mut seconds = 0.5f64;
     let mut filter: Option<String> = None;
+    let mut only: Vec<String> = Vec::new();
+    let mut check = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--seconds" => seconds = args.next().and_then(|s| s.parse().ok()).unwrap_or(seconds),
             "--bench" => {}
+            "--only" => only.extend(args.next()),
+            "--check-rewrite" => check = true,
             s if !s.starts_with('-') => filter = Some(s.to_owned()),
             _ => {}
         }
@@ -67,7 +75,13 @@ fn main() {
     let corpus = std::env::var_os("THICKET_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    let parsers = parsers::all();
+    if check {
+        check_rewrite::run(&corpus);
+    }
+    let mut parsers = parsers::all();
+    if !only.is_empty() {
+        parsers.retain(|p| only.iter().any(|o| p.name.contains(o.as_str())));
+    }
     let comparisons = parsers::comparisons();
     let mut results: Vec<(String, &'static str, Option<f64>)> = Vec::new();
 

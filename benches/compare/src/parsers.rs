@@ -2,7 +2,7 @@
 //! parsers it is compared with.
 
 use crate::{Comparison, Kind, Parser};
-use crate::{others, thicket};
+use crate::{others, others_rewrite, thicket};
 
 /// Every parser, Thicket's and the others'.
 pub fn all() -> Vec<Parser> {
@@ -97,6 +97,37 @@ pub fn all() -> Vec<Parser> {
             kind: Kind::Xml,
             run: others::quick_xml_ns,
         },
+        // Issue 16: thicket-rewrite against lol_html and a quick-xml loop.
+        Parser {
+            name: "thicket-rewrite nofollow",
+            kind: Kind::Html,
+            run: thicket::rewrite_nofollow,
+        },
+        Parser {
+            name: "lol_html nofollow",
+            kind: Kind::Html,
+            run: others_rewrite::lol_nofollow,
+        },
+        Parser {
+            name: "thicket-rewrite h1-h3 text",
+            kind: Kind::Html,
+            run: thicket::extract_headings,
+        },
+        Parser {
+            name: "lol_html h1-h3 text",
+            kind: Kind::Html,
+            run: others_rewrite::lol_headings,
+        },
+        Parser {
+            name: "thicket-rewrite xml5 [id] attr",
+            kind: Kind::Xml,
+            run: thicket::xml_set_attribute,
+        },
+        Parser {
+            name: "quick-xml loop [id] attr",
+            kind: Kind::Xml,
+            run: others_rewrite::quick_xml_set_attribute,
+        },
     ]
 }
 
@@ -130,6 +161,14 @@ pub fn comparisons() -> Vec<Comparison> {
         ),
         // Issue 6: at least quick-xml's NsReader (with unescaping), on files LeafXML accepts.
         c("thicket-leafxml events", "quick-xml NsReader", 1.0),
+        // Issue 16: thicket-rewrite at or above lol_html, and above a quick-xml loop for XML.
+        c("thicket-rewrite nofollow", "lol_html nofollow", 1.0),
+        c("thicket-rewrite h1-h3 text", "lol_html h1-h3 text", 1.0),
+        c(
+            "thicket-rewrite xml5 [id] attr",
+            "quick-xml loop [id] attr",
+            1.0,
+        ),
     ]
 }
 

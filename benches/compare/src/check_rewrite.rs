@@ -1,0 +1,78 @@
+//! `thicket-compare --check-rewrite`: thicket-rewrite's output against lol_html's, byte for
+//! byte, on every HTML corpus file (issue 16): the `a[href]` `rel="nofollow"` output and the
+//! `h1, h2, h3` text. Prints per file `identical` or the first difference with context.
+
+use std::path::Path;
+
+use crate::{others_rewrite, thicket};
+
+/// Runs the check over `corpus/html` and exits (status 0: the check ran; differences are
+/// findings, not failures).
+pub fn run(corpus: &Path) -> ! {
+    let mut files: Vec<_> = match std::fs::read_dir(corpus.join("html")) {
+        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+        Err(e) => {
+            eprintln!("compare --check-rewrite: {e}");
+            std::process::exit(2);
+        }
+    };
+    files.sort();
+    let (mut same, mut total) = (0, 0);
+    for path in files {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let pairs = [
+            (
+                "nofollow",
+                thicket::nofollow_output(&bytes),
+                others_rewrite::lol_nofollow_output(&bytes),
+            ),
+            (
+                "h1-h3 text",
+                thicket::headings_text(&bytes).map(String::into_bytes),
+                others_rewrite::lol_headings_text(&bytes).map(String::into_bytes),
+            ),
+        ];
+        for (what, ours, theirs) in pairs {
+            total += 1;
+            match (ours, theirs) {
+                (Some(a), Some(b)) if a == b => {
+                    same += 1;
+                    println!("{name} {what}: identical ({} bytes)", a.len());
+                }
+                (Some(a), Some(b)) => {
+                    let at = a.iter().zip(&b).position(|(x, y)| x != y);
+                    let at = at.unwrap_or(a.len().min(b.len()));
+                    let ctx = |v: &[u8]| {
+                        let s = at.saturating_sub(80);
+                        String::from_utf8_lossy(&v[s..(at + 120).min(v.len())]).into_owned()
+                    };
+                    let diffs = count_diff_lines(&a, &b);
+                    println!(
+                        "{name} {what}: DIFFERENT (thicket {} bytes, lol_html {} bytes, \
+                         first at byte {at}, {diffs} differing lines)\n  thicket:  {:?}\n  lol_html: {:?}",
+                        a.len(),
+                        b.len(),
+                        ctx(&a),
+                        ctx(&b)
+                    );
+                }
+                (a, b) => println!(
+                    "{name} {what}: thicket {}, lol_html {}",
+                    if a.is_some() { "ok" } else { "FAILED" },
+                    if b.is_some() { "ok" } else { "FAILED" }
+                ),
+            }
+        }
+    }
+    println!("\n{same} of {total} outputs identical");
+    std::process::exit(0);
+}
+
+/// Lines (split at `\n`) that differ when the two outputs are compared line by line in order.
+fn count_diff_lines(a: &[u8], b: &[u8]) -> usize {
+    let la: Vec<&[u8]> = a.split(|&c| c == b'\n').collect();
+    let lb: Vec<&[u8]> = b.split(|&c| c == b'\n').collect();
+    let common = la.iter().zip(&lb).filter(|(x, y)| x != y).count();
+    common + la.len().abs_diff(lb.len())
+}

@@ -1,0 +1,70 @@
+//! thicket-rewrite in the comparison (issue 16): the same work as the lol_html and quick-xml
+//! rows in `others_rewrite.rs`.
+
+use std::cell::{Cell, RefCell};
+use thicket_rewrite::{Dialect, Rewriter, Settings, UnitKind};
+
+/// `rel="nofollow"` on every `a[href]`, output to a `Vec<u8>`.
+pub fn rewrite_nofollow(_text: &str, bytes: &[u8]) -> Option<usize> {
+    Some(nofollow_output(bytes)?.len())
+}
+
+/// The output of [`rewrite_nofollow`] (also used by `--check-rewrite`).
+pub fn nofollow_output(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
+    {
+        let settings = Settings::new()
+            .on_element("a[href]", |a| a.set_attribute("rel", "nofollow"))
+            .ok()?;
+        let mut rw = Rewriter::new(Dialect::Html, settings, |b: &[u8]| out.extend_from_slice(b));
+        rw.feed(bytes).ok()?;
+        let _ = rw.finish().ok()?;
+    }
+    Some(out)
+}
+
+/// The text of every `h1, h2, h3`, read-only (no output). thicket-rewrite has no text handler
+/// scoped by a selector yet (part 2), so an element handler on `h1, h2, h3` counts open
+/// headings (down again in `on_close`) and the document's text handler keeps text while the
+/// count is above zero: what lol_html's `text!("h1, h2, h3", ..)` gives (descendants' text
+/// included). The text is taken as written (`Unit::source`), as lol_html's `as_str` gives it.
+pub fn extract_headings(_text: &str, bytes: &[u8]) -> Option<usize> {
+    Some(headings_text(bytes)?.len())
+}
+
+/// The text [`extract_headings`] collects (also used by `--check-rewrite`).
+pub fn headings_text(bytes: &[u8]) -> Option<String> {
+    let open = Cell::new(0usize);
+    let text = RefCell::new(String::new());
+    {
+        let settings = Settings::new()
+            .on_element("h1, h2, h3", |h| {
+                open.set(open.get() + 1);
+                h.on_close(|_| open.set(open.get() - 1));
+            })
+            .ok()?
+            .on_text(|t| {
+                if open.get() > 0 && matches!(t.kind(), UnitKind::Text(_)) {
+                    text.borrow_mut().push_str(t.source());
+                }
+            });
+        let mut rw = Rewriter::read_only(Dialect::Html, settings);
+        rw.feed(bytes).ok()?;
+        rw.finish().ok()?;
+    }
+    Some(text.into_inner())
+}
+
+/// XML5: `data-seen="1"` on every element with an `id` attribute, output to a `Vec<u8>`.
+pub fn xml_set_attribute(_text: &str, bytes: &[u8]) -> Option<usize> {
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
+    {
+        let settings = Settings::new()
+            .on_element("[id]", |e| e.set_attribute("data-seen", "1"))
+            .ok()?;
+        let mut rw = Rewriter::new(Dialect::Xml5, settings, |b: &[u8]| out.extend_from_slice(b));
+        rw.feed(bytes).ok()?;
+        let _ = rw.finish().ok()?;
+    }
+    Some(out.len())
+}
