@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::thicket::Input;
 use crate::{others_rewrite, thicket};
 
 /// Runs the check over `corpus/html` and exits (status 0: the check ran; differences are
@@ -21,15 +22,24 @@ pub fn run(corpus: &Path) -> ! {
     for path in files {
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         let bytes = std::fs::read(&path).unwrap_or_default();
+        // Fed bytes; where `feed` rejects the file (a non-UTF-8 `<meta charset>`), fed the
+        // same bytes as text, which is what lol_html does told UTF-8.
+        let text = String::from_utf8_lossy(&bytes);
+        let input = if thicket::nofollow_output(Input::Bytes(&bytes)).is_some() {
+            Input::Bytes(&bytes)
+        } else {
+            println!("{name}: thicket-rewrite `feed` rejects it; compared through `feed_str`");
+            Input::Text(&text)
+        };
         let pairs = [
             (
                 "nofollow",
-                thicket::nofollow_output(&bytes),
+                thicket::nofollow_output(input),
                 others_rewrite::lol_nofollow_output(&bytes),
             ),
             (
                 "h1-h3 text",
-                thicket::headings_text(&bytes).map(String::into_bytes),
+                thicket::headings_text(input).map(String::into_bytes),
                 others_rewrite::lol_headings_text(&bytes).map(String::into_bytes),
             ),
         ];
@@ -56,6 +66,7 @@ pub fn run(corpus: &Path) -> ! {
                         ctx(&a),
                         ctx(&b)
                     );
+                    print_diff_lines(&a, &b);
                 }
                 (a, b) => println!(
                     "{name} {what}: thicket {}, lol_html {}",
@@ -67,6 +78,20 @@ pub fn run(corpus: &Path) -> ! {
     }
     println!("\n{same} of {total} outputs identical");
     std::process::exit(0);
+}
+
+/// Prints the first ten pairs of differing lines (cut to 200 bytes).
+fn print_diff_lines(a: &[u8], b: &[u8]) {
+    let cut = |l: &[u8]| String::from_utf8_lossy(&l[..l.len().min(200)]).into_owned();
+    let pairs = a.split(|&c| c == b'\n').zip(b.split(|&c| c == b'\n'));
+    for (n, (x, y)) in pairs.enumerate().filter(|(_, (x, y))| x != y).take(10) {
+        println!(
+            "  line {}:\n    thicket:  {:?}\n    lol_html: {:?}",
+            n + 1,
+            cut(x),
+            cut(y)
+        );
+    }
 }
 
 /// Lines (split at `\n`) that differ when the two outputs are compared line by line in order.

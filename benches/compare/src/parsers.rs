@@ -104,6 +104,11 @@ pub fn all() -> Vec<Parser> {
             run: thicket::rewrite_nofollow,
         },
         Parser {
+            name: "thicket-rewrite nofollow (feed_str)",
+            kind: Kind::Html,
+            run: thicket::rewrite_nofollow_str,
+        },
+        Parser {
             name: "lol_html nofollow",
             kind: Kind::Html,
             run: others_rewrite::lol_nofollow,
@@ -112,6 +117,11 @@ pub fn all() -> Vec<Parser> {
             name: "thicket-rewrite h1-h3 text",
             kind: Kind::Html,
             run: thicket::extract_headings,
+        },
+        Parser {
+            name: "thicket-rewrite h1-h3 text (feed_str)",
+            kind: Kind::Html,
+            run: thicket::extract_headings_str,
         },
         Parser {
             name: "lol_html h1-h3 text",
@@ -164,6 +174,18 @@ pub fn comparisons() -> Vec<Comparison> {
         // Issue 16: thicket-rewrite at or above lol_html, and above a quick-xml loop for XML.
         c("thicket-rewrite nofollow", "lol_html nofollow", 1.0),
         c("thicket-rewrite h1-h3 text", "lol_html h1-h3 text", 1.0),
+        // The same fed text (no sniffing: html5gum-6D30.html declares iso-8859-1, which `feed`
+        // rejects in this part while lol_html, told UTF-8, ignores the declaration).
+        c(
+            "thicket-rewrite nofollow (feed_str)",
+            "lol_html nofollow",
+            1.0,
+        ),
+        c(
+            "thicket-rewrite h1-h3 text (feed_str)",
+            "lol_html h1-h3 text",
+            1.0,
+        ),
         c(
             "thicket-rewrite xml5 [id] attr",
             "quick-xml loop [id] attr",

@@ -11,6 +11,7 @@ pub use html::{html, html_iter};
 pub use leafxml::leafxml_events;
 pub use microxml::{microxml_tokens, microxml_tokens_iter, microxml_tree};
 pub use rewrite::{
-    extract_headings, headings_text, nofollow_output, rewrite_nofollow, xml_set_attribute,
+    Input, extract_headings, extract_headings_str, headings_text, nofollow_output,
+    rewrite_nofollow, rewrite_nofollow_str, xml_set_attribute,
 };
 pub use xml5::{xml5_tokens, xml5_tokens_iter, xml5_tree};

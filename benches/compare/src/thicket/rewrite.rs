@@ -4,20 +4,47 @@
 use std::cell::{Cell, RefCell};
 use thicket_rewrite::{Dialect, Rewriter, Settings, UnitKind};
 
-/// `rel="nofollow"` on every `a[href]`, output to a `Vec<u8>`.
+/// What the rewriter is fed: bytes through [`Rewriter::feed`] (sniffed and checked: a
+/// `<meta charset>` other than UTF-8 is an error in this part), or text through
+/// [`Rewriter::feed_str`] (the caller says it is UTF-8, as lol_html's default `encoding` does).
+#[derive(Clone, Copy)]
+pub enum Input<'a> {
+    /// `feed(bytes)`.
+    Bytes(&'a [u8]),
+    /// `feed_str(text)`.
+    Text(&'a str),
+}
+
+fn feed<S: thicket_rewrite::Sink>(rw: &mut Rewriter<'_, S>, input: Input<'_>) -> Option<()> {
+    match input {
+        Input::Bytes(b) => rw.feed(b).ok(),
+        Input::Text(t) => rw.feed_str(t).ok(),
+    }
+}
+
+/// `rel="nofollow"` on every `a[href]`, output to a `Vec<u8>`, fed bytes.
 pub fn rewrite_nofollow(_text: &str, bytes: &[u8]) -> Option<usize> {
-    Some(nofollow_output(bytes)?.len())
+    Some(nofollow_output(Input::Bytes(bytes))?.len())
+}
+
+/// [`rewrite_nofollow`] fed text.
+pub fn rewrite_nofollow_str(text: &str, _bytes: &[u8]) -> Option<usize> {
+    Some(nofollow_output(Input::Text(text))?.len())
 }
 
 /// The output of [`rewrite_nofollow`] (also used by `--check-rewrite`).
-pub fn nofollow_output(bytes: &[u8]) -> Option<Vec<u8>> {
+pub fn nofollow_output(input: Input<'_>) -> Option<Vec<u8>> {
+    let bytes: &[u8] = match input {
+        Input::Bytes(b) => b,
+        Input::Text(t) => t.as_bytes(),
+    };
     let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
     {
         let settings = Settings::new()
             .on_element("a[href]", |a| a.set_attribute("rel", "nofollow"))
             .ok()?;
         let mut rw = Rewriter::new(Dialect::Html, settings, |b: &[u8]| out.extend_from_slice(b));
-        rw.feed(bytes).ok()?;
+        feed(&mut rw, input)?;
         let _ = rw.finish().ok()?;
     }
     Some(out)
@@ -29,11 +56,16 @@ pub fn nofollow_output(bytes: &[u8]) -> Option<Vec<u8>> {
 /// count is above zero: what lol_html's `text!("h1, h2, h3", ..)` gives (descendants' text
 /// included). The text is taken as written (`Unit::source`), as lol_html's `as_str` gives it.
 pub fn extract_headings(_text: &str, bytes: &[u8]) -> Option<usize> {
-    Some(headings_text(bytes)?.len())
+    Some(headings_text(Input::Bytes(bytes))?.len())
+}
+
+/// [`extract_headings`] fed text.
+pub fn extract_headings_str(text: &str, _bytes: &[u8]) -> Option<usize> {
+    Some(headings_text(Input::Text(text))?.len())
 }
 
 /// The text [`extract_headings`] collects (also used by `--check-rewrite`).
-pub fn headings_text(bytes: &[u8]) -> Option<String> {
+pub fn headings_text(input: Input<'_>) -> Option<String> {
     let open = Cell::new(0usize);
     let text = RefCell::new(String::new());
     {
@@ -49,7 +81,7 @@ pub fn headings_text(bytes: &[u8]) -> Option<String> {
                 }
             });
         let mut rw = Rewriter::read_only(Dialect::Html, settings);
-        rw.feed(bytes).ok()?;
+        feed(&mut rw, input)?;
         rw.finish().ok()?;
     }
     Some(text.into_inner())
