@@ -7,7 +7,8 @@ use std::path::Path;
 use crate::thicket::Input;
 use crate::{others_rewrite, thicket};
 
-/// Runs the check over `corpus/html` and exits (status 0: the check ran; differences are
+/// Runs the check over `corpus/html` (against lol_html) and `corpus/xml` (the `[id]`
+/// attribute, against the quick-xml loop), and exits (status 0: the check ran; differences are
 /// findings, not failures).
 pub fn run(corpus: &Path) -> ! {
     let mut files: Vec<_> = match std::fs::read_dir(corpus.join("html")) {
@@ -76,7 +77,43 @@ pub fn run(corpus: &Path) -> ! {
             }
         }
     }
-    println!("\n{same} of {total} outputs identical");
+    println!("\n{same} of {total} outputs identical (HTML, against lol_html)");
+    let (mut xsame, mut xtotal) = (0, 0);
+    let mut xml: Vec<_> = std::fs::read_dir(corpus.join("xml"))
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    xml.sort();
+    for path in xml {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes);
+        let ours = thicket::xml_set_attribute_output(&bytes);
+        let theirs = others_rewrite::quick_xml_set_attribute_output(&text);
+        xtotal += 1;
+        match (ours, theirs) {
+            (Some(a), Some(b)) if a == b => {
+                xsame += 1;
+                println!("{name} [id] attr: identical ({} bytes)", a.len());
+            }
+            (Some(a), Some(b)) => {
+                let added = |v: &[u8]| v.windows(10).filter(|w| w == b"data-seen=").count();
+                println!(
+                    "{name} [id] attr: DIFFERENT (thicket {} bytes, {} added; quick-xml {} bytes, {} added)",
+                    a.len(),
+                    added(&a),
+                    b.len(),
+                    added(&b)
+                );
+                print_diff_lines(&a, &b);
+            }
+            (a, b) => println!(
+                "{name} [id] attr: thicket {}, quick-xml {}",
+                if a.is_some() { "ok" } else { "FAILED" },
+                if b.is_some() { "ok" } else { "FAILED" }
+            ),
+        }
+    }
+    println!("\n{xsame} of {xtotal} outputs identical (XML, against the quick-xml loop)");
     std::process::exit(0);
 }
 
@@ -86,7 +123,7 @@ fn print_diff_lines(a: &[u8], b: &[u8]) {
     let pairs = a.split(|&c| c == b'\n').zip(b.split(|&c| c == b'\n'));
     for (n, (x, y)) in pairs.enumerate().filter(|(_, (x, y))| x != y).take(10) {
         println!(
-            "  line {}:\n    thicket:  {:?}\n    lol_html: {:?}",
+            "  line {}:\n    thicket:  {:?}\n    other:    {:?}",
             n + 1,
             cut(x),
             cut(y)

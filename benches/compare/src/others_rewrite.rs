@@ -60,6 +60,11 @@ pub fn lol_headings_text(bytes: &[u8]) -> Option<String> {
 /// quick-xml: a reader-to-writer loop that adds `data-seen="1"` to every start or empty tag
 /// with an `id` attribute and writes every other event back as read.
 pub fn quick_xml_set_attribute(text: &str, _bytes: &[u8]) -> Option<usize> {
+    Some(quick_xml_set_attribute_output(text)?.len())
+}
+
+/// The output of [`quick_xml_set_attribute`] (also used by `--check-rewrite`).
+pub fn quick_xml_set_attribute_output(text: &str) -> Option<Vec<u8>> {
     use quick_xml::events::Event;
     let mut reader = quick_xml::Reader::from_str(text);
     let mut writer = quick_xml::Writer::new(Vec::with_capacity(text.len() + text.len() / 8));
@@ -80,7 +85,7 @@ pub fn quick_xml_set_attribute(text: &str, _bytes: &[u8]) -> Option<usize> {
             e => writer.write_event(e).ok()?,
         }
     }
-    Some(writer.into_inner().len())
+    Some(writer.into_inner())
 }
 
 fn has_id(e: &quick_xml::events::BytesStart<'_>) -> Option<bool> {

@@ -89,6 +89,11 @@ pub fn headings_text(input: Input<'_>) -> Option<String> {
 
 /// XML5: `data-seen="1"` on every element with an `id` attribute, output to a `Vec<u8>`.
 pub fn xml_set_attribute(_text: &str, bytes: &[u8]) -> Option<usize> {
+    Some(xml_set_attribute_output(bytes)?.len())
+}
+
+/// The output of [`xml_set_attribute`] (also used by `--check-rewrite`).
+pub fn xml_set_attribute_output(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
     {
         let settings = Settings::new()
@@ -98,5 +103,5 @@ pub fn xml_set_attribute(_text: &str, bytes: &[u8]) -> Option<usize> {
         rw.feed(bytes).ok()?;
         let _ = rw.finish().ok()?;
     }
-    Some(out.len())
+    Some(out)
 }
