@@ -11,27 +11,43 @@ use crate::selector::{Attr, Candidate, Combinator, SelectorList};
 /// Counts per name, keyed by the name's keyed hash (names of one hash compared in full).
 pub(crate) type NameCounts = PrehashedMap<Vec<(Box<str>, u32)>>;
 
-/// A bit per compound of the program.
+/// A bit per compound of the program: the first 64 inline, the rest (for programs of more
+/// compounds) in a list, so that a frame of a usual program allocates nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Bits(Vec<u64>);
+pub(crate) struct Bits {
+    first: u64,
+    rest: Vec<u64>,
+}
 
 impl Bits {
     fn zeros(n: usize) -> Bits {
-        Bits(vec![0; n.div_ceil(64)])
+        Bits {
+            first: 0,
+            rest: vec![0; n.div_ceil(64).saturating_sub(1)],
+        }
     }
     fn get(&self, i: usize) -> bool {
-        self.0[i / 64] >> (i % 64) & 1 == 1
+        let word = match i / 64 {
+            0 => self.first,
+            k => self.rest[k - 1],
+        };
+        word >> (i % 64) & 1 == 1
     }
     fn set(&mut self, i: usize) {
-        self.0[i / 64] |= 1 << (i % 64);
+        match i / 64 {
+            0 => self.first |= 1 << (i % 64),
+            k => self.rest[k - 1] |= 1 << (i % 64),
+        }
     }
     fn or(&mut self, other: &Bits) {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
+        self.first |= other.first;
+        for (a, b) in self.rest.iter_mut().zip(&other.rest) {
             *a |= b;
         }
     }
     fn clear(&mut self) {
-        self.0.iter_mut().for_each(|w| *w = 0);
+        self.first = 0;
+        self.rest.iter_mut().for_each(|w| *w = 0);
     }
 }
 

@@ -211,3 +211,16 @@ fn streaming_matcher_agrees_with_the_tree_on_the_corpus() {
     }
     assert!(compared > 10_000, "{compared}");
 }
+
+/// A program of more than 64 compounds keeps its bits past the first word: compounds 70 and
+/// up (the last selector's, with a child combinator) still match, as they do alone.
+#[test]
+fn programs_wider_than_one_word_match_alike() {
+    let input = "<r><p><x70 id=a></x70><x69/></p><x70/></r>";
+    let mut list: Vec<String> = (0..70).map(|i| format!("x{i}")).collect();
+    list.push("p > x70".to_owned());
+    let wide = select(input, Dialect::Xml5, &list.join(", ")).unwrap();
+    let alone = select(input, Dialect::Xml5, "p > x70, x69").unwrap();
+    assert_eq!(wide, alone);
+    assert_eq!(wide.len(), 2);
+}
