@@ -123,7 +123,7 @@ pub struct StopSet {
 impl StopSet {
     /// A class that stops at each of `stops`.
     pub const fn new(stops: &[u8]) -> StopSet {
-        let mut set = StopSet {
+        let set = StopSet {
             class: [RUN; 256],
             engine: Engine::Table,
             needles: [0; 3],
@@ -140,52 +140,47 @@ impl StopSet {
             fits_swar: true,
             probe: 0,
         };
-        let mut i = 0;
-        while i < stops.len() {
-            set.class[stops[i] as usize] = STOP;
-            i += 1;
-        }
-        set.choose()
+        set.mark(stops, STOP)
     }
 
     /// Adds the bytes `lo..=hi` as stops.
-    pub const fn stop_range(mut self, lo: u8, hi: u8) -> StopSet {
-        let mut b = lo as usize;
-        while b <= hi as usize {
-            self.class[b] = STOP;
-            b += 1;
-        }
-        self.choose()
+    pub const fn stop_range(self, lo: u8, hi: u8) -> StopSet {
+        self.mark_range(lo, hi, STOP)
     }
 
     /// Adds each of `bytes` as a stop (a class built from several lists: a dialect's own stops
     /// and a class from `thicket-names`).
-    pub const fn stop(mut self, bytes: &[u8]) -> StopSet {
-        let mut i = 0;
-        while i < bytes.len() {
-            self.class[bytes[i] as usize] = STOP;
-            i += 1;
-        }
-        self.choose()
+    pub const fn stop(self, bytes: &[u8]) -> StopSet {
+        self.mark(bytes, STOP)
     }
 
     /// Adds `bytes` as check bytes: [`find`](StopSet::find) stops at them like at stops, and
     /// [`run`](StopSet::run) asks its closure whether the run goes on. A byte already a stop
     /// becomes a check byte.
-    pub const fn check(mut self, bytes: &[u8]) -> StopSet {
+    pub const fn check(self, bytes: &[u8]) -> StopSet {
+        self.mark(bytes, CHECK)
+    }
+
+    /// Adds the bytes `lo..=hi` as check bytes (see [`StopSet::check`]).
+    pub const fn check_range(self, lo: u8, hi: u8) -> StopSet {
+        self.mark_range(lo, hi, CHECK)
+    }
+
+    /// Puts each of `bytes` in `class` (a stop or a check byte), then chooses the engine.
+    const fn mark(mut self, bytes: &[u8], class: u8) -> StopSet {
         let mut i = 0;
         while i < bytes.len() {
-            self.class[bytes[i] as usize] = CHECK;
+            self.class[bytes[i] as usize] = class;
             i += 1;
         }
         self.choose()
     }
 
-    /// Adds the bytes `lo..=hi` as check bytes (see [`StopSet::check`]).
-    pub const fn check_range(mut self, lo: u8, hi: u8) -> StopSet {
+    /// Puts the bytes `lo..=hi` in `class`, then chooses the engine.
+    const fn mark_range(mut self, lo: u8, hi: u8, class: u8) -> StopSet {
         let mut b = lo as usize;
         while b <= hi as usize {
-            self.class[b] = CHECK;
+            self.class[b] = class;
             b += 1;
         }
         self.choose()
