@@ -46,6 +46,7 @@ pub fn run(args: &[String]) -> Result<()> {
     // Everything the packages need is in Cargo.lock; with it downloaded, the verification builds
     // need no network (and resolve the same versions as the workspace).
     cargo(&root, &["fetch", "--locked"])?;
+    forget_stale_extracts(&crates)?;
     let mut args = vec!["package", "--locked", "--offline", "--allow-dirty"];
     for name in &names {
         args.extend(["-p", name]);
@@ -71,6 +72,40 @@ pub fn run(args: &[String]) -> Result<()> {
         eprintln!("{p}");
     }
     Err(format!("package: {} problems", problems.len()).into())
+}
+
+/// Removes the unpacked sources of earlier packages of these crates that cargo left in
+/// `$CARGO_HOME/registry/src`.
+///
+/// Cargo verifies a dependent against a local registry in `target/package`, and unpacks each
+/// dependency's `.crate` into `$CARGO_HOME/registry/src/-HASH/NAME-VERSION`, where `HASH` depends
+/// only on the registry's path. It unpacks only when that folder is missing: with the same version
+/// and the same checkout path (a CI machine, a reused clone), a later run would build a dependent
+/// against an earlier run's sources of its dependency. Local registries are the folders whose
+/// name starts with `-` (a registry with no host); only this workspace's crates are removed there.
+fn forget_stale_extracts(crates: &[Crate]) -> Result<()> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    let Some(src) = home.map(|h| h.join("registry").join("src")) else {
+        return Ok(());
+    };
+    let Ok(registries) = std::fs::read_dir(&src) else {
+        return Ok(());
+    };
+    for registry in registries {
+        let registry = registry?;
+        if !registry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        for c in crates {
+            let unpacked = registry.path().join(format!("{}-{}", c.name, c.version));
+            if unpacked.is_dir() {
+                std::fs::remove_dir_all(&unpacked)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The workspace crates that may be published (no `publish = false`), and the target directory.
