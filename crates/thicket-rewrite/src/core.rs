@@ -46,9 +46,18 @@ pub(crate) enum Event<'t> {
     },
 }
 
+/// Open elements shallower than this are not counted per name: an end tag that is not the
+/// current element's looks for them with a walk over at most this many frames, so the usual
+/// document (rarely deeper) never hashes a name; deeper frames are counted in a keyed map, so no
+/// input makes the search for a stray end tag's element cost more than this walk.
+const SHALLOW: usize = 32;
+
 /// One open element.
 struct Frame<'h> {
-    name: Box<str>,
+    /// Where its name starts in `Core::names` (the names of the open elements, end to end).
+    name_at: usize,
+    /// The keyed hash of its name, for frames at index `SHALLOW` or deeper (counted by name).
+    hash: u64,
     foreign: bool,
     integration_point: bool,
     matching: Option<MatchFrame>,
@@ -76,8 +85,12 @@ pub(crate) struct Core<'h> {
     pub(crate) base: usize,
     /// Everything before this absolute offset has been handled.
     pub(crate) done: usize,
-    /// Output not yet handed to the sink.
+    /// Output not yet handed to the sink, all of it before `pending`.
     pub(crate) out: String,
+    /// Source written out unchanged and not yet handed to the sink: an absolute range still
+    /// held in `src`, copied to the sink straight from there (most tokens are never copied
+    /// anywhere else).
+    pub(crate) pending: (usize, usize),
     element_handlers: Vec<ElementHandler<'h>>,
     text: Option<UnitHandler<'h>>,
     comment: Option<UnitHandler<'h>>,
@@ -88,7 +101,10 @@ pub(crate) struct Core<'h> {
     program: Program,
     root: MatchFrame,
     stack: Vec<Frame<'h>>,
-    /// Open elements per name (keyed), so a stray end tag is rejected without a walk.
+    /// The names of the open elements, end to end (`Frame::name_at`).
+    names: String,
+    /// Open elements at index `SHALLOW` or deeper, per name (keyed), so a stray end tag is
+    /// rejected without a walk over them.
     open_names: NameCounts,
     hasher: NameHasher,
     /// Start tags not opened past the depth limit (matched by count).
@@ -96,6 +112,8 @@ pub(crate) struct Core<'h> {
     /// The stack index of the outermost removed element: output is dropped while it is open.
     suppress: Option<usize>,
     matched: Vec<usize>,
+    /// The allocation the drivers build each start tag's attribute list in.
+    pub(crate) attrs: Vec<Attr<'static>>,
     pub(crate) diagnostics: Vec<Diagnostic<ErrorCode>>,
 }
 
@@ -124,6 +142,35 @@ fn is_void(name: &str) -> bool {
     )
 }
 
+/// `v` emptied, as a list of attributes of any lifetime in the same allocation (std collects a
+/// vector's `into_iter().map(..)` in place when the item layout is the same): the drivers build
+/// each start tag's attribute list in one allocation kept for the whole rewrite.
+pub(crate) fn reuse_attrs<'b>(mut v: Vec<Attr<'_>>) -> Vec<Attr<'b>> {
+    v.clear();
+    v.into_iter().map(|_| unreachable!()).collect()
+}
+
+/// Adds `delta` to the count of open elements named `name` (keyed hash `key`); a name whose
+/// count drops to zero is forgotten, so the map holds only names open now.
+fn count_open(counts: &mut NameCounts, key: u64, name: &str, delta: i32) {
+    let slot = counts.entry(key).or_default();
+    let i = match slot.iter().position(|(n, _)| &**n == name) {
+        Some(i) => i,
+        None => {
+            slot.push((name.into(), 0));
+            slot.len() - 1
+        }
+    };
+    let c = &mut slot[i].1;
+    *c = c.saturating_add_signed(delta);
+    if *c == 0 {
+        slot.swap_remove(i);
+        if slot.is_empty() {
+            counts.remove(&key);
+        }
+    }
+}
+
 /// SVG and MathML elements whose content is HTML again (HTML integration points and MathML
 /// text integration points).
 fn is_integration_point(name: &str) -> bool {
@@ -145,6 +192,7 @@ impl<'h> Core<'h> {
             base: 0,
             done: 0,
             out: String::new(),
+            pending: (0, 0),
             element_handlers,
             text: handlers.text,
             comment: handlers.comment,
@@ -155,11 +203,13 @@ impl<'h> Core<'h> {
             program,
             root,
             stack: Vec::new(),
+            names: String::new(),
             open_names: NameCounts::default(),
             hasher: NameHasher::new(),
             unopened: 0,
             suppress: None,
             matched: Vec::new(),
+            attrs: Vec::new(),
             diagnostics: Vec::new(),
         }
     }
@@ -170,25 +220,70 @@ impl<'h> Core<'h> {
     }
 
     fn emit(&mut self, s: &str) {
-        if self.output && self.suppress.is_none() {
+        if self.output && self.suppress.is_none() && !s.is_empty() {
+            self.materialize();
             self.out.push_str(s);
         }
     }
 
+    /// Writes source out unchanged: it joins the pending range when it follows it (no copy).
     fn emit_source(&mut self, span: Span) {
         if self.output && self.suppress.is_none() {
-            let s = &self.src[span.start - self.base..span.end - self.base];
-            self.out.push_str(s);
+            if span.start == self.pending.1 {
+                self.pending.1 = span.end;
+            } else {
+                self.materialize();
+                self.pending = (span.start, span.end);
+            }
         }
     }
 
-    /// Drops the source before `done` (called between feeds).
+    /// Copies the pending source into `out` (before other output follows it).
+    fn materialize(&mut self) {
+        let (from, to) = self.pending;
+        if from < to {
+            self.out
+                .push_str(&self.src[from - self.base..to - self.base]);
+            self.pending.0 = to;
+        }
+    }
+
+    /// Hands the output so far to `write` (`out`, then the pending source) and empties it.
+    pub(crate) fn drain_output<E>(
+        &mut self,
+        mut write: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let (from, to) = self.pending;
+        let mut r = Ok(());
+        if !self.out.is_empty() {
+            r = write(self.out.as_bytes());
+            self.out.clear();
+        }
+        if r.is_ok() && from < to {
+            r = write(&self.src.as_bytes()[from - self.base..to - self.base]);
+        }
+        self.pending.0 = to;
+        r
+    }
+
+    /// Drops the source before `done` and before the pending output (called between feeds,
+    /// after [`drain_output`](Self::drain_output)).
     pub(crate) fn compact(&mut self) {
-        let cut = self.done - self.base;
+        let keep = self.done.min(self.pending.0);
+        let cut = keep.saturating_sub(self.base);
         if cut > 0 {
             self.src.drain(..cut);
-            self.base = self.done;
+            self.base += cut;
         }
+    }
+
+    /// The name of the open element at `index`.
+    fn frame_name(&self, index: usize) -> &str {
+        let end = self
+            .stack
+            .get(index + 1)
+            .map_or(self.names.len(), |f| f.name_at);
+        &self.names[self.stack[index].name_at..end]
     }
 
     /// Handles one token.
@@ -218,21 +313,6 @@ impl<'h> Core<'h> {
             Event::Eof { span } => self.eof(span),
         }
         self.done = self.done.max(span.end);
-    }
-
-    fn count_open(&mut self, name: &str, delta: i32) -> u32 {
-        let key = self.hasher.hash_name(name);
-        let slot = self.open_names.entry(key).or_default();
-        let i = match slot.iter().position(|(n, _)| &**n == name) {
-            Some(i) => i,
-            None => {
-                slot.push((name.into(), 0));
-                slot.len() - 1
-            }
-        };
-        let c = &mut slot[i].1;
-        *c = c.saturating_add_signed(delta);
-        *c
     }
 
     fn open_count(&self, name: &str) -> u32 {
@@ -338,9 +418,18 @@ impl<'h> Core<'h> {
             }
         }
         if opens {
-            self.count_open(name, 1);
+            let hash = if self.stack.len() >= SHALLOW {
+                let key = self.hasher.hash_name(name);
+                count_open(&mut self.open_names, key, name, 1);
+                key
+            } else {
+                0
+            };
+            let name_at = self.names.len();
+            self.names.push_str(name);
             self.stack.push(Frame {
-                name: name.into(),
+                name_at,
+                hash,
                 foreign,
                 integration_point: foreign && is_integration_point(name),
                 matching,
@@ -430,12 +519,16 @@ impl<'h> Core<'h> {
         let target = match name {
             None => self.stack.len().checked_sub(1),
             Some(n) => {
-                if self.stack.last().is_some_and(|f| &*f.name == n) {
-                    Some(self.stack.len() - 1)
-                } else if self.open_count(n) > 0 {
-                    self.stack.iter().rposition(|f| &*f.name == n)
+                let len = self.stack.len();
+                if len > 0 && self.frame_name(len - 1) == n {
+                    Some(len - 1)
+                } else if len > SHALLOW && self.open_count(n) > 0 {
+                    // The nearest is deep: the walk to it is paid by closing what it passes.
+                    (0..len).rev().find(|&i| self.frame_name(i) == n)
                 } else {
-                    None
+                    (0..len.min(SHALLOW))
+                        .rev()
+                        .find(|&i| self.frame_name(i) == n)
                 }
             }
         };
@@ -455,8 +548,16 @@ impl<'h> Core<'h> {
         let Some(frame) = self.stack.pop() else {
             return;
         };
-        self.count_open(&frame.name, -1);
         let index = self.stack.len();
+        if index >= SHALLOW {
+            count_open(
+                &mut self.open_names,
+                frame.hash,
+                &self.names[frame.name_at..],
+                -1,
+            );
+        }
+        self.names.truncate(frame.name_at);
         let Some(mut e) = frame.edits else {
             if let Some(span) = end {
                 self.emit_source(span);

@@ -5,7 +5,7 @@ use std::io;
 use thicket_input::front::SniffingDecoder;
 use thicket_input::{Diagnostic, Limits, Span};
 
-use crate::core::{Core, Event, Handlers};
+use crate::core::{Core, Event, Handlers, reuse_attrs};
 use crate::handlers::{DocumentEnd, Element, Unit, UnitKind};
 use crate::selector::{Attr, SelectorList};
 use crate::{Error, ErrorCode};
@@ -355,16 +355,14 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         self.core.src.push_str(text);
         self.push_driver(text);
         self.pump();
+        let r = self.flush();
         self.core.compact();
-        self.flush()
+        r
     }
 
     fn flush(&mut self) -> Result<(), Error> {
-        if self.core.out.is_empty() {
-            return Ok(());
-        }
-        let r = self.sink.write_bytes(self.core.out.as_bytes());
-        self.core.out.clear();
+        let sink = &mut self.sink;
+        let r = self.core.drain_output(|b| sink.write_bytes(b));
         if let Err(e) = r {
             let at = self.core.done;
             let mut err = Error::new(ErrorCode::WriteFailed, Span::new(at, at));
@@ -399,15 +397,12 @@ fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
     use thicket_html::Token;
     match token {
         Token::StartTag(tag) => {
-            let attributes: Vec<Attr<'_>> = tag
-                .attributes
-                .iter()
-                .map(|a| Attr {
-                    name: &a.name,
-                    value: &a.value,
-                    span: a.span,
-                })
-                .collect();
+            let mut attributes = reuse_attrs(std::mem::take(&mut core.attrs));
+            attributes.extend(tag.attributes.iter().map(|a| Attr {
+                name: &a.name,
+                value: &a.value,
+                span: a.span,
+            }));
             core.process(Event::Start {
                 name: &tag.name,
                 local: &tag.name,
@@ -415,6 +410,7 @@ fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
                 self_closing: tag.self_closing,
                 span: tag.span,
             });
+            core.attrs = reuse_attrs(attributes);
         }
         Token::EndTag(tag) => core.process(Event::End {
             name: Some(&tag.name),
@@ -447,14 +443,12 @@ fn xml5_event(core: &mut Core<'_>, token: thicket_xml5::Token<'_>) {
     let span = token.span;
     match &token.kind {
         TokenKind::StartTag { name, attributes } | TokenKind::EmptyTag { name, attributes } => {
-            let attrs: Vec<Attr<'_>> = attributes
-                .iter()
-                .map(|a| Attr {
-                    name: &a.name,
-                    value: &a.value,
-                    span: a.span,
-                })
-                .collect();
+            let mut attrs = reuse_attrs(std::mem::take(&mut core.attrs));
+            attrs.extend(attributes.iter().map(|a| Attr {
+                name: &a.name,
+                value: &a.value,
+                span: a.span,
+            }));
             let local = name.rsplit_once(':').map_or(&**name, |(_, l)| l);
             core.process(Event::Start {
                 name,
@@ -463,6 +457,7 @@ fn xml5_event(core: &mut Core<'_>, token: thicket_xml5::Token<'_>) {
                 self_closing: matches!(token.kind, TokenKind::EmptyTag { .. }),
                 span,
             });
+            core.attrs = reuse_attrs(attrs);
         }
         TokenKind::EndTag { name } => core.process(Event::End {
             name: Some(name),

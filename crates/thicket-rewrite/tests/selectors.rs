@@ -224,3 +224,38 @@ fn programs_wider_than_one_word_match_alike() {
     assert_eq!(wide, alone);
     assert_eq!(wide.len(), 2);
 }
+
+/// End tags find their element the same way on both sides of the depth (32) below which open
+/// elements are found by a short walk and above which they are counted by name.
+#[test]
+fn end_tags_close_the_nearest_match_at_any_depth() {
+    use thicket_rewrite::{Dialect, select};
+    for depth in [0usize, 1, 31, 32, 33, 40, 100] {
+        let divs = "<div>".repeat(depth);
+        // A shallow element closed from deep inside: everything inside it closes.
+        let doc = format!("<a>{divs}<span></span></a><i>x</i>");
+        for (selector, count) in [
+            ("a i", 0),
+            ("div i", 0),
+            ("i", 1),
+            ("div span", usize::from(depth > 0)),
+        ] {
+            let got = select(&doc, Dialect::Html, selector).unwrap().len();
+            assert_eq!(got, count, "depth {depth}, {selector}: {doc}");
+        }
+        // A deep element closed by its end tag through open children; a stray end tag
+        // closes nothing.
+        let doc = format!("{divs}<p><span><b></p></nope><q></q>");
+        for (selector, count) in [("p q", 0), ("span q", 0), ("b", 1)] {
+            let got = select(&doc, Dialect::Html, selector).unwrap().len();
+            assert_eq!(got, count, "depth {depth}, {selector}: {doc}");
+        }
+        let inside_div = select(&doc, Dialect::Html, "div > q").unwrap().len();
+        assert_eq!(inside_div, usize::from(depth > 0), "depth {depth}: {doc}");
+        // The same element name open at both depths: the nearest closes.
+        let doc = format!("<s>{divs}<s><u></s><v></v></s><w></w>");
+        let v_in_s = select(&doc, Dialect::Html, "s v").unwrap().len();
+        let w_in_s = select(&doc, Dialect::Html, "s w").unwrap().len();
+        assert_eq!((v_in_s, w_in_s), (1, 0), "depth {depth}: {doc}");
+    }
+}
