@@ -6,7 +6,7 @@
 
 use thicket_names::keyed::{NameHasher, PrehashedMap};
 
-use crate::selector::{Attr, Candidate, Combinator, SelectorList};
+use crate::selector::{Attr, Candidate, Combinator, SelectorList, Simple};
 
 /// Counts per name, keyed by the name's keyed hash (names of one hash compared in full).
 pub(crate) type NameCounts = PrehashedMap<Vec<(Box<str>, u32)>>;
@@ -16,38 +16,51 @@ pub(crate) type NameCounts = PrehashedMap<Vec<(Box<str>, u32)>>;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Bits {
     first: u64,
-    rest: Vec<u64>,
+    /// Words 1 and up (`None` for programs of at most 64 compounds: a frame stays small).
+    rest: Option<Box<[u64]>>,
 }
 
 impl Bits {
     fn zeros(n: usize) -> Bits {
+        let words = n.div_ceil(64).saturating_sub(1);
         Bits {
             first: 0,
-            rest: vec![0; n.div_ceil(64).saturating_sub(1)],
+            rest: (words > 0).then(|| vec![0; words].into_boxed_slice()),
         }
+    }
+    fn rest(&self) -> &[u64] {
+        self.rest.as_deref().unwrap_or_default()
     }
     fn get(&self, i: usize) -> bool {
         let word = match i / 64 {
             0 => self.first,
-            k => self.rest[k - 1],
+            k => self.rest()[k - 1],
         };
         word >> (i % 64) & 1 == 1
     }
     fn set(&mut self, i: usize) {
         match i / 64 {
             0 => self.first |= 1 << (i % 64),
-            k => self.rest[k - 1] |= 1 << (i % 64),
+            k => {
+                if let Some(rest) = self.rest.as_deref_mut() {
+                    rest[k - 1] |= 1 << (i % 64);
+                }
+            }
         }
     }
     fn or(&mut self, other: &Bits) {
         self.first |= other.first;
-        for (a, b) in self.rest.iter_mut().zip(&other.rest) {
-            *a |= b;
+        if let Some(rest) = self.rest.as_deref_mut() {
+            for (a, b) in rest.iter_mut().zip(other.rest()) {
+                *a |= b;
+            }
         }
     }
     fn clear(&mut self) {
         self.first = 0;
-        self.rest.iter_mut().for_each(|w| *w = 0);
+        if let Some(rest) = self.rest.as_deref_mut() {
+            rest.iter_mut().for_each(|w| *w = 0);
+        }
     }
 }
 
@@ -65,7 +78,7 @@ pub(crate) struct MatchFrame {
     /// Element children seen so far.
     children: u32,
     /// Element children per name (only when a selector uses `:nth-of-type`).
-    type_counts: Option<NameCounts>,
+    type_counts: Option<Box<NameCounts>>,
 }
 
 /// The compiled program: the selector lists of the handlers, each compound with its bit.
@@ -78,6 +91,29 @@ pub(crate) struct Program {
     width: usize,
     of_type: bool,
     hasher: NameHasher,
+    /// When every compound of the program names a type: those names (an element with another
+    /// name matches no compound, so its bits are all clear without running the program).
+    types: Option<Vec<Box<str>>>,
+}
+
+/// Up to this many type names, [`Program::types`] is checked before the program runs.
+const TYPE_FILTER_MAX: usize = 16;
+
+/// The type names of the program when every compound has one (and there are few of them).
+fn type_filter(lists: &[SelectorList]) -> Option<Vec<Box<str>>> {
+    let mut types: Vec<Box<str>> = Vec::new();
+    for selector in lists.iter().flat_map(|l| &l.selectors) {
+        for compound in &selector.compounds {
+            let name = compound.simples.iter().find_map(|s| match s {
+                Simple::Type(name) => Some(name),
+                _ => None,
+            })?;
+            if !types.contains(name) {
+                types.push(name.clone());
+            }
+        }
+    }
+    (types.len() <= TYPE_FILTER_MAX).then_some(types)
 }
 
 impl Program {
@@ -94,12 +130,14 @@ impl Program {
             }
             bases.push(b);
         }
+        let types = type_filter(&lists);
         Program {
             lists,
             bases,
             width,
             of_type,
             hasher: NameHasher::new(),
+            types,
         }
     }
 
@@ -162,7 +200,12 @@ impl Program {
             type_index,
         };
         let mut own = Bits::zeros(self.width);
-        for (h, list) in self.lists.iter().enumerate() {
+        let may_match = self.types.as_ref().is_none_or(|types| {
+            types
+                .iter()
+                .any(|t| candidate.names_equal(candidate.local, t))
+        });
+        for (h, list) in self.lists.iter().enumerate().filter(|_| may_match) {
             let mut hit = false;
             for (s, selector) in list.selectors.iter().enumerate() {
                 let base = self.bases[h][s];

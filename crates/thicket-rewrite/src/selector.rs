@@ -412,7 +412,7 @@ pub(crate) struct Candidate<'x> {
 }
 
 impl Candidate<'_> {
-    fn names_equal(&self, a: &str, b: &str) -> bool {
+    pub(crate) fn names_equal(&self, a: &str, b: &str) -> bool {
         if self.html {
             a.eq_ignore_ascii_case(b)
         } else {
