@@ -330,8 +330,9 @@ impl Tokenizer {
     }
 
     /// [`next_token`](Self::next_token) for a tokenizer fed the whole of `whole` at once: the
-    /// strings borrow from `whole` (the same text as the tokenizer's buffer).
-    #[inline]
+    /// strings borrow from `whole` (the same text as the tokenizer's buffer). Not inlined into
+    /// callers, as [`next_token`](Self::next_token) is not: the state machine is compiled once,
+    /// here, the same way for both.
     pub(crate) fn next_token_in<'a>(&mut self, whole: &'a str) -> Option<Token<'a>> {
         self.next_in(Whole(whole))
     }

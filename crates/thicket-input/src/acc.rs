@@ -274,6 +274,18 @@ impl TextAcc {
         }
     }
 
+    /// The text, borrowed from `whole` where it is a range of it: for a consumer that fed the
+    /// whole of `whole` at once, so the buffer's offsets are `whole`'s.
+    #[inline(always)]
+    pub fn into_cow_in(self, whole: &str) -> Cow<'_, str> {
+        match self.0 {
+            Repr::Empty => Cow::Borrowed(""),
+            Repr::Range(s, e) => Cow::Borrowed(&whole[s..e]),
+            Repr::Static(s) => Cow::Borrowed(s),
+            Repr::Owned(o) => Cow::Owned(o),
+        }
+    }
+
     /// The finished string with the input's lifetime: borrowed when the cursor borrows a whole
     /// input ([`Cursor::whole`]), copied from a fed buffer otherwise.
     #[inline]
@@ -332,6 +344,23 @@ impl From<String> for TextAcc {
 mod tests {
     use super::*;
     use crate::NewlineRules;
+
+    #[test]
+    fn into_cow_in_borrows_ranges_of_the_whole_input() {
+        let whole = "a&amp;bc";
+        let mut input = Cursor::new(NewlineRules::CrLf);
+        input.feed(whole);
+        let mut t = TextAcc::new();
+        t.push_range(6, 8, &input);
+        assert!(matches!(t.take().into_cow_in(whole), Cow::Borrowed("bc")));
+        t.push_range(0, 1, &input);
+        t.push_char('&', &input);
+        assert!(matches!(t.take().into_cow_in(whole), Cow::Owned(s) if s == "a&"));
+        assert!(matches!(
+            TextAcc::new().into_cow_in(whole),
+            Cow::Borrowed("")
+        ));
+    }
 
     #[test]
     fn from_a_string() {

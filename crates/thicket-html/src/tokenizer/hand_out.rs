@@ -118,10 +118,7 @@ pub(super) struct Whole<'a>(pub(super) &'a str);
 impl<'a> Strings<'a> for Whole<'a> {
     #[inline(always)]
     fn acc(self, acc: TextAcc) -> Cow<'a, str> {
-        match acc.range() {
-            Some((s, e)) => Cow::Borrowed(&self.0[s..e]),
-            None => acc.into_cow_input(&Cursor::whole(self.0, thicket_input::NewlineRules::CrLf)),
-        }
+        acc.into_cow_in(self.0)
     }
 
     #[inline(always)]
