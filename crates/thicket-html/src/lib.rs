@@ -15,7 +15,7 @@ pub use error::ErrorCode;
 pub use state::State;
 pub use token::{Attribute, Doctype, Tag, Token};
 pub use tokenizer::{Options, Tokenizer};
-pub use tokens::{Tokens, parse, parse_with};
+pub use tokens::{Decoded, Tokens, parse, parse_bytes, parse_bytes_with, parse_reader, parse_with};
 
 pub use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 pub use thicket_input::render::Report;

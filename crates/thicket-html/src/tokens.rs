@@ -90,3 +90,77 @@ impl std::fmt::Debug for Tokens<'_> {
             .finish()
     }
 }
+
+/// A whole document decoded from bytes by [`parse_bytes`] or [`parse_reader`]: the text and
+/// the encoding it was read in. Tokenize it with [`tokens`](Decoded::tokens); the tokens borrow
+/// from [`text`](Decoded::text), and their spans are byte offsets into it (not into the bytes).
+///
+/// ```
+/// use thicket_html::Token;
+/// let decoded = thicket_html::parse_bytes(b"<meta charset=latin1><p title=caf\xE9>");
+/// assert_eq!(decoded.encoding.name(), "windows-1252");
+/// let titles: Vec<String> = decoded
+///     .tokens()
+///     .filter_map(|t| match t {
+///         Token::StartTag(tag) => tag.attribute("title").map(str::to_owned),
+///         _ => None,
+///     })
+///     .collect();
+/// assert_eq!(titles, ["café"]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    /// The decoded text (malformed input replaced by U+FFFD, a byte order mark removed).
+    pub text: String,
+    /// The encoding: from the byte order mark, the transport label, the `<meta charset>`
+    /// prescan, else the default (UTF-8 for [`parse_bytes`]).
+    pub encoding: &'static crate::Encoding,
+}
+
+impl Decoded {
+    /// The tokens of the text in the document-level mode, as [`parse`] gives them.
+    pub fn tokens(&self) -> Tokens<'_> {
+        parse(&self.text)
+    }
+
+    /// The tokens of the text with `options`, as [`parse_with`] gives them.
+    pub fn tokens_with(&self, options: Options) -> Tokens<'_> {
+        parse_with(&self.text, options)
+    }
+}
+
+/// Decodes a whole document from bytes with the WHATWG sniffing (byte order mark, then the
+/// `<meta charset>` prescan), UTF-8 when neither names an encoding (what users expect today;
+/// the standard lets the default come from the user's locale: see [`parse_bytes_with`]).
+pub fn parse_bytes(bytes: &[u8]) -> Decoded {
+    parse_bytes_with(bytes, None, crate::UTF_8)
+}
+
+/// [`parse_bytes`] with the transport layer's label (a `Content-Type` charset) and the
+/// default encoding (the standard's last step; [`crate::WINDOWS_1252`] is what browsers use
+/// for most locales).
+pub fn parse_bytes_with(
+    bytes: &[u8],
+    transport_label: Option<&str>,
+    default: &'static crate::Encoding,
+) -> Decoded {
+    let (text, encoding) = crate::decode_bytes(bytes, transport_label, default);
+    Decoded {
+        text: text.into_owned(),
+        encoding,
+    }
+}
+
+/// Reads `reader` to its end and decodes the bytes as [`parse_bytes`] does. Only reading can
+/// fail. (For bounded memory, feed a [`ByteTokenizer`](crate::ByteTokenizer) from a read
+/// loop instead.)
+///
+/// ```
+/// let decoded = thicket_html::parse_reader(&b"<p>x</p>"[..]).unwrap();
+/// assert_eq!(decoded.tokens().count(), 4); // <p>, x, </p>, end of file
+/// ```
+pub fn parse_reader(mut reader: impl std::io::Read) -> std::io::Result<Decoded> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    Ok(parse_bytes(&bytes))
+}

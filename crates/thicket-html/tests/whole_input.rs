@@ -106,3 +106,50 @@ fn public_types_are_send_and_debug() {
     assert!(format!("{bytes:?}").contains("ByteTokenizer"));
     assert!(format!("{:?}", Options::document()).contains("foreign_content: true"));
 }
+
+/// `parse_bytes` / `parse_reader`: the WHATWG sniffing with UTF-8 as the default, then the same
+/// tokens as `parse` over the decoded text.
+#[test]
+fn bytes_and_readers_decode_then_tokenize() {
+    for input in inputs() {
+        let decoded = thicket_html::parse_bytes(input.as_bytes());
+        let read = thicket_html::parse_reader(input.as_bytes()).unwrap();
+        assert!(read == decoded, "parse_reader differs from parse_bytes");
+        // (A corpus page whose <meta> names another encoding decodes differently.)
+        if decoded.encoding != thicket_html::UTF_8 {
+            continue;
+        }
+        assert!(decoded.text == input, "UTF-8 decoding changed the text");
+        let via_bytes: Vec<Token<'_>> = decoded.tokens().collect();
+        let direct: Vec<Token<'_>> = thicket_html::parse(&input).collect();
+        assert!(via_bytes == direct, "tokens differ from parse's");
+    }
+    // A byte order mark wins and is removed; a <meta> names the encoding; else UTF-8.
+    let d = thicket_html::parse_bytes(b"\xEF\xBB\xBF<meta charset=latin1>\xC3\xA9");
+    assert_eq!(
+        (d.encoding.name(), &*d.text),
+        ("UTF-8", "<meta charset=latin1>\u{e9}")
+    );
+    let d = thicket_html::parse_bytes(b"<meta charset=latin1>\xE9");
+    assert_eq!(
+        (d.encoding.name(), &*d.text),
+        ("windows-1252", "<meta charset=latin1>\u{e9}")
+    );
+    let d = thicket_html::parse_bytes(b"caf\xC3\xA9 \xFF");
+    assert_eq!(
+        (d.encoding.name(), &*d.text),
+        ("UTF-8", "caf\u{e9} \u{fffd}")
+    );
+    let d = thicket_html::parse_bytes_with(b"caf\xE9", None, thicket_html::WINDOWS_1252);
+    assert_eq!(&*d.text, "caf\u{e9}");
+    let d = thicket_html::parse_bytes_with(b"caf\xE9", Some("iso-8859-2"), thicket_html::UTF_8);
+    assert_eq!(d.encoding.name(), "ISO-8859-2");
+    // Reading fails only when the reader does.
+    struct Broken;
+    impl std::io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("broken"))
+        }
+    }
+    assert!(thicket_html::parse_reader(Broken).is_err());
+}
