@@ -9,11 +9,13 @@
 //! `--once PARSER FILE` runs one parser on one file instead (see `once.rs`; used by
 //! `cargo xtask callgrind`). `--only TEXT` (repeatable) measures only the parsers whose name
 //! contains one of the texts. `--check-rewrite` compares thicket-rewrite's output with
-//! lol_html's on every HTML file instead (see `check_rewrite.rs`).
+//! lol_html's on every HTML file instead (see `check_rewrite.rs`); `--check-matches` compares the
+//! elements their selectors match (see `check_matches.rs`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod check_matches;
 mod check_rewrite;
 mod once;
 mod others;
@@ -61,6 +63,7 @@ fn main() {
     let mut filter: Option<String> = None;
     let mut only: Vec<String> = Vec::new();
     let mut check = false;
+    let mut check_matches = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -68,6 +71,7 @@ fn main() {
             "--bench" => {}
             "--only" => only.extend(args.next()),
             "--check-rewrite" => check = true,
+            "--check-matches" => check_matches = true,
             s if !s.starts_with('-') => filter = Some(s.to_owned()),
             _ => {}
         }
@@ -77,6 +81,9 @@ fn main() {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
     if check {
         check_rewrite::run(&corpus);
+    }
+    if check_matches {
+        check_matches::run(&corpus);
     }
     let mut parsers = parsers::all();
     if !only.is_empty() {
