@@ -64,6 +64,7 @@ pub(crate) struct Handlers<'h> {
     pub(crate) pi: Option<UnitHandler<'h>>,
     pub(crate) end: Option<EndHandler<'h>>,
     pub(crate) limits: Limits,
+    pub(crate) modes: crate::modes::Modes,
 }
 
 pub(crate) struct Core<'h> {
@@ -96,6 +97,8 @@ pub(crate) struct Core<'h> {
     /// The stack index of the outermost removed element: output is dropped while it is open.
     suppress: Option<usize>,
     matched: Vec<usize>,
+    /// The namespaces in scope, when a selector is namespace-qualified.
+    ns: Option<Box<crate::namespaces::Scope>>,
     pub(crate) diagnostics: Vec<Diagnostic<ErrorCode>>,
 }
 
@@ -136,6 +139,10 @@ fn is_integration_point(name: &str) -> bool {
 impl<'h> Core<'h> {
     pub(crate) fn new(html: bool, output: bool, handlers: Handlers<'h>) -> Core<'h> {
         let (lists, element_handlers): (Vec<_>, Vec<_>) = handlers.elements.into_iter().unzip();
+        let ns = lists.iter().any(SelectorList::uses_namespaces).then(|| {
+            let max = handlers.limits.max_namespace_declarations;
+            Box::new(crate::namespaces::Scope::new(html, max))
+        });
         let program = Program::new(lists);
         let root = program.root_frame();
         Core {
@@ -160,6 +167,7 @@ impl<'h> Core<'h> {
             unopened: 0,
             suppress: None,
             matched: Vec::new(),
+            ns,
             diagnostics: Vec::new(),
         }
     }
@@ -266,6 +274,9 @@ impl<'h> Core<'h> {
         } else {
             !self_closing
         };
+        if let Some(ns) = self.ns.as_deref_mut() {
+            ns.start(name, attributes, foreign, in_foreign, &mut self.diagnostics);
+        }
         let mut matching = None;
         self.matched.clear();
         if !self.program.is_empty() {
@@ -274,13 +285,18 @@ impl<'h> Core<'h> {
                 None => Some(&mut self.root),
             };
             if let Some(parent) = parent {
-                matching = Some(self.program.start(
-                    parent,
-                    local,
-                    attributes,
-                    self.html,
-                    &mut self.matched,
-                ));
+                matching = Some(
+                    self.program.start(
+                        parent,
+                        local,
+                        attributes,
+                        self.html,
+                        self.ns
+                            .as_deref()
+                            .map(|s| s as &dyn crate::namespaces::NsView),
+                        &mut self.matched,
+                    ),
+                );
             }
         }
         let too_deep = opens && self.max_depth.is_some_and(|m| self.stack.len() >= m);
@@ -292,6 +308,9 @@ impl<'h> Core<'h> {
             self.unopened += 1;
         }
         let opens = opens && !too_deep;
+        if let Some(ns) = self.ns.as_deref_mut() {
+            ns.opened(opens, self.stack.len());
+        }
         let mut edits: Option<Box<ElementEdits<'h>>> = None;
         if !self.matched.is_empty() {
             let mut e = Box::<ElementEdits<'h>>::default();
@@ -457,6 +476,9 @@ impl<'h> Core<'h> {
         };
         self.count_open(&frame.name, -1);
         let index = self.stack.len();
+        if let Some(ns) = self.ns.as_deref_mut() {
+            ns.closed(index);
+        }
         let Some(mut e) = frame.edits else {
             if let Some(span) = end {
                 self.emit_source(span);

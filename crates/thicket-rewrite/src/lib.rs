@@ -47,6 +47,8 @@ compile_error!(
 mod core;
 mod handlers;
 mod matcher;
+mod modes;
+pub mod namespaces;
 #[cfg(feature = "xml5")]
 mod reference;
 mod rewriter;
@@ -55,6 +57,7 @@ mod selector;
 pub use handlers::{
     CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
 };
+pub use namespaces::Namespaces;
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
 pub use selector::SelectorList;
 pub use thicket_input::{Diagnostic, Limits, Span};
@@ -74,6 +77,10 @@ thicket_input::error_codes! {
         MalformedUtf8 = "malformed-utf8", "the input is not well-formed UTF-8";
         /// An element would be deeper than `Limits::max_depth`; it is not opened.
         DepthLimit = "depth-limit", "an element is nested deeper than the depth limit";
+        /// A namespace prefix in a selector that the caller did not bind (`Namespaces`).
+        UnknownNamespacePrefix = "unknown-namespace-prefix", "the selector uses a namespace prefix that is not bound";
+        /// A namespace declaration past `Limits::max_namespace_declarations` in scope; it does not bind.
+        NamespaceLimit = "namespace-limit", "too many namespace declarations in scope";
         /// The output sink failed.
         WriteFailed = "write-failed", "writing the output failed";
     }

@@ -129,6 +129,7 @@ impl Program {
         local: &str,
         attributes: &[Attr<'_>],
         html: bool,
+        ns: Option<&dyn crate::namespaces::NsView>,
         matched: &mut Vec<usize>,
     ) -> MatchFrame {
         matched.clear();
@@ -160,6 +161,7 @@ impl Program {
             html,
             index,
             type_index,
+            ns,
         };
         let mut own = Bits::zeros(self.width);
         for (h, list) in self.lists.iter().enumerate() {
