@@ -277,6 +277,10 @@ impl<'h> Core<'h> {
         if let Some(ns) = self.ns.as_deref_mut() {
             ns.start(name, attributes, foreign, in_foreign, &mut self.diagnostics);
         }
+        let ns_view = self
+            .ns
+            .as_deref()
+            .map(|s| s as &dyn crate::namespaces::NsView);
         let mut matching = None;
         self.matched.clear();
         if !self.program.is_empty() {
@@ -285,18 +289,14 @@ impl<'h> Core<'h> {
                 None => Some(&mut self.root),
             };
             if let Some(parent) = parent {
-                matching = Some(
-                    self.program.start(
-                        parent,
-                        local,
-                        attributes,
-                        self.html,
-                        self.ns
-                            .as_deref()
-                            .map(|s| s as &dyn crate::namespaces::NsView),
-                        &mut self.matched,
-                    ),
-                );
+                matching = Some(self.program.start(
+                    parent,
+                    local,
+                    attributes,
+                    self.html,
+                    ns_view,
+                    &mut self.matched,
+                ));
             }
         }
         let too_deep = opens && self.max_depth.is_some_and(|m| self.stack.len() >= m);
