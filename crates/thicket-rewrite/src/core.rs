@@ -99,6 +99,8 @@ pub(crate) struct Core<'h> {
     matched: Vec<usize>,
     /// The namespaces in scope, when a selector is namespace-qualified.
     ns: Option<Box<crate::namespaces::Scope>>,
+    /// HTML strict mode's shadow of the stack, when it is on.
+    pub(crate) strict: Option<Box<crate::strict::Strict>>,
     pub(crate) diagnostics: Vec<Diagnostic<ErrorCode>>,
 }
 
@@ -143,6 +145,10 @@ impl<'h> Core<'h> {
             let max = handlers.limits.max_namespace_declarations;
             Box::new(crate::namespaces::Scope::new(html, max))
         });
+        let strictness = handlers.modes.strictness;
+        let strict = crate::strict::Strict::new(strictness, handlers.limits.max_diagnostics)
+            .filter(|_| html)
+            .map(Box::new);
         let program = Program::new(lists);
         let root = program.root_frame();
         Core {
@@ -168,6 +174,7 @@ impl<'h> Core<'h> {
             suppress: None,
             matched: Vec::new(),
             ns,
+            strict,
             diagnostics: Vec::new(),
         }
     }
@@ -183,7 +190,7 @@ impl<'h> Core<'h> {
         }
     }
 
-    fn emit_source(&mut self, span: Span) {
+    pub(crate) fn emit_source(&mut self, span: Span) {
         if self.output && self.suppress.is_none() {
             let s = &self.src[span.start - self.base..span.end - self.base];
             self.out.push_str(s);
@@ -201,6 +208,9 @@ impl<'h> Core<'h> {
 
     /// Handles one token.
     pub(crate) fn process(&mut self, event: Event<'_>) {
+        if self.refused().is_some() {
+            return;
+        }
         let span = match &event {
             Event::Start { span, .. }
             | Event::End { span, .. }
@@ -274,6 +284,12 @@ impl<'h> Core<'h> {
         } else {
             !self_closing
         };
+        if let Some(s) = self.strict.as_deref()
+            && let Some(code) = s.start_tag(name, attributes, in_foreign)
+            && self.ambiguity(code, span)
+        {
+            return;
+        }
         if let Some(ns) = self.ns.as_deref_mut() {
             ns.start(name, attributes, foreign, in_foreign, &mut self.diagnostics);
         }
@@ -357,6 +373,9 @@ impl<'h> Core<'h> {
             }
         }
         if opens {
+            if let Some(s) = self.strict.as_deref_mut() {
+                s.opened(name, foreign, foreign && is_integration_point(name));
+            }
             self.count_open(name, 1);
             self.stack.push(Frame {
                 name: name.into(),
@@ -458,6 +477,12 @@ impl<'h> Core<'h> {
                 }
             }
         };
+        if let (Some(n), Some(s)) = (name, self.strict.as_deref())
+            && let Some(code) = s.end_tag(n, target)
+            && self.ambiguity(code, span)
+        {
+            return;
+        }
         let Some(target) = target else {
             // A stray end tag: nothing is open with its name; it passes through.
             self.emit_source(span);
@@ -478,6 +503,9 @@ impl<'h> Core<'h> {
         let index = self.stack.len();
         if let Some(ns) = self.ns.as_deref_mut() {
             ns.closed(index);
+        }
+        if let Some(s) = self.strict.as_deref_mut() {
+            s.closed();
         }
         let Some(mut e) = frame.edits else {
             if let Some(span) = end {
@@ -532,6 +560,11 @@ impl<'h> Core<'h> {
     }
 
     fn unit(&mut self, kind: UnitKind<'_>, span: Span) {
+        if let UnitKind::Text(text) = kind
+            && self.strict_text(text, span)
+        {
+            return;
+        }
         let handler = match kind {
             UnitKind::Text(_) => self.text.as_mut(),
             UnitKind::Comment(_) => self.comment.as_mut(),

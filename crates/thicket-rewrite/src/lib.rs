@@ -53,6 +53,7 @@ pub mod namespaces;
 mod reference;
 mod rewriter;
 mod selector;
+mod strict;
 
 pub use handlers::{
     CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
@@ -81,6 +82,21 @@ thicket_input::error_codes! {
         UnknownNamespacePrefix = "unknown-namespace-prefix", "the selector uses a namespace prefix that is not bound";
         /// A namespace declaration past `Limits::max_namespace_declarations` in scope; it does not bind.
         NamespaceLimit = "namespace-limit", "too many namespace declarations in scope";
+        /// Strict mode: a start tag ends an open element, or an end tag closes elements, where
+        /// HTML tree construction and the rewriter's subset of it may differ.
+        ImpliedEndTag = "implied-end-tag", "the tag ends other open elements implicitly (strict mode)";
+        /// Strict mode: HTML tree construction would insert an element here (`tbody`, `tr`, `colgroup`, an empty `p`, a `br`).
+        ImpliedElement = "implied-element", "the HTML parser would insert an element here (strict mode)";
+        /// Strict mode: text or a tag directly in a table context, which HTML moves before the table.
+        FosterParenting = "foster-parenting", "content directly in a table would be moved before it (strict mode)";
+        /// Strict mode: a misnested formatting element (the adoption agency, reconstruction).
+        MisnestedFormatting = "misnested-formatting", "a formatting element is misnested (strict mode)";
+        /// Strict mode: a `template` element, whose content is a separate fragment.
+        TemplateContent = "template-content", "template content is a separate document fragment (strict mode)";
+        /// Strict mode: a tag inside `select` that parsers drop or move.
+        SelectContent = "select-content", "a tag inside select that parsers handle differently (strict mode)";
+        /// Strict mode: a start tag the HTML parser ignores or merges.
+        IgnoredTag = "ignored-tag", "the HTML parser ignores this start tag (strict mode)";
         /// The output sink failed.
         WriteFailed = "write-failed", "writing the output failed";
     }

@@ -297,10 +297,14 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         }
         self.pump();
         self.flush()?;
+        if let Some(e) = self.core.refused().cloned() {
+            return Err(e);
+        }
         Ok(self.sink)
     }
 
-    /// The rewriter's own diagnostics (`depth-limit`), in input order.
+    /// The rewriter's own diagnostics (`depth-limit`, `namespace-limit`, and in HTML strict mode
+    /// the ambiguities: `Settings::strict`), in input order.
     pub fn diagnostics(&self) -> &[Diagnostic<ErrorCode>] {
         &self.core.diagnostics
     }
@@ -359,7 +363,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         self.push_driver(text);
         self.pump();
         self.core.compact();
-        self.flush()
+        self.flush()?;
+        match self.core.refused().cloned() {
+            Some(e) => self.fail(e),
+            None => Ok(()),
+        }
     }
 
     fn flush(&mut self) -> Result<(), Error> {
