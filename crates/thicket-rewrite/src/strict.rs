@@ -2,12 +2,13 @@
 //! document and the rewriter's subset of it (docs/rewrite.md, "The open-element stack")
 //! guesses, report the ambiguity (and, with `Settings::strict`, refuse to go on).
 //!
-//! The rules are the table below, each with its code ([`Strict::start_tag`], [`Strict::end_tag`],
-//! [`Strict::text`] check them); [`class`] is the table of the element names they ask about. The strict state is a shadow of the open-element stack,
-//! four bytes per open element: each frame's name class and what is open in the scopes the
-//! rules need (a `p` in button scope, an `li` not hidden by a special element, the innermost
-//! table part in table scope, ...), inherited from the parent when the element opens. Every
-//! check is constant time, but for an end tag's walk over the elements it closes, which are
+//! The rules are the table below, each with its code ([`Strict::start_tag`],
+//! [`Strict::end_tag`] and [`Strict::text`] check them); [`class`] is the table of the element
+//! names they ask about. The strict state is a shadow of the open-element stack, six bytes per
+//! open element: each frame's name class and what is open in the scopes the rules need (a `p`
+//! in button scope, an `li` not hidden by a special element, the innermost table part in table
+//! scope, ...), inherited from the parent when the element opens. Every check is constant
+//! time, but for an end tag's walk over the elements it closes, which are
 //! then popped: linear time on any input.
 //!
 //! | code | reported when |
