@@ -364,14 +364,14 @@ fn select_command(args: SelectArgs) -> Result<u8, CliError> {
             namespaces.prefix(prefix, uri)
         };
     }
-    let list = match thicket_rewrite::SelectorList::parse_with_namespaces(&args.selector, &namespaces)
-    {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("thicket: {e}");
-            return Ok(EXIT_TROUBLE);
-        }
-    };
+    let list =
+        match thicket_rewrite::SelectorList::parse_with_namespaces(&args.selector, &namespaces) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("thicket: {e}");
+                return Ok(EXIT_TROUBLE);
+            }
+        };
     if args
         .dialect
         .is_some_and(|d| !matches!(d, Dialect::Html | Dialect::Xml5))

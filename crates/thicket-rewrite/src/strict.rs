@@ -13,7 +13,7 @@
 //!
 //! | code | reported when |
 //! |---|---|
-//! | `implied-end-tag` | a start tag ends an open element (a block start tag an open `p` in button scope; `li` an open `li`, `dd`/`dt` an open `dd`/`dt`, not hidden by a special element; a heading the current heading; `option`/`optgroup` the current `option`/`optgroup`; ruby text the current ruby text; `button` an open `button`; a table part an open table part it ends; `table` a table); or an end tag closes elements other than those whose end tag may be omitted, or closes them for an end tag the standard does not close them for |
+//! | `implied-end-tag` | a start tag ends an open element (a block start tag an open `p` in button scope; `li` an open `li`, `dd`/`dt` an open `dd`/`dt`, not hidden by a special element; a heading the current heading; `option`/`optgroup` the current `option`/`optgroup`; ruby text the current ruby text; `button` an open `button`; a table part an open table part it ends; `table` a table; a start tag that ends foreign content); or an end tag closes elements a parser would not close the same way (a special element between for a non-special end tag, a scope boundary between for a special one, anything but elements with optional end tags for `</body>` and `</html>`, HTML content between for a foreign end tag) |
 //! | `implied-element` | the parser would insert an element: `tr`/`td`/`th` directly in `table` (`tbody`), `td`/`th` directly in a table section (`tr`), `col` directly in `table` (`colgroup`), `</p>` with no `p` open (an empty `p`), `</br>` (a `br`) |
 //! | `foster-parenting` | text other than whitespace, or a start tag other than a table part, `script`, `style`, `template` or `<input type=hidden>`, directly in `table`, `tbody`, `thead`, `tfoot` or `tr`: the parser moves it before the table |
 //! | `misnested-formatting` | an end tag of a formatting element that is not the current element, an element closed implicitly that is a formatting element (reopened by the parser later), `a` in an `a`, `nobr` in a `nobr`: the adoption agency and reconstruction restructure these |
@@ -359,10 +359,7 @@ impl Strict {
         if top.foreign || top.class & TABLE_CONTEXT == 0 && top.open & IS_COLGROUP == 0 {
             return None;
         }
-        if text
-            .bytes()
-            .all(|b| thicket_names::html::is_ascii_whitespace(b))
-        {
+        if text.bytes().all(thicket_names::html::is_ascii_whitespace) {
             return None;
         }
         Some(if top.open & IS_COLGROUP != 0 {

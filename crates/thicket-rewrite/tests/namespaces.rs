@@ -245,14 +245,15 @@ fn deep_declarations_resolve_innermost_first() {
     }
 }
 
+/// Namespaces with a local name of an element (or attribute) in each.
+type Used = Vec<(String, String)>;
+
 /// The namespaces of one document: its elements' and attributes' namespaces, most used first,
 /// and a local name of an element in each.
-fn document_namespaces(
-    doc: &thicket_xml5::Document<'_>,
-) -> (Vec<(String, String)>, Vec<(String, String)>) {
+fn document_namespaces(doc: &thicket_xml5::Document<'_>) -> (Used, Used) {
     let mut elements: Vec<(String, String, usize)> = Vec::new();
     let mut attributes: Vec<(String, String, usize)> = Vec::new();
-    let mut bump = |list: &mut Vec<(String, String, usize)>, ns: &str, local: &str| match list
+    let bump = |list: &mut Vec<(String, String, usize)>, ns: &str, local: &str| match list
         .iter_mut()
         .find(|(n, _, _)| n == ns)
     {
@@ -271,8 +272,8 @@ fn document_namespaces(
             }
         }
     }
-    elements.sort_by(|a, b| b.2.cmp(&a.2));
-    attributes.sort_by(|a, b| b.2.cmp(&a.2));
+    elements.sort_by_key(|e| std::cmp::Reverse(e.2));
+    attributes.sort_by_key(|e| std::cmp::Reverse(e.2));
     let strip = |v: Vec<(String, String, usize)>| v.into_iter().map(|(n, l, _)| (n, l)).collect();
     (strip(elements), strip(attributes))
 }
