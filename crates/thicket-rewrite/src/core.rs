@@ -561,6 +561,7 @@ impl<'h> Core<'h> {
 
     fn unit(&mut self, kind: UnitKind<'_>, span: Span) {
         if let UnitKind::Text(text) = kind
+            && self.strict.is_some()
             && self.strict_text(text, span)
         {
             return;

@@ -408,6 +408,7 @@ impl Core<'_> {
     }
 
     /// The error strict mode stopped with.
+    #[inline]
     pub(crate) fn refused(&self) -> Option<&Error> {
         self.strict.as_deref().and_then(|s| s.error.as_ref())
     }
