@@ -208,9 +208,6 @@ impl<'h> Core<'h> {
 
     /// Handles one token.
     pub(crate) fn process(&mut self, event: Event<'_>) {
-        if self.refused().is_some() {
-            return;
-        }
         let span = match &event {
             Event::Start { span, .. }
             | Event::End { span, .. }
@@ -236,6 +233,22 @@ impl<'h> Core<'h> {
             Event::Eof { span } => self.eof(span),
         }
         self.done = self.done.max(span.end);
+    }
+
+    /// Stops handling for good (strict mode refused): no handler runs and nothing is written
+    /// any more, whatever tokens still come.
+    pub(crate) fn halt(&mut self) {
+        self.output = false;
+        self.program = Program::new(Vec::new());
+        self.text = None;
+        self.comment = None;
+        self.doctype = None;
+        self.pi = None;
+        self.end = None;
+        for frame in &mut self.stack {
+            frame.edits = None;
+            frame.matching = None;
+        }
     }
 
     fn count_open(&mut self, name: &str, delta: i32) -> u32 {
@@ -290,13 +303,10 @@ impl<'h> Core<'h> {
         {
             return;
         }
-        if let Some(ns) = self.ns.as_deref_mut() {
+        let ns_view = self.ns.as_deref_mut().map(|ns| {
             ns.start(name, attributes, foreign, in_foreign, &mut self.diagnostics);
-        }
-        let ns_view = self
-            .ns
-            .as_deref()
-            .map(|s| s as &dyn crate::namespaces::NsView);
+            &*ns as &dyn crate::namespaces::NsView
+        });
         let mut matching = None;
         self.matched.clear();
         if !self.program.is_empty() {

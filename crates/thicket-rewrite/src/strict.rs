@@ -371,19 +371,24 @@ impl Strict {
 }
 
 impl Core<'_> {
-    /// Records an ambiguity at `span`; true when strict mode refuses to go on (the token is
-    /// then not handled, and nothing after it).
+    /// Records an ambiguity at `span`; true when strict mode refuses to go on: the token is
+    /// not handled, and the core halts (no handler runs and nothing is written after it).
     pub(crate) fn ambiguity(&mut self, code: ErrorCode, span: Span) -> bool {
         let Some(strict) = self.strict.as_deref_mut() else {
             return false;
         };
+        if strict.error.is_some() {
+            return true;
+        }
         if self.diagnostics.len() < strict.max_diagnostics {
             self.diagnostics.push(Diagnostic::new(code, span));
         }
-        if strict.refuse {
-            strict.error = Some(Error::new(code, span));
+        if !strict.refuse {
+            return false;
         }
-        strict.refuse
+        strict.error = Some(Error::new(code, span));
+        self.halt();
+        true
     }
 
     /// Text: records an ambiguity at its first character other than whitespace (the
@@ -400,11 +405,10 @@ impl Core<'_> {
             .unwrap_or(0);
         let len = source[at..].chars().next().map_or(0, char::len_utf8);
         let start = span.start + at;
-        if !self.ambiguity(code, Span::new(start, start + len)) {
-            return false;
+        if self.strict.as_deref().is_some_and(|s| s.refuse) {
+            self.emit_source(Span::new(span.start, start));
         }
-        self.emit_source(Span::new(span.start, start));
-        true
+        self.ambiguity(code, Span::new(start, start + len))
     }
 
     /// The error strict mode stopped with.
