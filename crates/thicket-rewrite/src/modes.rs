@@ -42,9 +42,23 @@ impl<'h> Settings<'h> {
     /// parenting, misnested formatting elements, `<template>`, content in `<select>`, ignored
     /// tags; the table is in docs/rewrite.md), the rewrite is refused: the ambiguity is
     /// reported in `Rewriter::diagnostics()` and `feed`/`finish` fail with it as an error
-    /// (its code and the span of the token at fault). The output written before that token is
-    /// unchanged; nothing after it is written. No effect on XML5, whose stack follows the XML5
-    /// tree builder exactly.
+    /// (its code and the span of the token at fault). The output written is what was written
+    /// for the input before that token; from the token on no handler runs and nothing is
+    /// written. No effect on XML5, whose stack follows the XML5 tree builder exactly.
+    ///
+    /// ```
+    /// use thicket_rewrite::{Dialect, Rewriter, Settings};
+    /// let mut out = Vec::new();
+    /// let mut r = Rewriter::new(Dialect::Html, Settings::new().strict(true), |b: &[u8]| {
+    ///     out.extend_from_slice(b)
+    /// });
+    /// r.feed_str("<ul><li>one</li></ul><p>two").unwrap();
+    /// let e = r.feed_str("<div>three</div>").unwrap_err(); // `<div>` would end the open `p`
+    /// assert_eq!((e.code.as_str(), e.span.start, e.span.end), ("implied-end-tag", 27, 32));
+    /// assert_eq!(r.diagnostics().len(), 1);
+    /// assert!(r.finish().is_err());
+    /// assert_eq!(out, b"<ul><li>one</li></ul><p>two");
+    /// ```
     pub fn strict(mut self, enabled: bool) -> Settings<'h> {
         self.handlers.modes.strictness = if enabled {
             Strictness::Refuse
