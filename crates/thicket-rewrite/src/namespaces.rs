@@ -155,6 +155,8 @@ enum HtmlNs {
     Html,
     Svg,
     MathMl,
+    /// MathML `annotation-xml`, whose `svg` child is SVG's.
+    MathMlAnnotation,
 }
 
 /// One binding: its prefix and namespace as ranges of [`Scope::text`]; `uri` `None` when it
@@ -320,15 +322,17 @@ impl Scope {
     ) {
         if self.html {
             let parent = self.html_ns.last().map_or(HtmlNs::Html, |e| e.1);
-            self.current_html = if !foreign {
-                HtmlNs::Html
-            } else if in_foreign {
-                parent
-            } else if name == "svg" {
-                HtmlNs::Svg
-            } else {
-                HtmlNs::MathMl
+            self.current_html = match (foreign, in_foreign, parent) {
+                (false, _, _) => HtmlNs::Html,
+                (true, true, HtmlNs::MathMlAnnotation) if name == "svg" => HtmlNs::Svg,
+                (true, true, HtmlNs::MathMlAnnotation) => HtmlNs::MathMl,
+                (true, true, parent) => parent,
+                (true, false, _) if name == "svg" => HtmlNs::Svg,
+                (true, false, _) => HtmlNs::MathMl,
             };
+            if self.current_html == HtmlNs::MathMl && name == "annotation-xml" {
+                self.current_html = HtmlNs::MathMlAnnotation;
+            }
             return;
         }
         self.before = n32(self.list.len());
@@ -407,7 +411,7 @@ impl NsView for Scope {
             return Some(match self.current_html {
                 HtmlNs::Html => Namespaces::HTML,
                 HtmlNs::Svg => Namespaces::SVG,
-                HtmlNs::MathMl => Namespaces::MATHML,
+                HtmlNs::MathMl | HtmlNs::MathMlAnnotation => Namespaces::MATHML,
             });
         }
         self.uri(self.current)

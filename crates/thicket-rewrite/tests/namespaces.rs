@@ -19,7 +19,8 @@ const XML: &str = r##"<root xmlns="urn:a" xmlns:b="urn:b" xmlns:xl="http://www.w
 const HTML: &str = r##"<!DOCTYPE html><p id=p1>
 <svg xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="#x">s</a><title>t</title>
 <foreignObject><a href="h" xlink:href="q">h</a><svg><rect/></svg></foreignObject></svg>
-<math><mi>x</mi><mtext><b>y</b></mtext></math><a xlink:href="z">plain</a>"##;
+<math><mi>x</mi><mtext><b>y</b></mtext></math><a xlink:href="z">plain</a>
+<math><annotation-xml><svg><rect/></svg><mrow/></annotation-xml></math>"##;
 
 fn namespaces() -> Namespaces {
     Namespaces::new()
