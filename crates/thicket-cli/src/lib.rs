@@ -77,7 +77,9 @@ enum Command {
     #[command(
         after_help = "Per match: the outer markup (default), --text, --attr NAME or --json \
                       lines (file, start, end, line, column, outer). Matches are printed as \
-                      they close (an inner match before the outer one). Selector grammar: \
+                      they close (an inner match before the outer one). Namespace prefixes \
+                      (svg|rect) are bound with --ns; in HTML, elements are in the XHTML, SVG \
+                      and MathML namespaces as the HTML parser puts them. Selector grammar: \
                       docs/rewrite.md."
     )]
     Select(SelectArgs),
@@ -97,6 +99,10 @@ struct SelectArgs {
     /// Print one JSON object per match and line.
     #[arg(long)]
     json: bool,
+    /// Bind a namespace prefix for the selector (`svg|rect`, `[xlink|href]`); `=URI` (no
+    /// prefix) declares the default namespace. Repeatable.
+    #[arg(long = "ns", value_name = "PREFIX=URI", value_parser = namespace_binding)]
+    namespaces: Vec<(String, String)>,
     /// The CSS selector.
     selector: String,
     /// The files to read (`-` for standard input).
@@ -116,6 +122,14 @@ struct ParseArgs {
     file: String,
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+/// `PREFIX=URI` of `select --ns`.
+fn namespace_binding(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((prefix, uri)) => Ok((prefix.to_owned(), uri.to_owned())),
+        None => Err(format!("expected PREFIX=URI, got {s:?}")),
+    }
 }
 
 /// A limit given on the command line: a number, or `none`.
@@ -342,13 +356,22 @@ fn styled() -> bool {
 }
 
 fn select_command(args: SelectArgs) -> Result<u8, CliError> {
-    let list = match thicket_rewrite::SelectorList::parse(&args.selector) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("thicket: {e}");
-            return Ok(EXIT_TROUBLE);
-        }
-    };
+    let mut namespaces = thicket_rewrite::Namespaces::new();
+    for (prefix, uri) in &args.namespaces {
+        namespaces = if prefix.is_empty() {
+            namespaces.default_namespace(uri)
+        } else {
+            namespaces.prefix(prefix, uri)
+        };
+    }
+    let list =
+        match thicket_rewrite::SelectorList::parse_with_namespaces(&args.selector, &namespaces) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("thicket: {e}");
+                return Ok(EXIT_TROUBLE);
+            }
+        };
     if args
         .dialect
         .is_some_and(|d| !matches!(d, Dialect::Html | Dialect::Xml5))

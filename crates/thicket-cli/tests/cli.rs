@@ -204,3 +204,31 @@ snap!(
 snap!(select_bad_selector, ["select", "a:hover", "page.html"]);
 snap!(select_not_utf8, ["select", "*", "latin.xml"]);
 snap!(select_no_match, ["select", "nothing", "note.xml"]);
+// `select --ns`: prefixes bound on the command line, matched by namespace, not by the
+// document's prefixes; an unbound prefix is an error.
+snap!(
+    select_namespaces,
+    [
+        "select",
+        "--ns",
+        "p=urn:x",
+        "--ns",
+        "=urn:d",
+        "p|doc, item[p|id]",
+        "ns.xml"
+    ]
+);
+snap!(
+    select_namespace_html,
+    [
+        "select",
+        "--dialect",
+        "html",
+        "--ns",
+        "svg=http://www.w3.org/2000/svg",
+        "svg|rect",
+        "-"
+    ],
+    stdin = b"<rect>html</rect><svg><rect/><g><rect>x</rect></g></svg>"
+);
+snap!(select_unknown_prefix, ["select", "svg|rect", "ns.xml"]);

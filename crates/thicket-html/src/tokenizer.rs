@@ -40,6 +40,7 @@ mod tag;
 mod text;
 
 use doctype::DoctypeBuild;
+pub use foreign::breaks_out_of_foreign_content;
 use hand_out::{Own, Source, Strings, Whole};
 use tag::TagBuild;
 

@@ -73,6 +73,7 @@ pub(crate) struct Handlers<'h> {
     pub(crate) pi: Option<UnitHandler<'h>>,
     pub(crate) end: Option<EndHandler<'h>>,
     pub(crate) limits: Limits,
+    pub(crate) modes: crate::modes::Modes,
 }
 
 pub(crate) struct Core<'h> {
@@ -114,6 +115,10 @@ pub(crate) struct Core<'h> {
     matched: Vec<usize>,
     /// The allocation the drivers build each start tag's attribute list in.
     pub(crate) attrs: Vec<Attr<'static>>,
+    /// The namespaces in scope, when a selector is namespace-qualified.
+    ns: Option<Box<crate::namespaces::Scope>>,
+    /// HTML strict mode's shadow of the stack, when it is on.
+    pub(crate) strict: Option<Box<crate::strict::Strict>>,
     pub(crate) diagnostics: Vec<Diagnostic<ErrorCode>>,
 }
 
@@ -183,6 +188,14 @@ fn is_integration_point(name: &str) -> bool {
 impl<'h> Core<'h> {
     pub(crate) fn new(html: bool, output: bool, handlers: Handlers<'h>) -> Core<'h> {
         let (lists, element_handlers): (Vec<_>, Vec<_>) = handlers.elements.into_iter().unzip();
+        let ns = lists.iter().any(SelectorList::uses_namespaces).then(|| {
+            let max = handlers.limits.max_namespace_declarations;
+            Box::new(crate::namespaces::Scope::new(html, max))
+        });
+        let strictness = handlers.modes.strictness;
+        let strict = crate::strict::Strict::new(strictness, handlers.limits.max_diagnostics)
+            .filter(|_| html)
+            .map(Box::new);
         let program = Program::new(lists);
         let root = program.root_frame();
         Core {
@@ -210,6 +223,8 @@ impl<'h> Core<'h> {
             suppress: None,
             matched: Vec::new(),
             attrs: Vec::new(),
+            ns,
+            strict,
             diagnostics: Vec::new(),
         }
     }
@@ -227,7 +242,7 @@ impl<'h> Core<'h> {
     }
 
     /// Writes source out unchanged: it joins the pending range when it follows it (no copy).
-    fn emit_source(&mut self, span: Span) {
+    pub(crate) fn emit_source(&mut self, span: Span) {
         if self.output && self.suppress.is_none() {
             if span.start == self.pending.1 {
                 self.pending.1 = span.end;
@@ -315,6 +330,22 @@ impl<'h> Core<'h> {
         self.done = self.done.max(span.end);
     }
 
+    /// Stops handling for good (strict mode refused): no handler runs and nothing is written
+    /// any more, whatever tokens still come.
+    pub(crate) fn halt(&mut self) {
+        self.output = false;
+        self.program = Program::new(Vec::new());
+        self.text = None;
+        self.comment = None;
+        self.doctype = None;
+        self.pi = None;
+        self.end = None;
+        for frame in &mut self.stack {
+            frame.edits = None;
+            frame.matching = None;
+        }
+    }
+
     fn open_count(&self, name: &str) -> u32 {
         let key = self.hasher.hash_name(name);
         self.open_names
@@ -346,6 +377,16 @@ impl<'h> Core<'h> {
         } else {
             !self_closing
         };
+        if let Some(s) = self.strict.as_deref()
+            && let Some(code) = s.start_tag(name, attributes, in_foreign)
+            && self.ambiguity(code, span)
+        {
+            return;
+        }
+        let ns_view = self.ns.as_deref_mut().map(|ns| {
+            ns.start(name, attributes, foreign, in_foreign, &mut self.diagnostics);
+            &*ns as &dyn crate::namespaces::NsView
+        });
         let mut matching = None;
         self.matched.clear();
         if !self.program.is_empty() {
@@ -359,6 +400,7 @@ impl<'h> Core<'h> {
                     local,
                     attributes,
                     self.html,
+                    ns_view,
                     &mut self.matched,
                 ));
             }
@@ -372,6 +414,9 @@ impl<'h> Core<'h> {
             self.unopened += 1;
         }
         let opens = opens && !too_deep;
+        if let Some(ns) = self.ns.as_deref_mut() {
+            ns.opened(opens, self.stack.len());
+        }
         let mut edits: Option<Box<ElementEdits<'h>>> = None;
         if !self.matched.is_empty() {
             let mut e = Box::<ElementEdits<'h>>::default();
@@ -418,6 +463,9 @@ impl<'h> Core<'h> {
             }
         }
         if opens {
+            if let Some(s) = self.strict.as_deref_mut() {
+                s.opened(name, foreign, foreign && is_integration_point(name));
+            }
             let hash = if self.stack.len() >= SHALLOW {
                 let key = self.hasher.hash_name(name);
                 count_open(&mut self.open_names, key, name, 1);
@@ -532,6 +580,12 @@ impl<'h> Core<'h> {
                 }
             }
         };
+        if let (Some(n), Some(s)) = (name, self.strict.as_deref())
+            && let Some(code) = s.end_tag(n, target)
+            && self.ambiguity(code, span)
+        {
+            return;
+        }
         let Some(target) = target else {
             // A stray end tag: nothing is open with its name; it passes through.
             self.emit_source(span);
@@ -549,6 +603,12 @@ impl<'h> Core<'h> {
             return;
         };
         let index = self.stack.len();
+        if let Some(ns) = self.ns.as_deref_mut() {
+            ns.closed(index);
+        }
+        if let Some(s) = self.strict.as_deref_mut() {
+            s.closed();
+        }
         if index >= SHALLOW {
             count_open(
                 &mut self.open_names,
@@ -611,6 +671,12 @@ impl<'h> Core<'h> {
     }
 
     fn unit(&mut self, kind: UnitKind<'_>, span: Span) {
+        if let UnitKind::Text(text) = kind
+            && self.strict.is_some()
+            && self.strict_text(text, span)
+        {
+            return;
+        }
         let handler = match kind {
             UnitKind::Text(_) => self.text.as_mut(),
             UnitKind::Comment(_) => self.comment.as_mut(),

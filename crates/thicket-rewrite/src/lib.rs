@@ -47,14 +47,18 @@ compile_error!(
 mod core;
 mod handlers;
 mod matcher;
+mod modes;
+pub mod namespaces;
 #[cfg(feature = "xml5")]
 mod reference;
 mod rewriter;
 mod selector;
+mod strict;
 
 pub use handlers::{
     CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
 };
+pub use namespaces::Namespaces;
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
 pub use selector::SelectorList;
 pub use thicket_input::{Diagnostic, Limits, Span};
@@ -74,6 +78,25 @@ thicket_input::error_codes! {
         MalformedUtf8 = "malformed-utf8", "the input is not well-formed UTF-8";
         /// An element would be deeper than `Limits::max_depth`; it is not opened.
         DepthLimit = "depth-limit", "an element is nested deeper than the depth limit";
+        /// A namespace prefix in a selector that the caller did not bind (`Namespaces`).
+        UnknownNamespacePrefix = "unknown-namespace-prefix", "the selector uses a namespace prefix that is not bound";
+        /// A namespace declaration past `Limits::max_namespace_declarations` in scope; it does not bind.
+        NamespaceLimit = "namespace-limit", "too many namespace declarations in scope";
+        /// Strict mode: a start tag ends an open element, or an end tag closes elements, where
+        /// HTML tree construction and the rewriter's subset of it may differ.
+        ImpliedEndTag = "implied-end-tag", "the tag ends other open elements implicitly (strict mode)";
+        /// Strict mode: HTML tree construction would insert an element here (`tbody`, `tr`, `colgroup`, an empty `p`, a `br`).
+        ImpliedElement = "implied-element", "the HTML parser would insert an element here (strict mode)";
+        /// Strict mode: text or a tag directly in a table context, which HTML moves before the table.
+        FosterParenting = "foster-parenting", "content directly in a table would be moved before it (strict mode)";
+        /// Strict mode: a misnested formatting element (the adoption agency, reconstruction).
+        MisnestedFormatting = "misnested-formatting", "a formatting element is misnested (strict mode)";
+        /// Strict mode: a `template` element, whose content is a separate fragment.
+        TemplateContent = "template-content", "template content is a separate document fragment (strict mode)";
+        /// Strict mode: a tag inside `select` that parsers drop or move.
+        SelectContent = "select-content", "a tag inside select that parsers handle differently (strict mode)";
+        /// Strict mode: a start tag the HTML parser ignores or merges.
+        IgnoredTag = "ignored-tag", "the HTML parser ignores this start tag (strict mode)";
         /// The output sink failed.
         WriteFailed = "write-failed", "writing the output failed";
     }

@@ -167,6 +167,7 @@ impl Program {
         local: &str,
         attributes: &[Attr<'_>],
         html: bool,
+        ns: Option<&dyn crate::namespaces::NsView>,
         matched: &mut Vec<usize>,
     ) -> MatchFrame {
         matched.clear();
@@ -198,6 +199,7 @@ impl Program {
             html,
             index,
             type_index,
+            ns,
         };
         let mut own = Bits::zeros(self.width);
         let may_match = self.types.as_ref().is_none_or(|types| {

@@ -5,11 +5,13 @@ use std::collections::HashMap;
 
 use thicket_xml5::{Document, NodeId};
 
+use crate::namespaces::NsView;
 use crate::selector::{Attr, Candidate, Combinator, Selector, SelectorList};
 
 impl SelectorList {
     /// The elements of an XML5 document (`thicket_xml5::parse`) this list matches, in document
-    /// order, as the byte offsets of their start tags. It walks the tree and tests each
+    /// order, as the byte offsets of their start tags. Namespace-qualified selectors compare
+    /// with the namespaces the tree resolved. It walks the tree and tests each
     /// selector right to left through parents and earlier siblings: the reference that
     /// [`crate::Rewriter`]'s streaming matcher agrees with on well-formed input.
     ///
@@ -43,6 +45,31 @@ struct Info {
     type_index: u32,
     local: String,
     attributes: Vec<(String, String)>,
+    namespaces: Namespaces,
+}
+
+/// The namespaces the tree gave an element and its attributes (namespace, local name).
+struct Namespaces {
+    element: Option<String>,
+    attributes: Vec<(Option<String>, String)>,
+}
+
+impl NsView for Namespaces {
+    fn element_namespace(&self) -> Option<&str> {
+        self.element.as_deref()
+    }
+
+    fn attribute_namespace<'a>(
+        &'a self,
+        index: usize,
+        name: &'a str,
+        _value: &str,
+    ) -> (Option<&'a str>, &'a str) {
+        match self.attributes.get(index) {
+            Some((ns, local)) => (ns.as_deref(), local),
+            None => (None, name),
+        }
+    }
 }
 
 fn infos(doc: &Document<'_>) -> HashMap<NodeId, Info> {
@@ -60,6 +87,13 @@ fn infos(doc: &Document<'_>) -> HashMap<NodeId, Info> {
                 .attributes(c)
                 .map(|a| (a.qualified_name().to_owned(), a.value().to_owned()))
                 .collect();
+            let namespaces = Namespaces {
+                element: e.namespace.as_deref().map(str::to_owned),
+                attributes: doc
+                    .attributes(c)
+                    .map(|a| (a.namespace().map(str::to_owned), a.local().to_owned()))
+                    .collect(),
+            };
             map.insert(
                 c,
                 Info {
@@ -68,6 +102,7 @@ fn infos(doc: &Document<'_>) -> HashMap<NodeId, Info> {
                     type_index: *t,
                     local: e.local.to_string(),
                     attributes,
+                    namespaces,
                 },
             );
             previous = Some(c);
@@ -101,6 +136,7 @@ impl Tree<'_, '_> {
             html: false,
             index: info.index,
             type_index: info.type_index,
+            ns: Some(&info.namespaces),
         };
         s.compounds[k].matches(&candidate)
     }

@@ -57,7 +57,7 @@ impl Sink for NoOutput {
 
 /// The handlers a rewriter runs, built with `on_*` methods.
 pub struct Settings<'h> {
-    handlers: Handlers<'h>,
+    pub(crate) handlers: Handlers<'h>,
 }
 
 impl std::fmt::Debug for Settings<'_> {
@@ -77,6 +77,7 @@ impl std::fmt::Debug for Settings<'_> {
             .field("pi", &h.pi.is_some())
             .field("end", &h.end.is_some())
             .field("limits", &h.limits)
+            .field("modes", &h.modes)
             .finish()
     }
 }
@@ -99,6 +100,7 @@ impl<'h> Settings<'h> {
                 pi: None,
                 end: None,
                 limits: Limits::none(),
+                modes: Default::default(),
             },
         }
     }
@@ -110,7 +112,7 @@ impl<'h> Settings<'h> {
         selector: &str,
         handler: impl FnMut(&mut Element<'_, 'h>) + 'h,
     ) -> Result<Settings<'h>, Error> {
-        let list = SelectorList::parse(selector)?;
+        let list = SelectorList::parse_with_namespaces(selector, &self.handlers.modes.namespaces)?;
         Ok(self.on_selector(list, handler))
     }
 
@@ -225,6 +227,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Dialect::Html => {
                 let options = thicket_html::Options {
                     limits,
+                    scripting: settings.handlers.modes.scripting,
                     ..thicket_html::Options::document()
                 };
                 (
@@ -294,10 +297,14 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         }
         self.pump();
         self.flush()?;
+        if let Some(e) = self.core.refused().cloned() {
+            return Err(e);
+        }
         Ok(self.sink)
     }
 
-    /// The rewriter's own diagnostics (`depth-limit`), in input order.
+    /// The rewriter's own diagnostics (`depth-limit`, `namespace-limit`, and in HTML strict mode
+    /// the ambiguities: `Settings::strict`), in input order.
     pub fn diagnostics(&self) -> &[Diagnostic<ErrorCode>] {
         &self.core.diagnostics
     }
@@ -357,7 +364,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         self.pump();
         let r = self.flush();
         self.core.compact();
-        r
+        r?;
+        match self.core.refused().cloned() {
+            Some(e) => self.fail(e),
+            None => Ok(()),
+        }
     }
 
     fn flush(&mut self) -> Result<(), Error> {

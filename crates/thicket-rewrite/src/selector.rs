@@ -4,6 +4,7 @@
 use cssparser::{ParseError, Parser, ParserInput, Token};
 use thicket_input::Span;
 
+use crate::namespaces::{Namespaces, NsTest, NsView, unknown_prefix};
 use crate::{Error, ErrorCode};
 
 /// A parsed selector list (`a, b > c`): an element matches when any selector of the list does.
@@ -76,6 +77,20 @@ pub(crate) enum Simple {
     /// `:nth-of-type(an+b)` (`:first-of-type` is `0n+1`).
     NthOfType(i32, i32),
     Not(Box<Compound>),
+    /// The element's namespace: `prefix` as written (`*`, `""` for `|x`, a prefix; `None` for
+    /// the default namespace, implied).
+    Namespace {
+        prefix: Option<Box<str>>,
+        test: NsTest,
+    },
+    /// A namespace-qualified attribute selector (`[p|a]`, `[*|a]`, `[|a]`).
+    NsAttr {
+        prefix: Box<str>,
+        ns: NsTest,
+        local: Box<str>,
+        test: Option<(AttrOp, Box<str>)>,
+        ignore_case: bool,
+    },
 }
 
 impl SelectorList {
@@ -84,11 +99,31 @@ impl SelectorList {
     /// such as `:last-child` or `:hover`) or `empty-selector`, with the span of the offending
     /// part of `text`.
     pub fn parse(text: &str) -> Result<SelectorList, Error> {
+        SelectorList::parse_with_namespaces(text, &Namespaces::new())
+    }
+
+    /// [`parse`](Self::parse) with namespace prefixes bound: `p|x` (an element `x` in the
+    /// namespace `p` is bound to), `*|x` (in any namespace or none), `|x` (in no namespace),
+    /// `p|*`, and attribute selectors `[p|a]`, `[*|a]`, `[|a]`; with a default namespace, an
+    /// unprefixed compound matches only elements in it (CSS Namespaces). A prefix `namespaces`
+    /// does not bind is `unknown-namespace-prefix`, with its span.
+    ///
+    /// ```
+    /// use thicket_rewrite::{Namespaces, SelectorList};
+    /// let ns = Namespaces::new().prefix("svg", Namespaces::SVG).prefix("xl", Namespaces::XLINK);
+    /// assert!(SelectorList::parse_with_namespaces("svg|a[xl|href]", &ns).is_ok());
+    /// let e = SelectorList::parse_with_namespaces("math|mi", &ns).unwrap_err();
+    /// assert_eq!((e.code.as_str(), e.span.start, e.span.end), ("unknown-namespace-prefix", 0, 4));
+    /// ```
+    pub fn parse_with_namespaces(
+        text: &str,
+        namespaces: &Namespaces,
+    ) -> Result<SelectorList, Error> {
         let mut input = ParserInput::new(text);
         let mut p = Parser::new(&mut input);
         let mut selectors = Vec::new();
         loop {
-            let (selector, more) = parse_complex(&mut p, text)?;
+            let (selector, more) = parse_complex(&mut p, text, namespaces, false)?;
             selectors.push(selector);
             if !more {
                 break;
@@ -105,6 +140,13 @@ impl SelectorList {
     /// Never true for a parsed list (an empty selector is an error).
     pub fn is_empty(&self) -> bool {
         self.selectors.is_empty()
+    }
+
+    /// Whether a selector is namespace-qualified (so the rewriter keeps the namespaces in scope).
+    pub(crate) fn uses_namespaces(&self) -> bool {
+        self.selectors
+            .iter()
+            .any(|s| s.compounds.iter().any(Compound::uses_namespaces))
     }
 
     /// The selectors as text, normalized (one space around combinators, operators written out).
@@ -137,6 +179,12 @@ fn write_compound(c: &Compound, out: &mut String) {
     for s in &c.simples {
         match s {
             Simple::Type(n) => out.push_str(n),
+            Simple::Namespace { prefix, .. } => {
+                if let Some(p) = prefix {
+                    out.push_str(p);
+                    out.push('|');
+                }
+            }
             Simple::Universal => out.push('*'),
             Simple::Id(v) => {
                 out.push('#');
@@ -150,27 +198,14 @@ fn write_compound(c: &Compound, out: &mut String) {
                 name,
                 test,
                 ignore_case,
-            } => {
-                out.push('[');
-                out.push_str(name);
-                if let Some((op, v)) = test {
-                    out.push_str(match op {
-                        AttrOp::Equal => "=",
-                        AttrOp::Includes => "~=",
-                        AttrOp::DashMatch => "|=",
-                        AttrOp::Prefix => "^=",
-                        AttrOp::Suffix => "$=",
-                        AttrOp::Substring => "*=",
-                    });
-                    out.push('"');
-                    out.push_str(&v.replace('\\', "\\\\").replace('"', "\\\""));
-                    out.push('"');
-                    if *ignore_case {
-                        out.push_str(" i");
-                    }
-                }
-                out.push(']');
-            }
+            } => write_attribute(out, None, name, test, *ignore_case),
+            Simple::NsAttr {
+                prefix,
+                local,
+                test,
+                ignore_case,
+                ..
+            } => write_attribute(out, Some(prefix), local, test, *ignore_case),
             Simple::NthChild(a, b) => out.push_str(&format!(":nth-child({a}n{b:+})")),
             Simple::NthOfType(a, b) => out.push_str(&format!(":nth-of-type({a}n{b:+})")),
             Simple::Not(inner) => {
@@ -180,6 +215,38 @@ fn write_compound(c: &Compound, out: &mut String) {
             }
         }
     }
+}
+
+fn write_attribute(
+    out: &mut String,
+    prefix: Option<&str>,
+    name: &str,
+    test: &Option<(AttrOp, Box<str>)>,
+    ignore_case: bool,
+) {
+    out.push('[');
+    if let Some(p) = prefix {
+        out.push_str(p);
+        out.push('|');
+    }
+    out.push_str(name);
+    if let Some((op, v)) = test {
+        out.push_str(match op {
+            AttrOp::Equal => "=",
+            AttrOp::Includes => "~=",
+            AttrOp::DashMatch => "|=",
+            AttrOp::Prefix => "^=",
+            AttrOp::Suffix => "$=",
+            AttrOp::Substring => "*=",
+        });
+        out.push('"');
+        out.push_str(&v.replace('\\', "\\\\").replace('"', "\\\""));
+        out.push('"');
+        if ignore_case {
+            out.push_str(" i");
+        }
+    }
+    out.push(']');
 }
 
 type PResult<'i, T> = Result<T, ParseError<'i, Error>>;
@@ -199,8 +266,71 @@ fn convert(e: ParseError<'_, Error>, text: &str, fallback: usize) -> Error {
     }
 }
 
+/// After a namespace prefix (or `*`, or nothing before `|`): `|` then a local name or `*`
+/// (`Some(None)` for `*`), if a `|` follows at once; `None` (nothing consumed) otherwise.
+fn namespace_suffix(
+    p: &mut Parser<'_, '_>,
+    at: usize,
+    bar_read: bool,
+) -> Result<Option<Option<Box<str>>>, Error> {
+    if !bar_read {
+        let state = p.state();
+        if !matches!(p.next_including_whitespace(), Ok(Token::Delim('|'))) {
+            p.reset(&state);
+            return Ok(None);
+        }
+    }
+    match p.next_including_whitespace() {
+        Ok(Token::Ident(local)) => Ok(Some(Some(local.as_ref().into()))),
+        Ok(Token::Delim('*')) => Ok(Some(None)),
+        _ => {
+            let end = p.position().byte_index();
+            Err(err_at(ErrorCode::InvalidSelector, at, end))
+        }
+    }
+}
+
+/// The namespace test of a prefix as written (`*`, `""` for none, or a bound prefix).
+fn namespace_test(prefix: &str, namespaces: &Namespaces, at: usize) -> Result<NsTest, Error> {
+    match prefix {
+        "*" => Ok(NsTest::Any),
+        "" => Ok(NsTest::None),
+        p => match namespaces.uri(p) {
+            Some(uri) => Ok(NsTest::Uri(uri.into())),
+            None => Err(unknown_prefix(at, at + p.len())),
+        },
+    }
+}
+
+/// A compound is complete: with a default namespace and no namespace written, it gets the
+/// default one (inside `:not()` only when it has a type or universal selector, as in CSS).
+fn finish_compound(c: &mut Compound, namespaces: &Namespaces, in_not: bool) {
+    let Some(uri) = namespaces.default_uri() else {
+        return;
+    };
+    let written = c
+        .simples
+        .iter()
+        .any(|s| matches!(s, Simple::Namespace { .. }));
+    let typed = c
+        .simples
+        .iter()
+        .any(|s| matches!(s, Simple::Type(_) | Simple::Universal));
+    if !written && (typed || !in_not) {
+        c.simples.push(Simple::Namespace {
+            prefix: None,
+            test: NsTest::Uri(uri.into()),
+        });
+    }
+}
+
 /// Parses one complex selector; returns it and whether a comma followed.
-fn parse_complex(p: &mut Parser<'_, '_>, text: &str) -> Result<(Selector, bool), Error> {
+fn parse_complex(
+    p: &mut Parser<'_, '_>,
+    text: &str,
+    namespaces: &Namespaces,
+    in_not: bool,
+) -> Result<(Selector, bool), Error> {
     let mut compounds: Vec<Compound> = Vec::new();
     let mut combinators = Vec::new();
     let mut current = Compound::default();
@@ -235,22 +365,39 @@ fn parse_complex(p: &mut Parser<'_, '_>, text: &str) -> Result<(Selector, bool),
             continue;
         }
         if let Some(c) = pending.take() {
+            finish_compound(&mut current, namespaces, in_not);
             compounds.push(std::mem::take(&mut current));
             combinators.push(c);
             current_started = false;
         }
         let simple = match token {
-            Token::Ident(name) => {
-                if current_started {
-                    return Err(err_at(ErrorCode::InvalidSelector, at, end));
-                }
-                Simple::Type(name.as_ref().into())
+            Token::Ident(_) | Token::Delim('*') | Token::Delim('|') if current_started => {
+                return Err(err_at(ErrorCode::InvalidSelector, at, end));
             }
-            Token::Delim('*') => {
-                if current_started {
-                    return Err(err_at(ErrorCode::InvalidSelector, at, end));
+            Token::Ident(_) | Token::Delim('*') | Token::Delim('|') => {
+                let (prefix, local) = match &token {
+                    Token::Ident(name) => (name.as_ref(), Some(name.as_ref().into())),
+                    Token::Delim('*') => ("*", None),
+                    _ => ("", None),
+                };
+                let bar_read = matches!(token, Token::Delim('|'));
+                match namespace_suffix(p, at, bar_read)? {
+                    None => match local {
+                        Some(name) => Simple::Type(name),
+                        None => Simple::Universal,
+                    },
+                    Some(local) => {
+                        let test = namespace_test(prefix, namespaces, at)?;
+                        current.simples.push(Simple::Namespace {
+                            prefix: Some(prefix.into()),
+                            test,
+                        });
+                        match local {
+                            Some(name) => Simple::Type(name),
+                            None => Simple::Universal,
+                        }
+                    }
                 }
-                Simple::Universal
             }
             Token::IDHash(id) => Simple::Id(id.as_ref().into()),
             Token::Delim('.') => match p.next_including_whitespace() {
@@ -261,10 +408,10 @@ fn parse_complex(p: &mut Parser<'_, '_>, text: &str) -> Result<(Selector, bool),
                 }
             },
             Token::SquareBracketBlock => p
-                .parse_nested_block(parse_attribute)
+                .parse_nested_block(|p| parse_attribute(p, namespaces))
                 .map_err(|e| convert(e, text, at))?,
-            Token::Colon => parse_pseudo(p, text, at)?,
-            Token::Delim('|') | Token::Delim('&') => {
+            Token::Colon => parse_pseudo(p, text, at, namespaces)?,
+            Token::Delim('&') => {
                 return Err(err_at(ErrorCode::UnsupportedSelector, at, end));
             }
             _ => return Err(err_at(ErrorCode::InvalidSelector, at, end)),
@@ -284,6 +431,7 @@ fn parse_complex(p: &mut Parser<'_, '_>, text: &str) -> Result<(Selector, bool),
         };
         return Err(err_at(code, start, end));
     }
+    finish_compound(&mut current, namespaces, in_not);
     compounds.push(current);
     Ok((
         Selector {
@@ -295,7 +443,12 @@ fn parse_complex(p: &mut Parser<'_, '_>, text: &str) -> Result<(Selector, bool),
 }
 
 /// After `:`: a pseudo-class.
-fn parse_pseudo(p: &mut Parser<'_, '_>, text: &str, at: usize) -> Result<Simple, Error> {
+fn parse_pseudo(
+    p: &mut Parser<'_, '_>,
+    text: &str,
+    at: usize,
+    namespaces: &Namespaces,
+) -> Result<Simple, Error> {
     let token = p.next_including_whitespace().cloned();
     let end = p.position().byte_index();
     match token {
@@ -324,7 +477,7 @@ fn parse_pseudo(p: &mut Parser<'_, '_>, text: &str, at: usize) -> Result<Simple,
                 Ok(Simple::NthOfType(a, b))
             } else if name.eq_ignore_ascii_case("not") {
                 let inner = p
-                    .parse_nested_block(|p| parse_not(p, text))
+                    .parse_nested_block(|p| parse_not(p, text, namespaces))
                     .map_err(|e| convert(e, text, at))?;
                 Ok(Simple::Not(Box::new(inner)))
             } else {
@@ -342,9 +495,14 @@ fn parse_pseudo(p: &mut Parser<'_, '_>, text: &str, at: usize) -> Result<Simple,
 }
 
 /// Inside `:not(...)`: one compound selector (no combinators, no list).
-fn parse_not<'i>(p: &mut Parser<'i, '_>, text: &str) -> PResult<'i, Compound> {
+fn parse_not<'i>(
+    p: &mut Parser<'i, '_>,
+    text: &str,
+    namespaces: &Namespaces,
+) -> PResult<'i, Compound> {
     let start = p.position().byte_index();
-    let (selector, more) = parse_complex(p, text).map_err(|e| p.new_custom_error(e))?;
+    let (selector, more) =
+        parse_complex(p, text, namespaces, true).map_err(|e| p.new_custom_error(e))?;
     let end = p.position().byte_index();
     if more || selector.compounds.len() != 1 {
         return Err(p.new_custom_error(err_at(ErrorCode::UnsupportedSelector, start, end)));
@@ -353,14 +511,56 @@ fn parse_not<'i>(p: &mut Parser<'i, '_>, text: &str) -> PResult<'i, Compound> {
 }
 
 /// Inside `[...]`.
-fn parse_attribute<'i>(p: &mut Parser<'i, '_>) -> PResult<'i, Simple> {
-    let name: Box<str> = p.expect_ident()?.as_ref().into();
-    if p.is_exhausted() {
-        return Ok(Simple::Attr {
+fn parse_attribute<'i>(p: &mut Parser<'i, '_>, namespaces: &Namespaces) -> PResult<'i, Simple> {
+    let at = p.position().byte_index();
+    let first = p.next()?.clone();
+    let (prefix, bar_read): (Option<Box<str>>, bool) = match &first {
+        Token::Delim('*') => (Some("*".into()), false),
+        Token::Delim('|') => (Some("".into()), true),
+        Token::Ident(_) => (None, false),
+        t => return Err(p.new_unexpected_token_error(t.clone())),
+    };
+    let (prefix, name): (Option<Box<str>>, Box<str>) = match (prefix, &first) {
+        (None, Token::Ident(name)) => {
+            let state = p.state();
+            if matches!(p.next_including_whitespace(), Ok(Token::Delim('|'))) {
+                let local = p.expect_ident()?.as_ref().into();
+                (Some(name.as_ref().into()), local)
+            } else {
+                p.reset(&state);
+                (None, name.as_ref().into())
+            }
+        }
+        (Some(prefix), _) => {
+            if !bar_read {
+                p.expect_delim('|')?;
+            }
+            (Some(prefix), p.expect_ident()?.as_ref().into())
+        }
+        (None, t) => return Err(p.new_unexpected_token_error(t.clone())),
+    };
+    let ns = match &prefix {
+        Some(prefix) => {
+            Some(namespace_test(prefix, namespaces, at).map_err(|e| p.new_custom_error(e))?)
+        }
+        None => None,
+    };
+    let attribute = |test, ignore_case| match (prefix, ns) {
+        (Some(prefix), Some(ns)) => Simple::NsAttr {
+            prefix,
+            ns,
+            local: name,
+            test,
+            ignore_case,
+        },
+        _ => Simple::Attr {
             name,
-            test: None,
-            ignore_case: false,
-        });
+            test,
+            ignore_case,
+        },
+    };
+    if p.is_exhausted() {
+        return Ok(attribute(None, false));
     }
     let at = p.position().byte_index();
     let op = match p.next()? {
@@ -390,11 +590,7 @@ fn parse_attribute<'i>(p: &mut Parser<'i, '_>) -> PResult<'i, Simple> {
         }
     }
     p.expect_exhausted()?;
-    Ok(Simple::Attr {
-        name,
-        test: Some((op, value)),
-        ignore_case,
-    })
+    Ok(attribute(Some((op, value)), ignore_case))
 }
 
 /// What a compound is tested against: one element as the start tag gives it.
@@ -409,6 +605,8 @@ pub(crate) struct Candidate<'x> {
     pub(crate) index: u32,
     /// 1-based position among the parent's element children of the same name.
     pub(crate) type_index: u32,
+    /// The namespaces of the element and its attributes (when a selector asks).
+    pub(crate) ns: Option<&'x dyn NsView>,
 }
 
 impl Candidate<'_> {
@@ -491,6 +689,15 @@ impl Compound {
         self.simples.iter().all(|s| s.matches(e))
     }
 
+    /// Whether the compound is namespace-qualified.
+    pub(crate) fn uses_namespaces(&self) -> bool {
+        self.simples.iter().any(|s| match s {
+            Simple::Namespace { .. } | Simple::NsAttr { .. } => true,
+            Simple::Not(inner) => inner.uses_namespaces(),
+            _ => false,
+        })
+    }
+
     /// Whether the compound needs per-name sibling counters.
     pub(crate) fn uses_of_type(&self) -> bool {
         self.simples.iter().any(|s| match s {
@@ -528,6 +735,36 @@ impl Simple {
             Simple::NthChild(a, b) => nth(*a, *b, e.index),
             Simple::NthOfType(a, b) => nth(*a, *b, e.type_index),
             Simple::Not(inner) => !inner.matches(e),
+            Simple::Namespace { test, .. } => {
+                test.accepts(e.ns.and_then(|v| v.element_namespace()))
+            }
+            Simple::NsAttr {
+                ns,
+                local,
+                test,
+                ignore_case,
+                ..
+            } => {
+                for (i, a) in e.attributes.iter().enumerate() {
+                    let (ans, alocal) = match e.ns {
+                        Some(v) => v.attribute_namespace(i, a.name, a.value),
+                        None => (None, a.name),
+                    };
+                    if !e.names_equal(alocal, local) || !ns.accepts(ans) {
+                        continue;
+                    }
+                    let ok = match test {
+                        None => true,
+                        Some((op, wanted)) => attr_test(a.value, *op, wanted, *ignore_case),
+                    };
+                    // One attribute per expanded name (a later one of the same name is a
+                    // duplicate the tree drops); `*|` asks whether any matches.
+                    if ok || *ns != NsTest::Any {
+                        return ok;
+                    }
+                }
+                false
+            }
         }
     }
 }

@@ -53,6 +53,24 @@ pub(super) struct ForeignContent {
     unopened: usize,
 }
 
+/// Whether a start tag named `name` (lowercase, as tokens have it) ends foreign content: the
+/// HTML standard's "rules for parsing tokens in foreign content" pop SVG and MathML elements
+/// up to an HTML element or integration point and reprocess it there. That is the tag names
+/// the standard lists, and `font` with a `color`, `face` or `size` attribute (`has_attribute`
+/// answers for the tag's attributes). The document-level mode follows it; a caller modelling
+/// the stack itself (thicket-rewrite's strict mode) asks it too.
+///
+/// ```
+/// use thicket_html::breaks_out_of_foreign_content as breaks_out;
+/// assert!(breaks_out("p", |_| false));
+/// assert!(!breaks_out("rect", |_| false));
+/// assert!(breaks_out("font", |a| a == "size") && !breaks_out("font", |a| a == "id"));
+/// ```
+pub fn breaks_out_of_foreign_content(name: &str, has_attribute: impl Fn(&str) -> bool) -> bool {
+    breaks_out(name)
+        || (name == "font" && ["color", "face", "size"].iter().any(|a| has_attribute(a)))
+}
+
 /// The start tags that end foreign content ("A start tag whose tag name is one of ...", and
 /// `font` with `color`, `face` or `size`, checked by the caller).
 fn breaks_out(name: &str) -> bool {
@@ -228,11 +246,7 @@ impl ForeignContent {
                 }
                 return true;
             }
-            let font = name == "font"
-                && ["color", "face", "size"]
-                    .iter()
-                    .any(|a| attribute(tag, input, a).is_some());
-            if breaks_out(name) || font {
+            if breaks_out_of_foreign_content(name, |a| attribute(tag, input, a).is_some()) {
                 // Pops to an integration point or HTML element; reprocessed there.
                 self.break_out();
                 continue;
