@@ -4,7 +4,8 @@
 //! `thicket_rewrite::select` (read-only) and from a lol_html element handler
 //! (`source_location`), both over the same UTF-8 text, and compared as sorted lists. Prints, per
 //! selector, the matches compared and each difference with its context; exit status 0 (the
-//! differences are findings, explained in docs/rewrite.md).
+//! differences are findings, explained in docs/rewrite.md). thicket-rewrite runs with the
+//! scripting flag off (its default) unless `--scripting` is given (lol_html's is always on).
 
 use std::path::Path;
 
@@ -53,7 +54,7 @@ pub const SELECTORS: &[&str] = &[
 ];
 
 /// Runs the comparison and exits.
-pub fn run(corpus: &Path) -> ! {
+pub fn run(corpus: &Path, scripting: bool) -> ! {
     let mut files: Vec<_> = match std::fs::read_dir(corpus.join("html")) {
         Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
         Err(e) => {
@@ -78,7 +79,7 @@ pub fn run(corpus: &Path) -> ! {
     for selector in SELECTORS {
         let (mut n, mut diff) = (0usize, 0usize);
         for (name, text) in &texts {
-            let ours = thicket(text, selector);
+            let ours = thicket(text, selector, scripting);
             let theirs = lol(text, selector);
             n += ours.len().max(theirs.len());
             let only_ours: Vec<usize> = ours
@@ -115,18 +116,32 @@ pub fn run(corpus: &Path) -> ! {
         differing += diff;
     }
     println!(
-        "\n{compared} element matches compared over {} selectors and {} files; {differing} differ",
+        "\n{compared} element matches compared over {} selectors and {} files (thicket-rewrite's \
+         scripting flag {}); {differing} differ",
         SELECTORS.len(),
-        texts.len()
+        texts.len(),
+        if scripting { "on" } else { "off" }
     );
     std::process::exit(0);
 }
 
-/// thicket-rewrite's matches: start-tag offsets, sorted.
-fn thicket(text: &str, selector: &str) -> Vec<usize> {
-    let mut v: Vec<usize> = thicket_rewrite::select(text, thicket_rewrite::Dialect::Html, selector)
-        .map(|spans| spans.iter().map(|s| s.start).collect())
-        .unwrap_or_default();
+/// thicket-rewrite's matches: start-tag offsets, sorted; read-only, with the scripting flag
+/// `scripting` (lol_html's is always on).
+fn thicket(text: &str, selector: &str, scripting: bool) -> Vec<usize> {
+    use thicket_rewrite::{Dialect, Rewriter, Settings};
+    let mut v = Vec::new();
+    {
+        let Ok(settings) = Settings::new()
+            .scripting(scripting)
+            .on_element(selector, |e| v.push(e.span().start))
+        else {
+            return v;
+        };
+        let mut rw = Rewriter::read_only(Dialect::Html, settings);
+        if rw.feed_str(text).is_err() || rw.finish().is_err() {
+            eprintln!("thicket-rewrite failed on {selector:?}");
+        }
+    }
     v.sort_unstable();
     v.dedup();
     v

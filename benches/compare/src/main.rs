@@ -83,7 +83,7 @@ fn main() {
         check_rewrite::run(&corpus);
     }
     if check_matches {
-        check_matches::run(&corpus);
+        check_matches::run(&corpus, std::env::args().any(|a| a == "--scripting"));
     }
     let mut parsers = parsers::all();
     if !only.is_empty() {
