@@ -11,8 +11,9 @@ use thicket_input::Span;
 use crate::error::Error;
 use crate::event::EventKind;
 use crate::input::Source;
+use crate::name::Name;
 use crate::reader::{Limits, Reader};
-use crate::tree::{Element, Node};
+use crate::tree::{Attribute, Element, Node};
 
 /// The parent of the root.
 const NONE: u32 = u32::MAX;
@@ -447,18 +448,25 @@ impl<'d> NodeRef<'d> {
     /// The element and everything inside it as an owned [`Element`] (a text: an element with
     /// no name holding it).
     pub fn to_element(&self) -> Element {
-        let own = |n: NodeRef<'_>| {
-            let mut e = Element::new(n.local_name());
-            e.namespace = n.namespace().map(str::to_owned);
-            e.attributes = n
-                .attributes()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect();
-            for (ns, k, v) in n.external_attributes() {
-                e.external_attributes
-                    .entry(ns.to_owned())
-                    .or_default()
-                    .insert(k.to_owned(), v.to_owned());
+        // The document's names as shared `Name`s, each made when first needed.
+        let mut names: Vec<Option<Name>> = vec![None; self.doc.names.len()];
+        let mut name = |id: usize| -> Name {
+            names[id]
+                .get_or_insert_with(|| Name::new(self.doc.name(id)))
+                .clone()
+        };
+        let doc = self.doc;
+        let mut own = |n: NodeRef<'_>| {
+            let r = n.rec();
+            let mut e = Element::new(name(r.a));
+            e.namespace = (r.b > 0).then(|| name(r.b - 1));
+            e.attributes = Vec::with_capacity(n.attrs().len());
+            for a in n.attrs() {
+                e.attributes.push(Attribute {
+                    namespace: (a.namespace > 0).then(|| name(a.namespace as usize - 1)),
+                    local_name: name(a.name as usize),
+                    value: doc.strings[a.value.0..a.value.1].to_owned(),
+                });
             }
             e
         };
@@ -486,16 +494,19 @@ impl<'d> NodeRef<'d> {
         while stack.len() > 1 {
             close(&mut stack);
         }
-        stack.pop().map(|(e, _)| e).unwrap_or_default()
+        let mut root = stack.pop().map(|(e, _)| e).unwrap_or_default();
+        root.children.shrink_to_fit();
+        root
     }
 }
 
-/// Moves the innermost open element into its parent.
+/// Moves the innermost open element into its parent (its children list shrunk to fit).
 fn close(stack: &mut Vec<(Element, usize)>) {
-    if let Some((e, _)) = stack.pop()
+    if let Some((mut e, _)) = stack.pop()
         && let Some((parent, _)) = stack.last_mut()
     {
-        parent.children.push(Node::Element(e));
+        e.children.shrink_to_fit();
+        parent.children.push(e.into());
     }
 }
 
