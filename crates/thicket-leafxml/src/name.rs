@@ -1,7 +1,7 @@
 //! [`Name`]: the shared string of a tree's names and namespaces.
 
 use std::borrow::Borrow;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -144,24 +144,56 @@ impl PartialEq<Name> for &str {
     }
 }
 
-/// The names of one tree being built: each distinct string becomes one [`Name`] (a `HashSet`
-/// with std's `RandomState`, keyed per set). The last namespace is kept aside, since an element
-/// is usually in its parent's.
+/// The names of one tree being built: each distinct string becomes one [`Name`] (a `HashMap`
+/// with std's `RandomState`, keyed per map, numbers them). Documents repeat their names in the
+/// same order element after element (a feed's items, a table's rows), so each name remembers
+/// the name looked up after it last time, and that one is compared first: one comparison
+/// before the keyed hash. The last namespace is kept aside too, since an element is usually in
+/// its parent's.
 #[derive(Default)]
 pub(crate) struct Interner {
-    names: HashSet<Name>,
+    index: HashMap<Name, usize>,
+    /// Each name with the number of the name looked up after it last time (`usize::MAX`: none).
+    names: Vec<(Name, usize)>,
+    /// The number of the name looked up last (`usize::MAX`: none).
+    prev: usize,
     last_namespace: Option<Name>,
 }
 
 impl Interner {
+    pub(crate) fn new() -> Interner {
+        Interner {
+            prev: usize::MAX,
+            ..Interner::default()
+        }
+    }
+
     /// The shared `Name` for `s`.
     pub(crate) fn name(&mut self, s: &str) -> Name {
-        if let Some(n) = self.names.get(s) {
+        let predicted = self
+            .names
+            .get(self.prev)
+            .map_or(usize::MAX, |&(_, next)| next);
+        if let Some((n, _)) = self.names.get(predicted)
+            && n.as_str() == s
+        {
+            self.prev = predicted;
             return n.clone();
         }
-        let n = Name::new(s);
-        self.names.insert(n.clone());
-        n
+        let i = match self.index.get(s) {
+            Some(&i) => i,
+            None => {
+                let n = Name::new(s);
+                self.index.insert(n.clone(), self.names.len());
+                self.names.push((n, usize::MAX));
+                self.names.len() - 1
+            }
+        };
+        if let Some((_, next)) = self.names.get_mut(self.prev) {
+            *next = i;
+        }
+        self.prev = i;
+        self.names[i].0.clone()
     }
 
     /// The shared `Name` for the namespace `s`.
@@ -174,5 +206,46 @@ impl Interner {
         let n = self.name(s);
         self.last_namespace = Some(n.clone());
         n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interning_gives_one_name_per_string_whatever_the_order() {
+        let mut interner = Interner::new();
+        let seq = [
+            "a", "b", "c", "a", "b", "d", "a", "b", "c", "", "c", "bb", "b",
+        ];
+        let mut seen: Vec<Name> = Vec::new();
+        for _ in 0..3 {
+            for s in seq {
+                let n = interner.name(s);
+                assert_eq!(n, s);
+                match seen.iter().find(|m| m.as_str() == s) {
+                    Some(m) => assert!(Name::ptr_eq(m, &n), "{s:?}"),
+                    None => seen.push(n),
+                }
+            }
+        }
+        let ns = interner.namespace("urn:x");
+        assert!(Name::ptr_eq(&ns, &interner.namespace("urn:x")));
+        assert!(Name::ptr_eq(&ns, &interner.name("urn:x")));
+        assert!(Name::ptr_eq(&seen[1], &interner.namespace("b")));
+    }
+
+    #[test]
+    fn names_read_and_compare_as_strings() {
+        let n = Name::from("feed");
+        assert_eq!(n, "feed");
+        assert_eq!("feed", n);
+        assert_eq!(n, String::from("feed"));
+        assert_eq!(&*n, "feed");
+        assert_eq!(format!("{n} {n:?}"), "feed \"feed\"");
+        assert!(Name::from("a") < Name::from("b"));
+        assert_eq!(Name::default(), "");
+        assert!(!Name::ptr_eq(&n, &Name::from("feed")));
     }
 }

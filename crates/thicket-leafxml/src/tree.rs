@@ -165,7 +165,7 @@ impl Element {
     /// Builds the tree from a reader's events (a push reader must have been fed and finished:
     /// a wait for more input is taken as the end).
     pub fn from_reader<S: Source>(mut reader: Reader<'_, S>) -> Result<Element, Error> {
-        let mut names = Interner::default();
+        let mut names = Interner::new();
         // The open elements with where their children start in `children`, which holds the
         // children of every open element; each list is copied out at its final size when its
         // element ends.
