@@ -244,7 +244,9 @@ mod tests {
         assert_eq!(n, String::from("feed"));
         assert_eq!(&*n, "feed");
         assert_eq!(format!("{n} {n:?}"), "feed \"feed\"");
-        assert!(Name::from("a") < Name::from("b"));
+        let mut sorted = [Name::from("b"), Name::from("a")];
+        sorted.sort();
+        assert_eq!(sorted, ["a", "b"]);
         assert_eq!(Name::default(), "");
         assert!(!Name::ptr_eq(&n, &Name::from("feed")));
     }
