@@ -3,7 +3,6 @@
 //! string, names and namespaces interned. Building, walking, comparing and dropping never
 //! recurse. Memory per input byte: docs/leafxml.md, "Memory".
 
-use std::collections::HashMap;
 use std::io::Read;
 
 use thicket_input::Span;
@@ -11,7 +10,7 @@ use thicket_input::Span;
 use crate::error::Error;
 use crate::event::EventKind;
 use crate::input::Source;
-use crate::name::Name;
+use crate::name::{Interner, Name};
 use crate::reader::{Limits, Reader};
 use crate::tree::{Attribute, Element, Node};
 
@@ -81,8 +80,8 @@ pub struct Document {
     attributes: Vec<Attr>,
     /// Texts and attribute values, one after the other.
     strings: String,
-    /// Interned names and namespaces.
-    names: Vec<Box<str>>,
+    /// Interned names and namespaces (shared with the `Element`s made from the document).
+    names: Vec<Name>,
 }
 
 impl std::fmt::Debug for Document {
@@ -95,33 +94,14 @@ impl std::fmt::Debug for Document {
     }
 }
 
-/// Names and namespaces seen so far, numbered (std's `RandomState`: keyed per table).
-#[derive(Default)]
-struct Interner {
-    index: HashMap<Box<str>, usize>,
-}
-
-impl Interner {
-    fn intern(&mut self, names: &mut Vec<Box<str>>, s: &str) -> usize {
-        if let Some(&i) = self.index.get(s) {
-            return i;
-        }
-        let i = names.len();
-        names.push(s.into());
-        self.index.insert(s.into(), i);
-        i
-    }
-}
-
 /// Interns `s` as a stored number (`plus` added: 1 for namespaces, so that 0 is none).
-fn intern(
-    interner: &mut Interner,
-    names: &mut Vec<Box<str>>,
-    s: &str,
-    plus: usize,
-    span: Span,
-) -> Result<u32, Error> {
-    index(interner.intern(names, s) + plus, span)
+fn intern(interner: &mut Interner, s: &str, plus: usize, span: Span) -> Result<u32, Error> {
+    let n = if plus == 0 {
+        interner.number(s)
+    } else {
+        interner.namespace_number(s)
+    };
+    index(n + plus, span)
 }
 
 impl Document {
@@ -140,7 +120,7 @@ impl Document {
     /// root element with no name).
     pub fn from_reader<S: Source>(mut reader: Reader<'_, S>) -> Result<Document, Error> {
         let mut doc = Document::default();
-        let mut interner = Interner::default();
+        let mut interner = Interner::new();
         let mut open: Vec<usize> = Vec::new();
         while let Some(event) = reader.next_event()? {
             let span = event.span;
@@ -159,7 +139,7 @@ impl Document {
                     let first = index(doc.attributes.len(), span)?;
                     for (name, value) in attributes.local() {
                         let attr = Attr {
-                            name: intern(&mut interner, &mut doc.names, name, 0, span)?,
+                            name: intern(&mut interner, name, 0, span)?,
                             namespace: 0,
                             value: doc.push_str(value),
                         };
@@ -167,8 +147,8 @@ impl Document {
                     }
                     for (ns, name, value) in attributes.external() {
                         let attr = Attr {
-                            name: intern(&mut interner, &mut doc.names, name, 0, span)?,
-                            namespace: intern(&mut interner, &mut doc.names, ns, 1, span)?,
+                            name: intern(&mut interner, name, 0, span)?,
+                            namespace: intern(&mut interner, ns, 1, span)?,
                             value: doc.push_str(value),
                         };
                         doc.attributes.push(attr);
@@ -176,8 +156,8 @@ impl Document {
                     index(doc.attributes.len(), span)?;
                     let rec = Rec {
                         span,
-                        a: interner.intern(&mut doc.names, &local_name),
-                        b: namespace.map_or(0, |ns| interner.intern(&mut doc.names, &ns) + 1),
+                        a: interner.number(&local_name),
+                        b: namespace.map_or(0, |ns| interner.namespace_number(&ns) + 1),
                         parent,
                         end,
                         attributes: first,
@@ -208,8 +188,10 @@ impl Document {
                 }
             }
         }
+        doc.names = interner.into_names();
         if doc.nodes.is_empty() {
-            let empty = Interner::default().intern(&mut doc.names, "");
+            doc.names.push(Name::default());
+            let empty = doc.names.len() - 1;
             doc.nodes.push(Rec {
                 span: Span::empty(0),
                 a: empty,
@@ -264,8 +246,8 @@ impl Document {
         self.nodes.capacity() * size_of::<Rec>()
             + self.attributes.capacity() * size_of::<Attr>()
             + self.strings.capacity()
-            + self.names.capacity() * size_of::<Box<str>>()
-            + self.names.iter().map(|n| n.len()).sum::<usize>()
+            + self.names.capacity() * size_of::<Name>()
+            + self.names.iter().map(Name::heap_size).sum::<usize>()
     }
 
     fn name(&self, id: usize) -> &str {
@@ -448,15 +430,10 @@ impl<'d> NodeRef<'d> {
     /// The element and everything inside it as an owned [`Element`] (a text: an element with
     /// no name holding it).
     pub fn to_element(&self) -> Element {
-        // The document's names as shared `Name`s, each made when first needed.
-        let mut names: Vec<Option<Name>> = vec![None; self.doc.names.len()];
-        let mut name = |id: usize| -> Name {
-            names[id]
-                .get_or_insert_with(|| Name::new(self.doc.name(id)))
-                .clone()
-        };
+        // The document's own names, shared.
+        let name = |id: usize| self.doc.names[id].clone();
         let doc = self.doc;
-        let mut own = |n: NodeRef<'_>| {
+        let own = |n: NodeRef<'_>| {
             let r = n.rec();
             let mut e = Element::new(name(r.a));
             e.namespace = (r.b > 0).then(|| name(r.b - 1));

@@ -144,48 +144,51 @@ impl PartialEq<Name> for &str {
     }
 }
 
-/// The names of one tree being built: each distinct string becomes one [`Name`] (a `HashMap`
-/// with std's `RandomState`, keyed per map, numbers them). Documents repeat their names in the
-/// same order element after element (a feed's items, a table's rows), so each name remembers
-/// the name looked up after it last time, and that one is compared first: one comparison
-/// before the keyed hash. The last namespace is kept aside too, since an element is usually in
-/// its parent's.
-#[derive(Default)]
+/// The names of one tree being built: each distinct string becomes one [`Name`] with a number
+/// (a `HashMap` with std's `RandomState`, keyed per map, numbers them). Documents repeat their
+/// names in the same order element after element (a feed's items, a table's rows), so each name
+/// remembers the name looked up after it last time, and that one is compared first: one
+/// comparison before the keyed hash. The last namespace is kept aside too, since an element is
+/// usually in its parent's.
+#[derive(Debug)]
 pub(crate) struct Interner {
     index: HashMap<Name, usize>,
-    /// Each name with the number of the name looked up after it last time (`usize::MAX`: none).
+    /// Each name with the number of the name looked up after it last time (`NONE`: none).
     names: Vec<(Name, usize)>,
-    /// The number of the name looked up last (`usize::MAX`: none).
+    /// The number of the name looked up last.
     prev: usize,
-    last_namespace: Option<Name>,
+    /// The number of the namespace looked up last.
+    last_namespace: usize,
 }
+
+/// No name.
+const NONE: usize = usize::MAX;
 
 impl Interner {
     pub(crate) fn new() -> Interner {
         Interner {
-            prev: usize::MAX,
-            ..Interner::default()
+            index: HashMap::new(),
+            names: Vec::new(),
+            prev: NONE,
+            last_namespace: NONE,
         }
     }
 
-    /// The shared `Name` for `s`.
-    pub(crate) fn name(&mut self, s: &str) -> Name {
-        let predicted = self
-            .names
-            .get(self.prev)
-            .map_or(usize::MAX, |&(_, next)| next);
+    /// The number of `s` (numbers count up from 0 in order of first appearance).
+    pub(crate) fn number(&mut self, s: &str) -> usize {
+        let predicted = self.names.get(self.prev).map_or(NONE, |&(_, next)| next);
         if let Some((n, _)) = self.names.get(predicted)
             && n.as_str() == s
         {
             self.prev = predicted;
-            return n.clone();
+            return predicted;
         }
         let i = match self.index.get(s) {
             Some(&i) => i,
             None => {
                 let n = Name::new(s);
                 self.index.insert(n.clone(), self.names.len());
-                self.names.push((n, usize::MAX));
+                self.names.push((n, NONE));
                 self.names.len() - 1
             }
         };
@@ -193,19 +196,35 @@ impl Interner {
             *next = i;
         }
         self.prev = i;
+        i
+    }
+
+    /// The number of the namespace `s` (the same numbers as [`Interner::number`]).
+    pub(crate) fn namespace_number(&mut self, s: &str) -> usize {
+        if let Some((n, _)) = self.names.get(self.last_namespace)
+            && n.as_str() == s
+        {
+            return self.last_namespace;
+        }
+        self.last_namespace = self.number(s);
+        self.last_namespace
+    }
+
+    /// The shared `Name` for `s`.
+    pub(crate) fn name(&mut self, s: &str) -> Name {
+        let i = self.number(s);
         self.names[i].0.clone()
     }
 
     /// The shared `Name` for the namespace `s`.
     pub(crate) fn namespace(&mut self, s: &str) -> Name {
-        if let Some(n) = &self.last_namespace
-            && n.as_str() == s
-        {
-            return n.clone();
-        }
-        let n = self.name(s);
-        self.last_namespace = Some(n.clone());
-        n
+        let i = self.namespace_number(s);
+        self.names[i].0.clone()
+    }
+
+    /// The names, in the order of their numbers.
+    pub(crate) fn into_names(self) -> Vec<Name> {
+        self.names.into_iter().map(|(n, _)| n).collect()
     }
 }
 

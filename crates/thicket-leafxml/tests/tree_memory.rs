@@ -73,6 +73,15 @@ fn names_and_namespaces_are_shared_within_a_tree() {
         e[2].namespace.as_ref().unwrap()
     ));
     assert_eq!(a2.namespace, None);
+    // A document's tree shares the document's names.
+    let doc = thicket_leafxml::Document::parse(b"<r><e/><e/></r>").unwrap();
+    let (one, two) = (doc.to_element(), doc.to_element());
+    let e: Vec<&Element> = one.child_elements().chain(two.child_elements()).collect();
+    assert!(
+        e.windows(2)
+            .all(|w| Name::ptr_eq(&w[0].local_name, &w[1].local_name))
+    );
+    assert_eq!(e.len(), 4);
 }
 
 /// Documents shaped like the corpus files that cost the most per byte: short elements, one
