@@ -1,5 +1,4 @@
-//! The memory a decoded tree holds, per input byte. docs/performance.md ("LeafXML `Element`
-//! memory") has the numbers.
+//! The memory a decoded tree holds, per input byte. docs/leafxml.md ("Memory") has the numbers.
 //!
 //! Without a kind, it prints the table of that page for the given files (every file of
 //! `../shared/corpus/xml` when none is given; the files LeafXML rejects are listed as such):

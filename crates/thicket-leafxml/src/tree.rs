@@ -292,7 +292,7 @@ impl Element {
 
     /// Bytes of memory the tree holds outside the root's own struct: the lists' capacities,
     /// the boxed child elements, the strings' capacities, and each shared [`Name`] once. For
-    /// measurements (docs/performance.md, "LeafXML `Element` memory").
+    /// measurements (docs/leafxml.md, "Memory").
     pub fn heap_size(&self) -> usize {
         let mut names = std::collections::HashSet::new();
         let mut name = |n: &Name| {
