@@ -94,7 +94,8 @@ impl std::fmt::Debug for Document {
     }
 }
 
-/// Interns `s` as a stored number (`plus` added: 1 for namespaces, so that 0 is none).
+/// Interns `s` as a stored number (`plus` added: 1 for namespaces, so that 0 is none; a
+/// namespace is looked up with the interner's last-namespace shortcut).
 fn intern(interner: &mut Interner, s: &str, plus: usize, span: Span) -> Result<u32, Error> {
     let n = if plus == 0 {
         interner.number(s)
