@@ -3,7 +3,6 @@
 //! string, names and namespaces interned. Building, walking, comparing and dropping never
 //! recurse. Memory per input byte: docs/leafxml.md, "Memory".
 
-use std::collections::HashMap;
 use std::io::Read;
 
 use thicket_input::Span;
@@ -11,8 +10,9 @@ use thicket_input::Span;
 use crate::error::Error;
 use crate::event::EventKind;
 use crate::input::Source;
+use crate::name::{Interner, Name};
 use crate::reader::{Limits, Reader};
-use crate::tree::{Element, Node};
+use crate::tree::{Attribute, Element, Node};
 
 /// The parent of the root.
 const NONE: u32 = u32::MAX;
@@ -80,8 +80,8 @@ pub struct Document {
     attributes: Vec<Attr>,
     /// Texts and attribute values, one after the other.
     strings: String,
-    /// Interned names and namespaces.
-    names: Vec<Box<str>>,
+    /// Interned names and namespaces (shared with the `Element`s made from the document).
+    names: Vec<Name>,
 }
 
 impl std::fmt::Debug for Document {
@@ -94,33 +94,15 @@ impl std::fmt::Debug for Document {
     }
 }
 
-/// Names and namespaces seen so far, numbered (std's `RandomState`: keyed per table).
-#[derive(Default)]
-struct Interner {
-    index: HashMap<Box<str>, usize>,
-}
-
-impl Interner {
-    fn intern(&mut self, names: &mut Vec<Box<str>>, s: &str) -> usize {
-        if let Some(&i) = self.index.get(s) {
-            return i;
-        }
-        let i = names.len();
-        names.push(s.into());
-        self.index.insert(s.into(), i);
-        i
-    }
-}
-
-/// Interns `s` as a stored number (`plus` added: 1 for namespaces, so that 0 is none).
-fn intern(
-    interner: &mut Interner,
-    names: &mut Vec<Box<str>>,
-    s: &str,
-    plus: usize,
-    span: Span,
-) -> Result<u32, Error> {
-    index(interner.intern(names, s) + plus, span)
+/// Interns `s` as a stored number (`plus` added: 1 for namespaces, so that 0 is none; a
+/// namespace is looked up with the interner's last-namespace shortcut).
+fn intern(interner: &mut Interner, s: &str, plus: usize, span: Span) -> Result<u32, Error> {
+    let n = if plus == 0 {
+        interner.number(s)
+    } else {
+        interner.namespace_number(s)
+    };
+    index(n + plus, span)
 }
 
 impl Document {
@@ -139,7 +121,7 @@ impl Document {
     /// root element with no name).
     pub fn from_reader<S: Source>(mut reader: Reader<'_, S>) -> Result<Document, Error> {
         let mut doc = Document::default();
-        let mut interner = Interner::default();
+        let mut interner = Interner::new();
         let mut open: Vec<usize> = Vec::new();
         while let Some(event) = reader.next_event()? {
             let span = event.span;
@@ -158,7 +140,7 @@ impl Document {
                     let first = index(doc.attributes.len(), span)?;
                     for (name, value) in attributes.local() {
                         let attr = Attr {
-                            name: intern(&mut interner, &mut doc.names, name, 0, span)?,
+                            name: intern(&mut interner, name, 0, span)?,
                             namespace: 0,
                             value: doc.push_str(value),
                         };
@@ -166,8 +148,8 @@ impl Document {
                     }
                     for (ns, name, value) in attributes.external() {
                         let attr = Attr {
-                            name: intern(&mut interner, &mut doc.names, name, 0, span)?,
-                            namespace: intern(&mut interner, &mut doc.names, ns, 1, span)?,
+                            name: intern(&mut interner, name, 0, span)?,
+                            namespace: intern(&mut interner, ns, 1, span)?,
                             value: doc.push_str(value),
                         };
                         doc.attributes.push(attr);
@@ -175,8 +157,8 @@ impl Document {
                     index(doc.attributes.len(), span)?;
                     let rec = Rec {
                         span,
-                        a: interner.intern(&mut doc.names, &local_name),
-                        b: namespace.map_or(0, |ns| interner.intern(&mut doc.names, &ns) + 1),
+                        a: interner.number(&local_name),
+                        b: namespace.map_or(0, |ns| interner.namespace_number(&ns) + 1),
                         parent,
                         end,
                         attributes: first,
@@ -207,8 +189,10 @@ impl Document {
                 }
             }
         }
+        doc.names = interner.into_names();
         if doc.nodes.is_empty() {
-            let empty = Interner::default().intern(&mut doc.names, "");
+            doc.names.push(Name::default());
+            let empty = doc.names.len() - 1;
             doc.nodes.push(Rec {
                 span: Span::empty(0),
                 a: empty,
@@ -263,8 +247,8 @@ impl Document {
         self.nodes.capacity() * size_of::<Rec>()
             + self.attributes.capacity() * size_of::<Attr>()
             + self.strings.capacity()
-            + self.names.capacity() * size_of::<Box<str>>()
-            + self.names.iter().map(|n| n.len()).sum::<usize>()
+            + self.names.capacity() * size_of::<Name>()
+            + self.names.iter().map(Name::heap_size).sum::<usize>()
     }
 
     fn name(&self, id: usize) -> &str {
@@ -447,18 +431,20 @@ impl<'d> NodeRef<'d> {
     /// The element and everything inside it as an owned [`Element`] (a text: an element with
     /// no name holding it).
     pub fn to_element(&self) -> Element {
+        // The document's own names, shared.
+        let name = |id: usize| self.doc.names[id].clone();
+        let doc = self.doc;
         let own = |n: NodeRef<'_>| {
-            let mut e = Element::new(n.local_name());
-            e.namespace = n.namespace().map(str::to_owned);
-            e.attributes = n
-                .attributes()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect();
-            for (ns, k, v) in n.external_attributes() {
-                e.external_attributes
-                    .entry(ns.to_owned())
-                    .or_default()
-                    .insert(k.to_owned(), v.to_owned());
+            let r = n.rec();
+            let mut e = Element::new(name(r.a));
+            e.namespace = (r.b > 0).then(|| name(r.b - 1));
+            e.attributes = Vec::with_capacity(n.attrs().len());
+            for a in n.attrs() {
+                e.attributes.push(Attribute {
+                    namespace: (a.namespace > 0).then(|| name(a.namespace as usize - 1)),
+                    local_name: name(a.name as usize),
+                    value: doc.strings[a.value.0..a.value.1].to_owned(),
+                });
             }
             e
         };
@@ -486,16 +472,19 @@ impl<'d> NodeRef<'d> {
         while stack.len() > 1 {
             close(&mut stack);
         }
-        stack.pop().map(|(e, _)| e).unwrap_or_default()
+        let mut root = stack.pop().map(|(e, _)| e).unwrap_or_default();
+        root.children.shrink_to_fit();
+        root
     }
 }
 
-/// Moves the innermost open element into its parent.
+/// Moves the innermost open element into its parent (its children list shrunk to fit).
 fn close(stack: &mut Vec<(Element, usize)>) {
-    if let Some((e, _)) = stack.pop()
+    if let Some((mut e, _)) = stack.pop()
         && let Some((parent, _)) = stack.last_mut()
     {
-        parent.children.push(Node::Element(e));
+        e.children.shrink_to_fit();
+        parent.children.push(e.into());
     }
 }
 

@@ -1,15 +1,11 @@
 //! Decoding events: start tags, content text and end tags, as the upstream APIs report them.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
 use thicket_input::Span;
 
 use crate::reader::{TagAttributes, TagExternal, TagLocal, TagWritten};
-
-/// The external attribute map of a tree element, owned.
-pub type ExternalAttributeMap = BTreeMap<String, BTreeMap<String, String>>;
 
 /// What a decoding event carries.
 #[derive(Clone, Debug, PartialEq, Eq)]

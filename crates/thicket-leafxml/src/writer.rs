@@ -162,9 +162,9 @@ impl<W: Write> Writer<W> {
     /// nothing is added next to text, so no text changes.
     ///
     /// ```
-    /// use thicket_leafxml::{Element, Node, Writer};
+    /// use thicket_leafxml::{Element, Writer};
     /// let mut root = Element::new("a");
-    /// root.children.push(Node::Element(Element::new("b")));
+    /// root.children.push(Element::new("b").into());
     /// let mut w = Writer::new(Vec::new()).with_indent(2);
     /// w.write_element(&root)?;
     /// let text = String::from_utf8(w.finish()?).unwrap();
@@ -353,15 +353,14 @@ impl<W: Write> Writer<W> {
     }
 
     fn start_element(&mut self, e: &Element) -> Result<(), WriteError> {
-        let local: Vec<(&str, &str)> = (e.attributes.iter())
-            .map(|(n, v)| (n.as_str(), v.as_str()))
-            .collect();
-        let external: Vec<(&str, &str, &str)> = (e.external_attributes.iter())
-            .flat_map(|(ns, m)| {
-                m.iter()
-                    .map(move |(n, v)| (ns.as_str(), n.as_str(), v.as_str()))
-            })
-            .collect();
+        let mut local: Vec<(&str, &str)> = Vec::new();
+        let mut external: Vec<(&str, &str, &str)> = Vec::new();
+        for a in &e.attributes {
+            match &a.namespace {
+                None => local.push((&a.local_name, &a.value)),
+                Some(ns) => external.push((ns, &a.local_name, &a.value)),
+            }
+        }
         self.start(
             e.namespace.as_deref(),
             &e.local_name,
