@@ -1,13 +1,19 @@
 //! `Serialize` (feature `serde`) for events, errors and documents: spans as `{"start", "end"}`,
 //! codes as their strings, attributes as lists (`local`: `[name, value]`, `external`:
 //! `[namespace, name, value]`), a document as its flat list of nodes in document order (each
-//! with its parent's number), so that no depth makes serialization recurse.
+//! with its parent's number), so that no depth makes serialization recurse. The owned tree
+//! ([`Element`]) also has `Deserialize`, in the same flat form (without spans), rebuilt without
+//! recursion; a [`Name`] is its string.
 
+use serde::de::Error as _;
 use serde::ser::{SerializeSeq, SerializeStruct};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thicket_input::Span;
 
-use crate::{Attributes, Document, Error, ErrorCode, Event, EventKind, NodeRef};
+use crate::{
+    Attribute, Attributes, Document, Element, Error, ErrorCode, Event, EventKind, Name, Node,
+    NodeRef,
+};
 
 struct SpanOut(Span);
 
@@ -170,9 +176,188 @@ impl Serialize for Document {
     }
 }
 
+impl Serialize for Name {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Name {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Name, D::Error> {
+        String::deserialize(deserializer).map(Name::from)
+    }
+}
+
+/// An attribute as `[namespace, local_name, value]` (`namespace` `null` for a local one).
+impl Serialize for Attribute {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (&self.namespace, &self.local_name, &self.value).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Attribute {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Attribute, D::Error> {
+        let (namespace, local_name, value) =
+            <(Option<Name>, Name, String)>::deserialize(deserializer)?;
+        Ok(Attribute {
+            namespace,
+            local_name,
+            value,
+        })
+    }
+}
+
+/// One node of an owned tree in the flat form: `{"type": "element", "namespace", "local_name",
+/// "attributes", "parent"}` or `{"type": "text", "text", "parent"}`.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum FlatNode<'e> {
+    Element {
+        namespace: Option<Name>,
+        local_name: Name,
+        attributes: std::borrow::Cow<'e, [Attribute]>,
+        parent: Option<usize>,
+    },
+    Text {
+        text: std::borrow::Cow<'e, str>,
+        parent: Option<usize>,
+    },
+}
+
+/// The element and its descendants in document order, as a flat list of nodes, each with its
+/// parent's number in the list (`null` for this element, the first).
+impl Serialize for Element {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(None)?;
+        fn flat(e: &Element, parent: Option<usize>) -> FlatNode<'_> {
+            FlatNode::Element {
+                namespace: e.namespace.clone(),
+                local_name: e.local_name.clone(),
+                attributes: std::borrow::Cow::Borrowed(&e.attributes),
+                parent,
+            }
+        }
+        seq.serialize_element(&flat(self, None))?;
+        // Per open element: its number and its children still to write.
+        let mut stack = vec![(0usize, self.children.iter())];
+        let mut next = 1usize;
+        while let Some((number, children)) = stack.last_mut() {
+            let parent = Some(*number);
+            let Some(child) = children.next() else {
+                stack.pop();
+                continue;
+            };
+            match child {
+                Node::Text(t) => seq.serialize_element(&FlatNode::Text {
+                    text: std::borrow::Cow::Borrowed(t),
+                    parent,
+                })?,
+                Node::Element(e) => {
+                    seq.serialize_element(&flat(e, parent))?;
+                    stack.push((next, e.children.iter()));
+                }
+            }
+            next += 1;
+        }
+        seq.end()
+    }
+}
+
+/// The flat form [`Element`]'s `Serialize` writes: the first node is the element, and every
+/// other node's parent is an element before it that is still open (document order).
+impl<'de> Deserialize<'de> for Element {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Element, D::Error> {
+        let nodes = Vec::<FlatNode<'static>>::deserialize(deserializer)?;
+        // The open elements with their numbers, the element itself at the bottom.
+        let mut open: Vec<(usize, Element)> = Vec::new();
+        let close = |open: &mut Vec<(usize, Element)>| {
+            if let Some((_, done)) = open.pop()
+                && let Some((_, parent)) = open.last_mut()
+            {
+                parent.children.push(done.into());
+            }
+        };
+        for (number, node) in nodes.into_iter().enumerate() {
+            let parent = match &node {
+                FlatNode::Element { parent, .. } | FlatNode::Text { parent, .. } => *parent,
+            };
+            match (number, parent) {
+                (0, None) => {}
+                (0, Some(_)) => return Err(D::Error::custom("the first node has a parent")),
+                (_, None) => return Err(D::Error::custom("a second node without a parent")),
+                (_, Some(p)) => {
+                    while open.len() > 1 && open.last().is_some_and(|(n, _)| *n != p) {
+                        close(&mut open);
+                    }
+                    if open.last().is_none_or(|(n, _)| *n != p) {
+                        return Err(D::Error::custom(format!(
+                            "node {number}: its parent {p} is not an open element before it"
+                        )));
+                    }
+                }
+            }
+            match node {
+                FlatNode::Element {
+                    namespace,
+                    local_name,
+                    attributes,
+                    ..
+                } => open.push((
+                    number,
+                    Element {
+                        namespace,
+                        local_name,
+                        attributes: attributes.into_owned(),
+                        children: Vec::new(),
+                    },
+                )),
+                FlatNode::Text { text, .. } => match open.last_mut() {
+                    Some((_, parent)) => parent.children.push(Node::Text(text.into_owned())),
+                    None => return Err(D::Error::custom("the first node is text")),
+                },
+            }
+        }
+        while open.len() > 1 {
+            close(&mut open);
+        }
+        match open.pop() {
+            Some((_, root)) => Ok(root),
+            None => Err(D::Error::custom("no element")),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::{Document, Reader};
+    use crate::{Document, Element, Reader};
+
+    #[test]
+    fn elements_round_trip_flat_at_any_depth() {
+        let doc = b"<a xmlns:p='urn:p' k='v' p:x='1'>t<b/><c>u<d/></c>w</a>";
+        let root = Element::parse(doc).unwrap();
+        let json = serde_json::to_string(&root).unwrap();
+        assert_eq!(
+            json,
+            r#"[{"type":"element","namespace":null,"local_name":"a","attributes":[[null,"k","v"],["urn:p","x","1"]],"parent":null},{"type":"text","text":"t","parent":0},{"type":"element","namespace":null,"local_name":"b","attributes":[],"parent":0},{"type":"element","namespace":null,"local_name":"c","attributes":[],"parent":0},{"type":"text","text":"u","parent":3},{"type":"element","namespace":null,"local_name":"d","attributes":[],"parent":3},{"type":"text","text":"w","parent":0}]"#
+        );
+        let back: Element = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, root);
+        // Any depth, without recursion either way.
+        let deep = format!("{}{}", "<a>".repeat(100_000), "</a>".repeat(100_000));
+        let root = Element::parse(deep.as_bytes()).unwrap();
+        let back: Element = serde_json::from_str(&serde_json::to_string(&root).unwrap()).unwrap();
+        assert_eq!(back, root);
+        // Not a tree in document order.
+        for bad in [
+            r#"[]"#,
+            r#"[{"type":"text","text":"t","parent":null}]"#,
+            r#"[{"type":"element","namespace":null,"local_name":"a","attributes":[],"parent":3}]"#,
+            r#"[{"type":"element","namespace":null,"local_name":"a","attributes":[],"parent":null},{"type":"text","text":"t","parent":1}]"#,
+            r#"[{"type":"element","namespace":null,"local_name":"a","attributes":[],"parent":null},{"type":"element","namespace":null,"local_name":"b","attributes":[],"parent":null}]"#,
+        ] {
+            assert!(serde_json::from_str::<Element>(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn events_errors_and_documents_serialize() {
