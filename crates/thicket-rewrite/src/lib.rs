@@ -48,7 +48,7 @@ mod core;
 mod handlers;
 mod matcher;
 mod modes;
-pub mod namespaces;
+mod namespaces;
 #[cfg(feature = "xml5")]
 mod reference;
 mod rewriter;
