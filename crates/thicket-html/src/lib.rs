@@ -14,7 +14,7 @@ pub use bytes::{ByteTokenizer, decode_bytes};
 pub use error::ErrorCode;
 pub use state::State;
 pub use token::{Attribute, Doctype, Tag, Token};
-pub use tokenizer::{Options, Tokenizer};
+pub use tokenizer::{AttributesOf, Lazy, Options, Tokenizer};
 pub use tokens::{Tokens, parse, parse_with};
 
 pub use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};

@@ -14,6 +14,7 @@
 //! Beside the states: [`fast`], the direct paths that take plain text, references, tags and
 //! comments whole (differential-tested against the states), [`limits`] and [`duplicates`].
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use thicket_charref::numeric;
@@ -34,6 +35,7 @@ mod duplicates;
 mod fast;
 mod foreign;
 mod hand_out;
+mod lazy;
 mod limits;
 mod pi;
 mod tag;
@@ -42,6 +44,8 @@ mod text;
 use doctype::DoctypeBuild;
 use hand_out::{Own, Source, Strings, Whole};
 use tag::TagBuild;
+
+pub use lazy::{AttributesOf, Lazy};
 
 /// Options for [`Tokenizer::with_options`].
 #[derive(Clone, Debug, Default)]
@@ -78,6 +82,12 @@ pub struct Options {
     /// `>`, and never a [`Token::ProcessingInstruction`]. Off by default: `<?target data>` is a
     /// processing instruction, as the standard says since 2026 (whatwg/html#12118).
     pub legacy_processing_instructions: bool,
+    /// Lazy tokenizing: the same tokens (kinds, spans, tag names, self-closing flags, state
+    /// switches), with only what [`Lazy`] asks for built: text, comment, DOCTYPE and
+    /// processing instruction content, and the attributes of the tags it names. `None` (the
+    /// default) builds everything. What the other tokens then carry: docs/html.md, "Lazy
+    /// tokenizing".
+    pub lazy: Option<Lazy>,
 }
 
 impl Options {
@@ -190,6 +200,10 @@ pub struct Tokenizer {
     options: Options,
     /// Whether `next_token` tries the direct paths ([`fast`]) before the states.
     direct_paths: bool,
+    /// `Options::lazy`'s tags whose attributes are built, when lazy ([`lazy`]).
+    lazy: Option<Box<lazy::Wanted>>,
+    /// Which token strings are handed out (all, unless lazy).
+    keep: lazy::Keep,
     /// The "last start tag" name: a range of the input while it is the input unchanged (most
     /// names; the cursor copies it out before compaction drops it), owned otherwise.
     last_start_tag: TextAcc,
@@ -240,6 +254,7 @@ impl std::fmt::Debug for Tokenizer {
             .field("buffered", &self.input.buffered())
             .field("finished", &self.input.is_finished())
             .field("done", &self.done)
+            .field("lazy", &self.options.lazy)
             .field("diagnostics", &self.diagnostics.as_slice().len())
             .finish_non_exhaustive()
     }
@@ -261,6 +276,11 @@ impl Tokenizer {
         }
         let limit = limits::Guard::new(&options.limits);
         let diagnostics = Diagnostics::new(options.limits.max_diagnostics);
+        let keep = lazy::Keep::new(options.lazy.as_ref());
+        let lazy = options
+            .lazy
+            .as_ref()
+            .map(|l| Box::new(lazy::Wanted::new(&l.attributes)));
         Tokenizer {
             input,
             cw: 0,
@@ -270,6 +290,8 @@ impl Tokenizer {
             return_state: State::Data,
             options,
             direct_paths: true,
+            lazy,
+            keep,
             last_start_tag,
             token_start: 0,
             last_end: 0,
@@ -367,7 +389,11 @@ impl Tokenizer {
                         self.ready_tag = Some(span);
                         self.last_end = e;
                         return Some(Token::Text {
-                            text: from.make(&self.input).range(s, e),
+                            text: if self.keep.text {
+                                from.make(&self.input).range(s, e)
+                            } else {
+                                Cow::Borrowed("")
+                            },
                             span: Span::new(s, e),
                         });
                     }
@@ -375,8 +401,13 @@ impl Tokenizer {
                         self.ready_tag = Some(span);
                         let (s, e) = self.text_span.take().unwrap_or((span.start, span.start));
                         self.last_end = e;
+                        let text = self.text.take();
                         return Some(Token::Text {
-                            text: from.make(&self.input).acc(self.text.take()),
+                            text: if self.keep.text {
+                                from.make(&self.input).acc(text)
+                            } else {
+                                Cow::Borrowed("")
+                            },
                             span: Span::new(s, e),
                         });
                     }
@@ -392,6 +423,7 @@ impl Tokenizer {
                 comment: &mut self.comment,
                 pi: &mut self.pi,
                 doctype: &mut self.doctype,
+                keep: self.keep,
             },
             from.make(&self.input),
         ))

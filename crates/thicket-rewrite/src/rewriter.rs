@@ -225,6 +225,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Dialect::Html => {
                 let options = thicket_html::Options {
                     limits,
+                    lazy: Some(html_lazy(&settings.handlers)),
                     ..thicket_html::Options::document()
                 };
                 (
@@ -389,6 +390,51 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 }
             }
         }
+    }
+}
+
+/// What the HTML tokenizer builds for `handlers` (its lazy mode; everything else is only
+/// delimited): text, comment, doctype and processing instruction content when a handler for it
+/// exists, and attributes where a selector may read them or a handler may see them: on the tags
+/// named by a compound that is a selector's subject or has `#id`, `.class`, `[attr]` or `:not`
+/// conditions, on every tag when such a compound has no type name.
+#[cfg(feature = "html")]
+fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
+    use crate::selector::Simple;
+    let mut all = false;
+    let mut names = Vec::new();
+    let selectors = handlers.elements.iter().flat_map(|(l, _)| &l.selectors);
+    for selector in selectors {
+        let subject = selector.compounds.len().saturating_sub(1);
+        for (k, compound) in selector.compounds.iter().enumerate() {
+            let conditions = compound.simples.iter().any(|s| {
+                matches!(
+                    s,
+                    Simple::Id(_) | Simple::Class(_) | Simple::Attr { .. } | Simple::Not(_)
+                )
+            });
+            if k != subject && !conditions {
+                continue;
+            }
+            match compound.simples.iter().find_map(|s| match s {
+                Simple::Type(name) => Some(name),
+                _ => None,
+            }) {
+                Some(name) => names.push(name.to_string()),
+                None => all = true,
+            }
+        }
+    }
+    thicket_html::Lazy {
+        text: handlers.text.is_some(),
+        comments: handlers.comment.is_some(),
+        doctypes: handlers.doctype.is_some(),
+        processing_instructions: handlers.pi.is_some(),
+        attributes: if all {
+            thicket_html::AttributesOf::All
+        } else {
+            thicket_html::AttributesOf::tags(names)
+        },
     }
 }
 

@@ -192,6 +192,9 @@ impl Tokenizer {
     /// text so far pending as the states would have it.
     #[inline(always)]
     pub(super) fn fast_data(&mut self) -> Fast {
+        if self.lazy.is_some() && !self.keep.text {
+            return self.lazy_data();
+        }
         // The common case first: a run of plain text (maybe empty), then a tag. The text is
         // handed out as a range of the input without going through `text`.
         let start = self.pos();
@@ -200,7 +203,7 @@ impl Tokenizer {
             |t: &Tokenizer, offset: usize| t.input.bytes().get(offset - t.input.base()).copied();
         if at(self, end) == Some(b'<') {
             self.input.set_offset(end);
-            if let Some(span) = self.fast_tag() {
+            if let Some(span) = self.direct_tag() {
                 return if end > start {
                     Fast::RawTextThenTag(start, end, span)
                 } else {
@@ -222,7 +225,7 @@ impl Tokenizer {
         loop {
             match at(self, end) {
                 Some(b'<') => {
-                    return match self.fast_tag() {
+                    return match self.direct_tag() {
                         Some(span) if self.text_span.is_some() => Fast::TextThenTag(span),
                         Some(span) => Fast::Tag(span),
                         None => {
@@ -277,7 +280,7 @@ impl Tokenizer {
     /// the data as the first `-->` does.) Queues it (after the pending text), moves past it and
     /// returns true; otherwise changes nothing and returns false.
     #[inline(never)]
-    fn fast_comment(&mut self) -> bool {
+    pub(super) fn fast_comment(&mut self) -> bool {
         let bytes = self.input.bytes();
         let lt = self.input.index();
         let ds = lt + 4;
@@ -302,7 +305,7 @@ impl Tokenizer {
         }
         let base = self.input.base();
         self.comment.clear();
-        if de > ds {
+        if de > ds && self.keep.comments {
             self.comment.push_range(base + ds, base + de, &self.input);
         }
         let end = base + de + 3;
@@ -328,7 +331,7 @@ impl Tokenizer {
     /// Always inlined into [`Tokenizer::fast_data`]: called once per tag, the call itself showed
     /// up in the profile (3% of the instructions on whatwg-html-source-2010).
     #[inline(always)]
-    fn fast_tag(&mut self) -> Option<Span> {
+    pub(super) fn fast_tag(&mut self) -> Option<Span> {
         let finished = self.input.is_finished();
         let mut tmp = [0u8; 4];
         let input = &self.input;
@@ -503,6 +506,23 @@ impl Tokenizer {
         if gt - lt > self.limit.max_tag_len || t.attrs.len() > self.limit.max_attributes {
             return None;
         }
+        Some(self.direct_tag_done(lt, gt, name_start, name_end, end_tag))
+    }
+
+    /// A tag a direct path built (from the `<` at buffer index `lt` to the `>` at `gt`, its
+    /// name at `name_start..name_end`): the position moves past it, a start tag becomes the
+    /// last start tag and may switch the state, an end tag updates the model of foreign
+    /// content. Returns the tag's span.
+    #[inline(always)]
+    pub(super) fn direct_tag_done(
+        &mut self,
+        lt: usize,
+        gt: usize,
+        name_start: usize,
+        name_end: usize,
+        end_tag: bool,
+    ) -> Span {
+        let base = self.input.base();
         let start = base + lt;
         let end = base + gt + 1;
         self.token_start = start;
@@ -521,7 +541,18 @@ impl Tokenizer {
         } else if self.options.foreign_content {
             self.foreign_end_tag();
         }
-        Some(Span::new(start, end))
+        Span::new(start, end)
+    }
+
+    /// The direct path's tag: [`Tokenizer::fast_tag`], or for a lazy tokenizer
+    /// [`Tokenizer::lazy_tag`] (one test per tag).
+    #[inline(always)]
+    fn direct_tag(&mut self) -> Option<Span> {
+        if self.lazy.is_some() {
+            self.lazy_tag()
+        } else {
+            self.fast_tag()
+        }
     }
 
     /// A direct path beside the attribute states for the common shapes `name="value"` (a

@@ -147,6 +147,12 @@ impl ForeignContent {
             .is_some_and(|o| o.namespace != Namespace::Html)
     }
 
+    /// Whether any SVG or MathML element is open (so tags may be processed by the rules for
+    /// foreign content, which read attributes of `font` and `annotation-xml`).
+    pub(super) fn any_open(&self) -> bool {
+        !self.open.is_empty()
+    }
+
     fn name(&self, i: usize) -> &str {
         let end = self
             .open

@@ -455,6 +455,12 @@ impl Tokenizer {
         } else {
             self.start_tag_done();
         }
+        if let Some(wanted) = &self.lazy
+            && !wanted.attributes(self.tag.name.as_str(&self.input).as_bytes())
+        {
+            // A lazy tokenizer's caller did not ask for them (the states built them all).
+            self.tag.attrs.clear();
+        }
         self.push_token(Pending::Tag(Span::new(self.token_start, self.pos())));
     }
 
