@@ -283,3 +283,114 @@ proptest! {
         }
     }
 }
+
+/// All tokens of `input` fed whole to a document-level tokenizer with `lazy`, owned.
+fn lazy_tokens(input: &str, lazy: Lazy) -> Vec<Token<'static>> {
+    let mut tok = Tokenizer::with_options(Options {
+        lazy: Some(lazy),
+        ..Options::document()
+    });
+    tok.feed(input);
+    tok.finish();
+    let mut out = Vec::new();
+    while let Some(t) = tok.next_token() {
+        out.push(t.into_owned());
+    }
+    out
+}
+
+#[test]
+fn text_not_asked_for_is_empty_with_its_span() {
+    let t = lazy_tokens("a &amp; b\r\n\0<p>", Lazy::default());
+    assert!(matches!(&t[0], Token::Text { text, span } if text.is_empty() && span.end == 12));
+    let t = lazy_tokens("a &amp; b<p>", Lazy { text: true, ..Lazy::default() });
+    assert!(matches!(&t[0], Token::Text { text, .. } if text == "a & b"));
+}
+
+#[test]
+fn comments_doctypes_and_pis_not_asked_for_are_empty() {
+    let t = lazy_tokens("<!DOCTYPE html><!-- c --><?pi d?>", Lazy::default());
+    assert!(matches!(&t[0], Token::Doctype(d) if d.name.is_none() && d.span.end == 15));
+    assert!(matches!(&t[1], Token::Comment { data, .. } if data.is_empty()));
+    assert!(matches!(&t[2], Token::ProcessingInstruction { target, data, .. }
+        if target.is_empty() && data.is_empty()));
+    let all = Lazy {
+        comments: true,
+        doctypes: true,
+        processing_instructions: true,
+        ..Lazy::default()
+    };
+    let t = lazy_tokens("<!DOCTYPE html><!-- c --><?pi d?>", all);
+    assert!(matches!(&t[0], Token::Doctype(d) if d.name.as_deref() == Some("html")));
+    assert!(matches!(&t[1], Token::Comment { data, .. } if data == " c "));
+    assert!(matches!(&t[2], Token::ProcessingInstruction { target, .. } if target == "pi"));
+}
+
+#[test]
+fn attributes_only_on_the_tags_asked_for() {
+    let input = "<p id=x><A HREF='/'>l</a><a href=\"x&amp;y\"></p x=y>";
+    let lazy = Lazy {
+        attributes: AttributesOf::tags(["A"]),
+        ..Lazy::default()
+    };
+    let attrs: Vec<(String, usize)> = lazy_tokens(input, lazy)
+        .iter()
+        .filter_map(|t| match t {
+            Token::StartTag(t) | Token::EndTag(t) => {
+                Some((t.name.to_string(), t.attributes.len()))
+            }
+            _ => None,
+        })
+        .collect();
+    // Uppercase names go through the states (which build everything): the same result.
+    assert_eq!(attrs, [("p".into(), 0), ("a".into(), 1), ("a".into(), 0), ("a".into(), 1), ("p".into(), 0)]);
+    let all = lazy_tokens(input, Lazy { attributes: AttributesOf::All, ..Lazy::default() });
+    assert!(matches!(&all[4], Token::StartTag(t) if t.attributes[0].value == "x&y"));
+}
+
+#[test]
+fn raw_text_switches_by_name_without_attributes() {
+    let t = lazy_tokens("<script type=x>a<b</script><style media='>'>p{}</style>", Lazy::default());
+    let kinds: Vec<&str> = t
+        .iter()
+        .map(|t| match t {
+            Token::StartTag(_) => "start",
+            Token::EndTag(_) => "end",
+            Token::Text { .. } => "text",
+            Token::Eof { .. } => "eof",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["start", "text", "end", "start", "text", "end", "eof"]);
+}
+
+#[test]
+fn foreign_content_reads_font_attributes_itself() {
+    // `<font color>` breaks out of SVG, so `<style>` is HTML's and switches to RAWTEXT; the
+    // caller did not ask for `font`'s attributes and gets none.
+    let t = lazy_tokens("<svg><font color=red><style><b></style>", Lazy::default());
+    assert!(matches!(&t[1], Token::StartTag(f) if f.name == "font" && f.attributes.is_empty()));
+    assert!(matches!(&t[3], Token::Text { span, .. } if span.start == 28 && span.end == 31));
+    // Without `color` the font stays SVG's: `<b>` is a tag.
+    let t = lazy_tokens("<svg><font><style><b></style>", Lazy::default());
+    assert!(matches!(&t[3], Token::StartTag(b) if b.name == "b"));
+}
+
+#[test]
+fn a_tag_cut_by_a_chunk_end_is_the_same_tag() {
+    let lazy = Lazy::default();
+    let mut tok = Tokenizer::with_options(Options {
+        lazy: Some(lazy),
+        ..Options::document()
+    });
+    let mut names = Vec::new();
+    for chunk in ["<div cla", "ss=\"a>b\" /", ">x</di", "v>"] {
+        tok.feed(chunk);
+        while let Some(t) = tok.next_token() {
+            if let Token::StartTag(t) | Token::EndTag(t) = t {
+                names.push((t.name.to_string(), t.self_closing, t.span.start, t.span.end));
+            }
+        }
+    }
+    assert_eq!(names, [("div".into(), true, 0, 19), ("div".into(), false, 20, 26)]);
+}

@@ -442,6 +442,13 @@ fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
 fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
     use thicket_html::Token;
     match token {
+        Token::StartTag(tag) if tag.attributes.is_empty() => core.process(Event::Start {
+            name: &tag.name,
+            local: &tag.name,
+            attributes: &[],
+            self_closing: tag.self_closing,
+            span: tag.span,
+        }),
         Token::StartTag(tag) => {
             let mut attributes = reuse_attrs(std::mem::take(&mut core.attrs));
             attributes.extend(tag.attributes.iter().map(|a| Attr {

@@ -23,7 +23,6 @@
 //! skim or lazy run passes over is not checked.
 
 use thicket_input::Span;
-use thicket_input::scan::StopSet;
 use thicket_names::html as names;
 
 use super::fast::Fast;
@@ -150,82 +149,91 @@ impl Wanted {
     /// Whether tags named `name` get their attributes.
     #[inline]
     pub(super) fn attributes(&self, name: &[u8]) -> bool {
-        self.all || self.names.binary_search_by(|n| (**n).cmp(name)).is_ok()
+        if self.all {
+            return true;
+        }
+        if self.names.len() <= 8 {
+            // A selector program names few tags: comparing lengths first rejects most.
+            return self.names.iter().any(|n| **n == *name);
+        }
+        self.names.binary_search_by(|n| (**n).cmp(name)).is_ok()
     }
 }
 
-/// A lazy run of data: up to the next `<`, which is all that ends one.
-static TO_LT: StopSet = StopSet::new(b"<");
-
-/// Where the attributes of a tag being skimmed are, in the standard's attribute states
-/// (12.2.5.32-40) as far as they decide where the tag ends.
-#[derive(Clone, Copy)]
-enum Skim {
-    BeforeAttributeName,
-    AttributeName,
-    AfterAttributeName,
-    BeforeAttributeValue,
-    AttributeValueUnquoted,
-    AfterAttributeValueQuoted,
-    SelfClosingStartTag,
-}
-
-/// Follows the attribute states over `bytes` from `j` (just after a tag name) to the tag's
-/// `>`: returns its index and whether the tag is self-closing, or `None` when the bytes end
-/// first. Only the characters that move between states matter here (whitespace, `/`, `=`,
-/// `>`, quotes); what the states would append or report is skipped, and a character reference
-/// in a value never consumes any of them, so the `>` found is the states'.
+/// Follows the attribute states of the standard (12.2.5.32-40) over `bytes` from `j` (just
+/// after a tag name) to the tag's `>`: returns its index and whether the tag is self-closing, or
+/// `None` when the bytes end first. Only the characters that move between the states matter
+/// here (whitespace, `/`, `=`, `>`, quotes); what the states would append or report is
+/// skipped, and a character reference in a value never consumes any of them, so the `>` found
+/// is the states'. Each loop turn starts in the before attribute name state.
 pub(super) fn skim_attributes(bytes: &[u8], mut j: usize) -> Option<(usize, bool)> {
-    use Skim::*;
-    let mut state = BeforeAttributeName;
+    let at = |j: usize| bytes.get(j).copied();
+    let ws = names::is_ascii_whitespace;
     loop {
-        let b = *bytes.get(j)?;
-        let ws = names::is_ascii_whitespace(b);
-        state = match (state, b) {
-            (BeforeAttributeName, _) if ws => state,
-            // `/` and `>` are reconsumed in the after attribute name state.
-            (BeforeAttributeName, b'/') => SelfClosingStartTag,
-            (BeforeAttributeName, b'>') => return Some((j, false)),
-            // Anything else starts a name, `=` too (unexpected-equals-sign-before-attribute-name).
-            (BeforeAttributeName, _) => AttributeName,
-            (AttributeName, _) if ws => AfterAttributeName,
-            (AttributeName, b'/') => SelfClosingStartTag,
-            (AttributeName, b'=') => BeforeAttributeValue,
-            (AttributeName, b'>') => return Some((j, false)),
-            (AttributeName, _) => state,
-            (AfterAttributeName, _) if ws => state,
-            (AfterAttributeName, b'/') => SelfClosingStartTag,
-            (AfterAttributeName, b'=') => BeforeAttributeValue,
-            (AfterAttributeName, b'>') => return Some((j, false)),
-            (AfterAttributeName, _) => AttributeName,
-            (BeforeAttributeValue, _) if ws => state,
-            (BeforeAttributeValue, b'"' | b'\'') => {
+        let mut b = at(j)?;
+        while ws(b) {
+            j += 1;
+            b = at(j)?;
+        }
+        // `/` and `>` are reconsumed in the after attribute name state.
+        match b {
+            b'>' => return Some((j, false)),
+            b'/' => {
+                // Self-closing start tag state: anything but `>` is reconsumed before a name
+                // (unexpected-solidus-in-tag).
+                j += 1;
+                if at(j)? == b'>' {
+                    return Some((j, true));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        // Attribute name state: the first character is the name's whatever it is (`=` too:
+        // unexpected-equals-sign-before-attribute-name).
+        j += 1;
+        b = at(j)?;
+        while !(ws(b) || matches!(b, b'/' | b'>' | b'=')) {
+            j += 1;
+            b = at(j)?;
+        }
+        // After attribute name state.
+        while ws(b) {
+            j += 1;
+            b = at(j)?;
+        }
+        match b {
+            b'=' => {}
+            // `>`, `/`, or a new attribute's name: as before a name.
+            _ => continue,
+        }
+        // Before attribute value state.
+        j += 1;
+        b = at(j)?;
+        while ws(b) {
+            j += 1;
+            b = at(j)?;
+        }
+        match b {
+            b'"' | b'\'' => {
                 // The closing quote: a reference in the value never consumes it.
                 j += 1 + memchr::memchr(b, bytes.get(j + 1..)?)?;
-                AfterAttributeValueQuoted
+                // After attribute value (quoted) state: whitespace, `/` and `>` act as before a
+                // name, anything else is reconsumed there (missing-whitespace-between-attributes).
+                j += 1;
             }
             // missing-attribute-value: the tag ends.
-            (BeforeAttributeValue, b'>') => return Some((j, false)),
-            (BeforeAttributeValue, _) => AttributeValueUnquoted,
-            (AttributeValueUnquoted, _) if ws => BeforeAttributeName,
-            (AttributeValueUnquoted, b'>') => return Some((j, false)),
-            (AttributeValueUnquoted, _) => state,
-            (AfterAttributeValueQuoted, _) if ws => BeforeAttributeName,
-            (AfterAttributeValueQuoted, b'/') => SelfClosingStartTag,
-            (AfterAttributeValueQuoted, b'>') => return Some((j, false)),
-            (AfterAttributeValueQuoted, _) => {
-                // missing-whitespace-between-attributes: reconsumed before a name.
-                state = BeforeAttributeName;
-                continue;
+            b'>' => return Some((j, false)),
+            _ => {
+                // Attribute value (unquoted) state, up to whitespace or `>`.
+                j += 1;
+                b = at(j)?;
+                while !(ws(b) || b == b'>') {
+                    j += 1;
+                    b = at(j)?;
+                }
             }
-            (SelfClosingStartTag, b'>') => return Some((j, true)),
-            (SelfClosingStartTag, _) => {
-                // unexpected-solidus-in-tag: reconsumed before a name.
-                state = BeforeAttributeName;
-                continue;
-            }
-        };
-        j += 1;
+        }
     }
 }
 
@@ -234,9 +242,17 @@ impl Tokenizer {
     /// up to the next `<` in one run, then the tag there ([`Tokenizer::lazy_tag`]).
     #[inline(never)]
     pub(super) fn lazy_data(&mut self) -> Fast {
+        // A run of data ends only at `<` (or the end of the buffer): what else the states would
+        // stop at (`&`, NULL, CR, characters with input-stream errors) is content.
         let start = self.pos();
-        let end = self.scan(&TO_LT);
-        if self.input.bytes().get(end - self.input.base()) == Some(&b'<') {
+        let bytes = self.input.bytes();
+        let from = self.input.index();
+        let lt = memchr::memchr(b'<', &bytes[from..]).map(|n| from + n);
+        let end = self.input.base() + lt.unwrap_or(bytes.len());
+        if end > self.checked {
+            self.checked = end;
+        }
+        if lt.is_some() {
             self.input.set_offset(end);
             if let Some(span) = self.lazy_tag() {
                 return if end > start {
@@ -307,5 +323,75 @@ impl Tokenizer {
         t.attrs.clear();
         t.self_closing = self_closing;
         Some(self.direct_tag_done(lt, gt, name_start, name_end, end_tag))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skim_attributes;
+
+    /// The skim over what follows a tag name in `rest`: the index of the `>` and the flag.
+    fn skim(rest: &str) -> Option<(usize, bool)> {
+        skim_attributes(rest.as_bytes(), 0)
+    }
+
+    #[test]
+    fn no_attributes() {
+        assert_eq!(skim(">"), Some((0, false)));
+        assert_eq!(skim(" \t\n\x0c\r>"), Some((5, false)));
+    }
+
+    #[test]
+    fn a_quoted_value_holds_gt_slash_and_the_other_quote() {
+        assert_eq!(skim(r#" a="x>'/>">"#), Some((10, false)));
+        assert_eq!(skim(r#" a='x>"/>'/>"#), Some((11, true)));
+    }
+
+    #[test]
+    fn a_quote_starts_a_value_only_after_equals() {
+        // In a name and in an unquoted value a quote is a plain character.
+        assert_eq!(skim(r#" a"b>"#), Some((4, false)));
+        assert_eq!(skim(r#" a=b"c>"d">"#), Some((6, false)));
+    }
+
+    #[test]
+    fn an_unquoted_value_ends_at_whitespace_or_gt_and_holds_slash() {
+        assert_eq!(skim(" a=b/>"), Some((5, false)));
+        assert_eq!(skim(" a=b />"), Some((6, true)));
+    }
+
+    #[test]
+    fn whitespace_around_equals() {
+        assert_eq!(skim(" a = \"b>\" >"), Some((10, false)));
+    }
+
+    #[test]
+    fn missing_value_ends_the_tag() {
+        assert_eq!(skim(" a=>"), Some((3, false)));
+        assert_eq!(skim(" a= >"), Some((4, false)));
+    }
+
+    #[test]
+    fn equals_before_a_name_starts_the_name() {
+        // unexpected-equals-sign-before-attribute-name: `="x` is a name, the quote no value.
+        assert_eq!(skim(" =\"x>"), Some((4, false)));
+    }
+
+    #[test]
+    fn missing_whitespace_between_attributes() {
+        assert_eq!(skim(r#" a="b"c="d>">"#), Some((12, false)));
+    }
+
+    #[test]
+    fn solidus_not_before_gt_is_reconsumed() {
+        assert_eq!(skim(" /a/ />"), Some((6, true)));
+        assert_eq!(skim(" a/b='>'>"), Some((8, false)));
+    }
+
+    #[test]
+    fn the_end_of_the_bytes_decides_nothing() {
+        for rest in [" a=\"b>", " a", " a=b", " /", " a=\"b\"", ""] {
+            assert_eq!(skim(rest), None, "{rest:?}");
+        }
     }
 }
