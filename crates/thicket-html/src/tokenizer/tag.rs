@@ -480,7 +480,15 @@ impl Tokenizer {
                 // Processed by the rules for foreign content: nothing switches.
                 return;
             }
-            self.state = match self.tag.name.as_str(&self.input) {
+            let name = self.tag.name.as_str(&self.input);
+            if !matches!(
+                name.as_bytes().first(),
+                Some(b'i' | b'n' | b'p' | b's' | b't' | b'x')
+            ) {
+                // No raw-text element's name starts otherwise: most tags end here.
+                return;
+            }
+            self.state = match name {
                 "title" | "textarea" => State::Rcdata,
                 "style" | "xmp" | "iframe" | "noembed" | "noframes" => State::Rawtext,
                 "noscript" if self.options.scripting => State::Rawtext,
