@@ -118,6 +118,14 @@ impl Options {
     }
 }
 
+/// The direct paths a tokenizer tries ([`Tokenizer::set_direct_paths`], [`Options::lazy`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direct {
+    Off,
+    Full,
+    Lazy,
+}
+
 /// What a state method returns: `Ok` to go on, [`NeedMore`] when the input ran out before the
 /// standard could decide (the one way to wait: `?` hands it up to [`Tokenizer::run`]).
 type Step = Result<(), NeedMore>;
@@ -198,8 +206,9 @@ pub struct Tokenizer {
     state: State,
     return_state: State,
     options: Options,
-    /// Whether `next_token` tries the direct paths ([`fast`]) before the states.
-    direct_paths: bool,
+    /// Which direct paths `next_token` tries before the states: none (turned off, or after
+    /// the end-of-file token), [`fast`]'s, or [`lazy`]'s. One test per token decides.
+    direct: Direct,
     /// `Options::lazy`'s tags whose attributes are built, when lazy ([`lazy`]).
     lazy: Option<Box<lazy::Wanted>>,
     /// Which token strings are handed out (all, unless lazy).
@@ -289,7 +298,11 @@ impl Tokenizer {
             state,
             return_state: State::Data,
             options,
-            direct_paths: true,
+            direct: if lazy.is_some() {
+                Direct::Lazy
+            } else {
+                Direct::Full
+            },
             lazy,
             keep,
             last_start_tag,
@@ -374,8 +387,14 @@ impl Tokenizer {
             // Between tokens nothing is pending (text is flushed before `run` returns), so in the
             // data state the direct path may look at the input first.
             debug_assert!(self.text_span.is_none());
-            if self.state == State::Data && !self.done && self.direct_paths {
-                match self.fast_data() {
+            let found = match self.direct {
+                _ if self.state != State::Data => None,
+                Direct::Off => None,
+                Direct::Full => Some(self.fast_data()),
+                Direct::Lazy => Some(self.lazy_data()),
+            };
+            if let Some(found) = found {
+                match found {
                     fast::Fast::No => {}
                     fast::Fast::Tag(span) => {
                         self.last_end = span.end;
@@ -389,11 +408,15 @@ impl Tokenizer {
                         self.ready_tag = Some(span);
                         self.last_end = e;
                         return Some(Token::Text {
-                            text: if self.keep.text {
-                                from.make(&self.input).range(s, e)
-                            } else {
-                                Cow::Borrowed("")
-                            },
+                            text: from.make(&self.input).range(s, e),
+                            span: Span::new(s, e),
+                        });
+                    }
+                    fast::Fast::SkippedTextThenTag(s, e, span) => {
+                        self.ready_tag = Some(span);
+                        self.last_end = e;
+                        return Some(Token::Text {
+                            text: Cow::Borrowed(""),
                             span: Span::new(s, e),
                         });
                     }
@@ -401,13 +424,8 @@ impl Tokenizer {
                         self.ready_tag = Some(span);
                         let (s, e) = self.text_span.take().unwrap_or((span.start, span.start));
                         self.last_end = e;
-                        let text = self.text.take();
                         return Some(Token::Text {
-                            text: if self.keep.text {
-                                from.make(&self.input).acc(text)
-                            } else {
-                                Cow::Borrowed("")
-                            },
+                            text: from.make(&self.input).acc(self.text.take()),
                             span: Span::new(s, e),
                         });
                     }
@@ -458,7 +476,11 @@ impl Tokenizer {
     /// every construct goes through the states, which is slower. For differential tests of the
     /// two (docs/html.md, "The direct paths").
     pub fn set_direct_paths(&mut self, on: bool) {
-        self.direct_paths = on;
+        self.direct = match (on && !self.done, &self.lazy) {
+            (false, _) => Direct::Off,
+            (true, None) => Direct::Full,
+            (true, Some(_)) => Direct::Lazy,
+        };
     }
 
     /// Bytes of input the tokenizer holds: what it has not consumed yet and the source of the
@@ -806,6 +828,7 @@ impl Tokenizer {
     fn emit_eof(&mut self) -> Step {
         self.push_token(Pending::Eof(Span::empty(self.pos())));
         self.done = true;
+        self.direct = Direct::Off;
         Ok(())
     }
 }

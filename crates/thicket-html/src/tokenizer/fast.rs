@@ -31,6 +31,9 @@ pub(super) enum Fast {
     TextThenTag(Span),
     /// The input `start..end` unchanged as text, and then a tag, ready in `tag`.
     RawTextThenTag(usize, usize, Span),
+    /// Text at `start..end` whose content a lazy tokenizer's caller does not read, and then a
+    /// tag, ready in `tag`.
+    SkippedTextThenTag(usize, usize, Span),
 }
 
 /// What a character reference resolves to on the direct path.
@@ -192,9 +195,14 @@ impl Tokenizer {
     /// text so far pending as the states would have it.
     #[inline(always)]
     pub(super) fn fast_data(&mut self) -> Fast {
-        if self.lazy.is_some() && !self.keep.text {
-            return self.lazy_data();
-        }
+        self.fast_data_in::<false>()
+    }
+
+    /// [`Tokenizer::fast_data`]'s paths, with the tag at a `<` taken by [`Tokenizer::lazy_tag`]
+    /// when `LAZY` (a lazy tokenizer whose caller reads text), by [`Tokenizer::fast_tag`]
+    /// otherwise.
+    #[inline(always)]
+    pub(super) fn fast_data_in<const LAZY: bool>(&mut self) -> Fast {
         // The common case first: a run of plain text (maybe empty), then a tag. The text is
         // handed out as a range of the input without going through `text`.
         let start = self.pos();
@@ -203,7 +211,7 @@ impl Tokenizer {
             |t: &Tokenizer, offset: usize| t.input.bytes().get(offset - t.input.base()).copied();
         if at(self, end) == Some(b'<') {
             self.input.set_offset(end);
-            if let Some(span) = self.direct_tag() {
+            if let Some(span) = if LAZY { self.lazy_tag() } else { self.fast_tag() } {
                 return if end > start {
                     Fast::RawTextThenTag(start, end, span)
                 } else {
@@ -225,7 +233,7 @@ impl Tokenizer {
         loop {
             match at(self, end) {
                 Some(b'<') => {
-                    return match self.direct_tag() {
+                    return match if LAZY { self.lazy_tag() } else { self.fast_tag() } {
                         Some(span) if self.text_span.is_some() => Fast::TextThenTag(span),
                         Some(span) => Fast::Tag(span),
                         None => {
@@ -506,7 +514,25 @@ impl Tokenizer {
         if gt - lt > self.limit.max_tag_len || t.attrs.len() > self.limit.max_attributes {
             return None;
         }
-        Some(self.direct_tag_done(lt, gt, name_start, name_end, end_tag))
+        let start = base + lt;
+        let end = base + gt + 1;
+        self.token_start = start;
+        self.input.set_offset(end);
+        if end > self.checked {
+            self.checked = end;
+        }
+        if !end_tag {
+            // The name is a range of the input here.
+            self.last_start_tag.clear();
+            self.last_start_tag
+                .push_range(base + name_start, base + name_end, &self.input);
+            if self.options.switch_by_tag_name {
+                self.start_tag_done();
+            }
+        } else if self.options.foreign_content {
+            self.foreign_end_tag();
+        }
+        Some(Span::new(start, end))
     }
 
     /// A tag a direct path built (from the `<` at buffer index `lt` to the `>` at `gt`, its
@@ -542,17 +568,6 @@ impl Tokenizer {
             self.foreign_end_tag();
         }
         Span::new(start, end)
-    }
-
-    /// The direct path's tag: [`Tokenizer::fast_tag`], or for a lazy tokenizer
-    /// [`Tokenizer::lazy_tag`] (one test per tag).
-    #[inline(always)]
-    fn direct_tag(&mut self) -> Option<Span> {
-        if self.lazy.is_some() {
-            self.lazy_tag()
-        } else {
-            self.fast_tag()
-        }
     }
 
     /// A direct path beside the attribute states for the common shapes `name="value"` (a

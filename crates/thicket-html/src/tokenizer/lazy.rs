@@ -238,10 +238,13 @@ pub(super) fn skim_attributes(bytes: &[u8], mut j: usize) -> Option<(usize, bool
 }
 
 impl Tokenizer {
-    /// [`Tokenizer::fast_data`] for a lazy tokenizer whose caller does not read text: the text
-    /// up to the next `<` in one run, then the tag there ([`Tokenizer::lazy_tag`]).
+    /// [`Tokenizer::fast_data`] for a lazy tokenizer. When its caller does not read text: the
+    /// text up to the next `<` in one run, then the tag there ([`Tokenizer::lazy_tag`]).
     #[inline(never)]
     pub(super) fn lazy_data(&mut self) -> Fast {
+        if self.keep.text {
+            return self.fast_data_in::<true>();
+        }
         // A run of data ends only at `<` (or the end of the buffer): what else the states would
         // stop at (`&`, NULL, CR, characters with input-stream errors) is content.
         let start = self.pos();
@@ -256,7 +259,7 @@ impl Tokenizer {
             self.input.set_offset(end);
             if let Some(span) = self.lazy_tag() {
                 return if end > start {
-                    Fast::RawTextThenTag(start, end, span)
+                    Fast::SkippedTextThenTag(start, end, span)
                 } else {
                     Fast::Tag(span)
                 };

@@ -149,7 +149,7 @@ impl Tokenizer {
 
     /// 12.2.5.32 Before attribute name state.
     pub(super) fn before_attribute_name_state(&mut self) -> Step {
-        if self.direct_paths
+        if self.direct != super::Direct::Off
             && let Some(step) = self.fast_attributes()
         {
             return step;
