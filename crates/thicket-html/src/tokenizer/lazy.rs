@@ -126,7 +126,16 @@ impl Keep {
 #[derive(Debug)]
 pub(super) struct Wanted {
     all: bool,
+    /// Bit `n` (`n` < 63) is set when a name of `n` bytes is wanted, bit 63 for longer ones:
+    /// most tags are rejected by their length alone.
+    lengths: u64,
     names: Vec<Box<[u8]>>,
+}
+
+/// A name length's bit in [`Wanted::lengths`].
+#[inline(always)]
+fn length_bit(len: usize) -> u64 {
+    1 << len.min(63)
 }
 
 impl Wanted {
@@ -143,14 +152,22 @@ impl Wanted {
         };
         names.sort();
         names.dedup();
-        Wanted { all, names }
+        let lengths = names.iter().fold(0, |m, n| m | length_bit(n.len()));
+        Wanted {
+            all,
+            lengths,
+            names,
+        }
     }
 
     /// Whether tags named `name` get their attributes.
-    #[inline]
+    #[inline(always)]
     pub(super) fn attributes(&self, name: &[u8]) -> bool {
         if self.all {
             return true;
+        }
+        if self.lengths & length_bit(name.len()) == 0 {
+            return false;
         }
         if self.names.len() <= 8 {
             // A selector program names few tags: comparing lengths first rejects most.
