@@ -76,7 +76,9 @@ fn project(t: &Token<'_>, lazy: &Lazy, is_lazy: bool) -> String {
             format!("comment {span:?} {data:?}")
         }
         Token::ProcessingInstruction { target, data, span } => {
-            assert!(lazy.processing_instructions || !is_lazy || target.is_empty() && data.is_empty());
+            assert!(
+                lazy.processing_instructions || !is_lazy || target.is_empty() && data.is_empty()
+            );
             let (target, data) = if lazy.processing_instructions {
                 (&**target, &**data)
             } else {
@@ -105,34 +107,33 @@ fn run(chunks: &[&str], options: &Options, lazy: &Lazy, is_lazy: bool) -> Vec<St
     let mut out: Vec<String> = Vec::new();
     // The open text run: start, end, content.
     let mut text: Option<(usize, usize, String)> = None;
-    let pull = |tok: &mut Tokenizer,
-                out: &mut Vec<String>,
-                text: &mut Option<(usize, usize, String)>| {
-        while let Some(t) = tok.next_token() {
-            if let Token::Text { text: s, span } = &t {
-                match text {
-                    Some((_, e, acc)) if *e == span.start => {
-                        *e = span.end;
-                        acc.push_str(s);
-                    }
-                    _ => {
-                        if let Some((s0, e0, acc)) = text.take() {
-                            let acc = if lazy.text { acc } else { String::new() };
-                            out.push(format!("text {s0}..{e0} {acc:?}"));
+    let pull =
+        |tok: &mut Tokenizer, out: &mut Vec<String>, text: &mut Option<(usize, usize, String)>| {
+            while let Some(t) = tok.next_token() {
+                if let Token::Text { text: s, span } = &t {
+                    match text {
+                        Some((_, e, acc)) if *e == span.start => {
+                            *e = span.end;
+                            acc.push_str(s);
                         }
-                        *text = Some((span.start, span.end, s.to_string()));
+                        _ => {
+                            if let Some((s0, e0, acc)) = text.take() {
+                                let acc = if lazy.text { acc } else { String::new() };
+                                out.push(format!("text {s0}..{e0} {acc:?}"));
+                            }
+                            *text = Some((span.start, span.end, s.to_string()));
+                        }
                     }
+                    project(&t, lazy, is_lazy);
+                    continue;
                 }
-                project(&t, lazy, is_lazy);
-                continue;
+                if let Some((s0, e0, acc)) = text.take() {
+                    let acc = if lazy.text { acc } else { String::new() };
+                    out.push(format!("text {s0}..{e0} {acc:?}"));
+                }
+                out.push(project(&t, lazy, is_lazy));
             }
-            if let Some((s0, e0, acc)) = text.take() {
-                let acc = if lazy.text { acc } else { String::new() };
-                out.push(format!("text {s0}..{e0} {acc:?}"));
-            }
-            out.push(project(&t, lazy, is_lazy));
-        }
-    };
+        };
     for c in chunks {
         tok.feed(c);
         pull(&mut tok, &mut out, &mut text);
@@ -246,7 +247,11 @@ fn corpus_files() {
                 chunks.push(&text[at..end]);
                 at = end;
             }
-            check(&chunks, &Options::document(), &format!("{what} in {size}-byte chunks"));
+            check(
+                &chunks,
+                &Options::document(),
+                &format!("{what} in {size}-byte chunks"),
+            );
         }
     }
     assert!(read > 0, "corpus present but unreadable");
@@ -256,17 +261,79 @@ fn corpus_files() {
 /// foreign content switches, references, CR, NULL, comments, DOCTYPEs, processing instructions.
 fn markup() -> impl Strategy<Value = String> {
     let pieces = prop::sample::select(vec![
-        "text ", "\r", "\r\n", "\0", "&amp;", "&amp", "&#60;", "&", "\u{e9}", "\u{fffe}",
-        "<p>", "</p>", "<P>", "<pA x>", "<p\r>", "<br/>", "<br />", "</p >", "</p a=\">\">",
-        "</p/>", "<a href=\"x>y\">", "<a href='x\"y'>", "<a href=x>", "<a href=x/>",
-        "<a href=\"x\"/>", "<a href=\"x\"b=c>", "<a b c d>", "<a =b>", "<a b=>", "<a/b>",
-        "<a b/>", "<a b = \"c\" / >", "<a b=\"c\"/x>", "<a\0b>", "<a b=\0>", "<img src=x>",
-        "<IMG SRC=x>", "<font color=red>", "<a", "<a b=\"", "</", "<", "<>", "<1>", "</>",
-        "<script>", "</script>", "<!--", "-->", "<style>", "</style>", "<title>", "</title>",
-        "<textarea>", "<plaintext>", "<xmp>", "<svg>", "</svg>", "<math>", "</math>",
-        "<mi>", "<foreignObject>", "<annotation-xml encoding=text/html>",
-        "<annotation-xml encoding='x'>", "<svg/>", "<![CDATA[x]]>", "<!-- c -->", "<!-- a --!>",
-        "<!DOCTYPE html>", "<!doctype x public \"a\" 'b'>", "<?pi x?>", "<?x y>", "<? >",
+        "text ",
+        "\r",
+        "\r\n",
+        "\0",
+        "&amp;",
+        "&amp",
+        "&#60;",
+        "&",
+        "\u{e9}",
+        "\u{fffe}",
+        "<p>",
+        "</p>",
+        "<P>",
+        "<pA x>",
+        "<p\r>",
+        "<br/>",
+        "<br />",
+        "</p >",
+        "</p a=\">\">",
+        "</p/>",
+        "<a href=\"x>y\">",
+        "<a href='x\"y'>",
+        "<a href=x>",
+        "<a href=x/>",
+        "<a href=\"x\"/>",
+        "<a href=\"x\"b=c>",
+        "<a b c d>",
+        "<a =b>",
+        "<a b=>",
+        "<a/b>",
+        "<a b/>",
+        "<a b = \"c\" / >",
+        "<a b=\"c\"/x>",
+        "<a\0b>",
+        "<a b=\0>",
+        "<img src=x>",
+        "<IMG SRC=x>",
+        "<font color=red>",
+        "<a",
+        "<a b=\"",
+        "</",
+        "<",
+        "<>",
+        "<1>",
+        "</>",
+        "<script>",
+        "</script>",
+        "<!--",
+        "-->",
+        "<style>",
+        "</style>",
+        "<title>",
+        "</title>",
+        "<textarea>",
+        "<plaintext>",
+        "<xmp>",
+        "<svg>",
+        "</svg>",
+        "<math>",
+        "</math>",
+        "<mi>",
+        "<foreignObject>",
+        "<annotation-xml encoding=text/html>",
+        "<annotation-xml encoding='x'>",
+        "<svg/>",
+        "<![CDATA[x]]>",
+        "<!-- c -->",
+        "<!-- a --!>",
+        "<!DOCTYPE html>",
+        "<!doctype x public \"a\" 'b'>",
+        "<?pi x?>",
+        "<?x y>",
+        "<? >",
     ]);
     prop::collection::vec(pieces, 0..24).prop_map(|v| v.concat())
 }
@@ -303,7 +370,13 @@ fn lazy_tokens(input: &str, lazy: Lazy) -> Vec<Token<'static>> {
 fn text_not_asked_for_is_empty_with_its_span() {
     let t = lazy_tokens("a &amp; b\r\n\0<p>", Lazy::default());
     assert!(matches!(&t[0], Token::Text { text, span } if text.is_empty() && span.end == 12));
-    let t = lazy_tokens("a &amp; b<p>", Lazy { text: true, ..Lazy::default() });
+    let t = lazy_tokens(
+        "a &amp; b<p>",
+        Lazy {
+            text: true,
+            ..Lazy::default()
+        },
+    );
     assert!(matches!(&t[0], Token::Text { text, .. } if text == "a & b"));
 }
 
@@ -312,8 +385,10 @@ fn comments_doctypes_and_pis_not_asked_for_are_empty() {
     let t = lazy_tokens("<!DOCTYPE html><!-- c --><?pi d?>", Lazy::default());
     assert!(matches!(&t[0], Token::Doctype(d) if d.name.is_none() && d.span.end == 15));
     assert!(matches!(&t[1], Token::Comment { data, .. } if data.is_empty()));
-    assert!(matches!(&t[2], Token::ProcessingInstruction { target, data, .. }
-        if target.is_empty() && data.is_empty()));
+    assert!(
+        matches!(&t[2], Token::ProcessingInstruction { target, data, .. }
+        if target.is_empty() && data.is_empty())
+    );
     let all = Lazy {
         comments: true,
         doctypes: true,
@@ -336,21 +411,37 @@ fn attributes_only_on_the_tags_asked_for() {
     let attrs: Vec<(String, usize)> = lazy_tokens(input, lazy)
         .iter()
         .filter_map(|t| match t {
-            Token::StartTag(t) | Token::EndTag(t) => {
-                Some((t.name.to_string(), t.attributes.len()))
-            }
+            Token::StartTag(t) | Token::EndTag(t) => Some((t.name.to_string(), t.attributes.len())),
             _ => None,
         })
         .collect();
     // Uppercase names go through the states (which build everything): the same result.
-    assert_eq!(attrs, [("p".into(), 0), ("a".into(), 1), ("a".into(), 0), ("a".into(), 1), ("p".into(), 0)]);
-    let all = lazy_tokens(input, Lazy { attributes: AttributesOf::All, ..Lazy::default() });
+    assert_eq!(
+        attrs,
+        [
+            ("p".into(), 0),
+            ("a".into(), 1),
+            ("a".into(), 0),
+            ("a".into(), 1),
+            ("p".into(), 0)
+        ]
+    );
+    let all = lazy_tokens(
+        input,
+        Lazy {
+            attributes: AttributesOf::All,
+            ..Lazy::default()
+        },
+    );
     assert!(matches!(&all[4], Token::StartTag(t) if t.attributes[0].value == "x&y"));
 }
 
 #[test]
 fn raw_text_switches_by_name_without_attributes() {
-    let t = lazy_tokens("<script type=x>a<b</script><style media='>'>p{}</style>", Lazy::default());
+    let t = lazy_tokens(
+        "<script type=x>a<b</script><style media='>'>p{}</style>",
+        Lazy::default(),
+    );
     let kinds: Vec<&str> = t
         .iter()
         .map(|t| match t {
@@ -361,7 +452,10 @@ fn raw_text_switches_by_name_without_attributes() {
             _ => "other",
         })
         .collect();
-    assert_eq!(kinds, ["start", "text", "end", "start", "text", "end", "eof"]);
+    assert_eq!(
+        kinds,
+        ["start", "text", "end", "start", "text", "end", "eof"]
+    );
 }
 
 #[test]
@@ -392,5 +486,8 @@ fn a_tag_cut_by_a_chunk_end_is_the_same_tag() {
             }
         }
     }
-    assert_eq!(names, [("div".into(), true, 0, 19), ("div".into(), false, 20, 26)]);
+    assert_eq!(
+        names,
+        [("div".into(), true, 0, 19), ("div".into(), false, 20, 26)]
+    );
 }

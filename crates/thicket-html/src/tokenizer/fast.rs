@@ -211,7 +211,11 @@ impl Tokenizer {
             |t: &Tokenizer, offset: usize| t.input.bytes().get(offset - t.input.base()).copied();
         if at(self, end) == Some(b'<') {
             self.input.set_offset(end);
-            if let Some(span) = if LAZY { self.lazy_tag() } else { self.fast_tag() } {
+            if let Some(span) = if LAZY {
+                self.lazy_tag()
+            } else {
+                self.fast_tag()
+            } {
                 return if end > start {
                     Fast::RawTextThenTag(start, end, span)
                 } else {
@@ -233,7 +237,11 @@ impl Tokenizer {
         loop {
             match at(self, end) {
                 Some(b'<') => {
-                    return match if LAZY { self.lazy_tag() } else { self.fast_tag() } {
+                    return match if LAZY {
+                        self.lazy_tag()
+                    } else {
+                        self.fast_tag()
+                    } {
                         Some(span) if self.text_span.is_some() => Fast::TextThenTag(span),
                         Some(span) => Fast::Tag(span),
                         None => {

@@ -328,7 +328,8 @@ impl Tokenizer {
     /// and returns whether the tag was processed by the HTML rules (so may switch the state).
     #[inline]
     pub(super) fn foreign_start_tag(&mut self) -> bool {
-        if !self.foreign.any_open() && !matches!(self.tag.name.as_str(&self.input), "svg" | "math") {
+        if !self.foreign.any_open() && !matches!(self.tag.name.as_str(&self.input), "svg" | "math")
+        {
             // Outside SVG and MathML nothing but these two changes the model (the common
             // case, decided without the call).
             self.options.cdata_allowed = false;

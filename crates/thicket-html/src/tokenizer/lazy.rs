@@ -25,9 +25,9 @@
 use thicket_input::Span;
 use thicket_names::html as names;
 
+use super::Tokenizer;
 use super::fast::Fast;
 use super::tag::NAME;
-use super::Tokenizer;
 
 /// What a lazy tokenizer builds ([`Options::lazy`](super::Options::lazy)); everything else is
 /// skipped. `Lazy::default()` builds nothing but the tokens' kinds, spans, tag names and flags.
@@ -323,9 +323,8 @@ impl Tokenizer {
         let name = &bytes[name_start..name_end];
         let wanted = self.lazy.as_ref().is_some_and(|w| w.attributes(name));
         // The model of foreign content reads these two tags' attributes.
-        let foreign = !end_tag
-            && self.foreign.any_open()
-            && matches!(name, b"font" | b"annotation-xml");
+        let foreign =
+            !end_tag && self.foreign.any_open() && matches!(name, b"font" | b"annotation-xml");
         if wanted || foreign {
             let span = self.fast_tag()?;
             if !wanted {
