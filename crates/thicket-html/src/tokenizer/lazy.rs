@@ -23,6 +23,7 @@
 //! skim or lazy run passes over is not checked.
 
 use thicket_input::Span;
+use thicket_input::scan::StopSet;
 use thicket_names::html as names;
 
 use super::Tokenizer;
@@ -177,6 +178,9 @@ impl Wanted {
     }
 }
 
+/// A lazy data run: up to the next `<`, which is all that ends one.
+static TO_LT: StopSet = StopSet::new(b"<");
+
 /// Follows the attribute states of the standard (12.2.5.32-40) over `bytes` from `j` (just
 /// after a tag name) to the tag's `>`: returns its index and whether the tag is self-closing, or
 /// `None` when the bytes end first. Only the characters that move between the states matter
@@ -267,7 +271,8 @@ impl Tokenizer {
         let start = self.pos();
         let bytes = self.input.bytes();
         let from = self.input.index();
-        let lt = memchr::memchr(b'<', &bytes[from..]).map(|n| from + n);
+        let at = TO_LT.find_inline(bytes, from);
+        let lt = (at < bytes.len()).then_some(at);
         let end = self.input.base() + lt.unwrap_or(bytes.len());
         if end > self.checked {
             self.checked = end;
