@@ -49,7 +49,7 @@ use super::tag::NAME;
 ///         _ => {}
 ///     }
 /// }
-/// assert_eq!(seen, ["p 0", "text 11..24 \"\"", "a 1", "text 35..39 \"\""]);
+/// assert_eq!(seen, ["p 0", "text 11..24 \"\"", "a 1", "text 34..38 \"\""]);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Lazy {
