@@ -420,7 +420,7 @@ fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
                 Simple::Type(name) => Some(name),
                 _ => None,
             }) {
-                Some(name) => names.push(name.to_string()),
+                Some(name) => names.push(name.to_ascii_lowercase()),
                 None => all = true,
             }
         }
@@ -435,7 +435,7 @@ fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
         } else if names.is_empty() {
             thicket_html::AttributesOf::None
         } else {
-            thicket_html::AttributesOf::tags(names)
+            thicket_html::AttributesOf::Tags(names)
         },
     }
 }

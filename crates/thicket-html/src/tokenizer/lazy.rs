@@ -130,7 +130,10 @@ pub(super) struct Wanted {
     /// Bit `n` (`n` < 63) is set when a name of `n` bytes is wanted, bit 63 for longer ones:
     /// most tags are rejected by their length alone.
     lengths: u64,
-    names: Vec<Box<[u8]>>,
+    /// The names of up to eight bytes, each packed in a word ([`pack`]), sorted.
+    short: Vec<u64>,
+    /// The longer names, sorted.
+    long: Vec<Box<[u8]>>,
 }
 
 /// A name length's bit in [`Wanted::lengths`].
@@ -139,29 +142,47 @@ fn length_bit(len: usize) -> u64 {
     1 << len.min(63)
 }
 
+/// A name of at most eight bytes as a word (names hold no NUL: the tokenizer replaces it), so
+/// comparing two names is comparing two words.
+#[inline(always)]
+fn pack(name: &[u8]) -> u64 {
+    name.iter()
+        .rev()
+        .fold(0, |k, &b| (k << 8) | u64::from(b.to_ascii_lowercase()))
+}
+
 impl Wanted {
     pub(super) fn new(of: &AttributesOf) -> Wanted {
-        let (all, mut names) = match of {
-            AttributesOf::None => (false, Vec::new()),
-            AttributesOf::All => (true, Vec::new()),
-            AttributesOf::Tags(t) => (
-                false,
-                t.iter()
-                    .map(|n| n.to_ascii_lowercase().into_bytes().into_boxed_slice())
-                    .collect(),
-            ),
+        let (all, tags) = match of {
+            AttributesOf::None => (false, &[][..]),
+            AttributesOf::All => (true, &[][..]),
+            AttributesOf::Tags(t) => (false, &t[..]),
         };
-        names.sort();
-        names.dedup();
-        let lengths = names.iter().fold(0, |m, n| m | length_bit(n.len()));
+        let mut short = Vec::new();
+        let mut long = Vec::new();
+        let mut lengths = 0;
+        for name in tags {
+            let name = name.as_bytes();
+            lengths |= length_bit(name.len());
+            if name.len() <= 8 {
+                short.push(pack(name));
+            } else {
+                long.push(name.to_ascii_lowercase().into_boxed_slice());
+            }
+        }
+        short.sort_unstable();
+        short.dedup();
+        long.sort_unstable();
+        long.dedup();
         Wanted {
             all,
             lengths,
-            names,
+            short,
+            long,
         }
     }
 
-    /// Whether tags named `name` get their attributes.
+    /// Whether tags named `name` (lowercase, as the tokenizer has it) get their attributes.
     #[inline(always)]
     pub(super) fn attributes(&self, name: &[u8]) -> bool {
         if self.all {
@@ -170,11 +191,15 @@ impl Wanted {
         if self.lengths & length_bit(name.len()) == 0 {
             return false;
         }
-        if self.names.len() <= 8 {
-            // A selector program names few tags: comparing lengths first rejects most.
-            return self.names.iter().any(|n| **n == *name);
+        if name.len() > 8 {
+            return self.long.binary_search_by(|n| (**n).cmp(name)).is_ok();
         }
-        self.names.binary_search_by(|n| (**n).cmp(name)).is_ok()
+        let key = pack(name);
+        if self.short.len() <= 8 {
+            // A selector program names few tags.
+            return self.short.contains(&key);
+        }
+        self.short.binary_search(&key).is_ok()
     }
 }
 
@@ -261,7 +286,7 @@ pub(super) fn skim_attributes(bytes: &[u8], mut j: usize) -> Option<(usize, bool
 impl Tokenizer {
     /// [`Tokenizer::fast_data`] for a lazy tokenizer. When its caller does not read text: the
     /// text up to the next `<` in one run, then the tag there ([`Tokenizer::lazy_tag`]).
-    #[inline(never)]
+    #[inline(always)]
     pub(super) fn lazy_data(&mut self) -> Fast {
         if self.keep.text {
             return self.fast_data_in::<true>();
