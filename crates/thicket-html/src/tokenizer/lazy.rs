@@ -329,7 +329,7 @@ impl Tokenizer {
     /// tag with a plain name (lowercase, then whitespace, `/` or `>`) is skimmed
     /// ([`skim_attributes`]) and handed out without attributes. `None` leaves the tag to the
     /// states, as [`Tokenizer::fast_tag`] does.
-    #[inline(never)]
+    #[inline(always)]
     pub(super) fn lazy_tag(&mut self) -> Option<Span> {
         let bytes = self.input.bytes();
         let lt = self.input.index();
