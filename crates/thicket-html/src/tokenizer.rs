@@ -210,7 +210,7 @@ pub struct Tokenizer {
     /// the end-of-file token), [`fast`]'s, or [`lazy`]'s. One test per token decides.
     direct: Direct,
     /// `Options::lazy`'s tags whose attributes are built, when lazy ([`lazy`]).
-    lazy: Option<Box<lazy::Wanted>>,
+    lazy: Option<lazy::Wanted>,
     /// Which token strings are handed out (all, unless lazy).
     keep: lazy::Keep,
     /// The "last start tag" name: a range of the input while it is the input unchanged (most
@@ -289,7 +289,7 @@ impl Tokenizer {
         let lazy = options
             .lazy
             .as_ref()
-            .map(|l| Box::new(lazy::Wanted::new(&l.attributes)));
+            .map(|l| lazy::Wanted::new(&l.attributes));
         Tokenizer {
             input,
             cw: 0,
