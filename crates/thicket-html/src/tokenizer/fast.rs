@@ -530,12 +530,14 @@ impl Tokenizer {
             self.checked = end;
         }
         if !end_tag {
-            // The name is a range of the input here.
-            self.last_start_tag.clear();
-            self.last_start_tag
-                .push_range(base + name_start, base + name_end, &self.input);
             if self.options.switch_by_tag_name {
+                // Also makes it the last start tag.
                 self.start_tag_done();
+            } else {
+                // The name is a range of the input here.
+                self.last_start_tag.clear();
+                self.last_start_tag
+                    .push_range(base + name_start, base + name_end, &self.input);
             }
         } else if self.options.foreign_content {
             self.foreign_end_tag();
@@ -565,12 +567,14 @@ impl Tokenizer {
             self.checked = end;
         }
         if !end_tag {
-            // The name is a range of the input here.
-            self.last_start_tag.clear();
-            self.last_start_tag
-                .push_range(base + name_start, base + name_end, &self.input);
             if self.options.switch_by_tag_name {
+                // Also makes it the last start tag.
                 self.start_tag_done();
+            } else {
+                // The name is a range of the input here.
+                self.last_start_tag.clear();
+                self.last_start_tag
+                    .push_range(base + name_start, base + name_end, &self.input);
             }
         } else if self.options.foreign_content {
             self.foreign_end_tag();
