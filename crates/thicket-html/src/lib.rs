@@ -14,7 +14,7 @@ pub use bytes::{ByteTokenizer, decode_bytes};
 pub use error::ErrorCode;
 pub use state::State;
 pub use token::{Attribute, Doctype, Tag, Token};
-pub use tokenizer::{Options, Tokenizer, breaks_out_of_foreign_content};
+pub use tokenizer::{AttributesOf, Lazy, Options, Tokenizer, breaks_out_of_foreign_content};
 pub use tokens::{Decoded, Tokens, parse, parse_bytes, parse_bytes_with, parse_reader, parse_with};
 
 pub use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};

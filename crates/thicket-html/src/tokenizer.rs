@@ -14,6 +14,7 @@
 //! Beside the states: [`fast`], the direct paths that take plain text, references, tags and
 //! comments whole (differential-tested against the states), [`limits`] and [`duplicates`].
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use thicket_charref::numeric;
@@ -34,6 +35,7 @@ mod duplicates;
 mod fast;
 mod foreign;
 mod hand_out;
+mod lazy;
 mod limits;
 mod pi;
 mod tag;
@@ -43,6 +45,8 @@ use doctype::DoctypeBuild;
 pub use foreign::breaks_out_of_foreign_content;
 use hand_out::{Own, Source, Strings, Whole};
 use tag::TagBuild;
+
+pub use lazy::{AttributesOf, Lazy};
 
 /// Options for [`Tokenizer::with_options`].
 #[derive(Clone, Debug, Default)]
@@ -79,6 +83,12 @@ pub struct Options {
     /// `>`, and never a [`Token::ProcessingInstruction`]. Off by default: `<?target data>` is a
     /// processing instruction, as the standard says since 2026 (whatwg/html#12118).
     pub legacy_processing_instructions: bool,
+    /// Lazy tokenizing: the same tokens (kinds, spans, tag names, self-closing flags, state
+    /// switches), with only what [`Lazy`] asks for built: text, comment, DOCTYPE and
+    /// processing instruction content, and the attributes of the tags it names. `None` (the
+    /// default) builds everything. What the other tokens then carry: docs/html.md, "Lazy
+    /// tokenizing".
+    pub lazy: Option<Lazy>,
 }
 
 impl Options {
@@ -107,6 +117,14 @@ impl Options {
             ..Options::default()
         }
     }
+}
+
+/// The direct paths a tokenizer tries ([`Tokenizer::set_direct_paths`], [`Options::lazy`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direct {
+    Off,
+    Full,
+    Lazy,
 }
 
 /// What a state method returns: `Ok` to go on, [`NeedMore`] when the input ran out before the
@@ -189,8 +207,13 @@ pub struct Tokenizer {
     state: State,
     return_state: State,
     options: Options,
-    /// Whether `next_token` tries the direct paths ([`fast`]) before the states.
-    direct_paths: bool,
+    /// Which direct paths `next_token` tries before the states: none (turned off, or after
+    /// the end-of-file token), [`fast`]'s, or [`lazy`]'s. One test per token decides.
+    direct: Direct,
+    /// `Options::lazy`'s tags whose attributes are built, when lazy ([`lazy`]).
+    lazy: Option<lazy::Wanted>,
+    /// Which token strings are handed out (all, unless lazy).
+    keep: lazy::Keep,
     /// The "last start tag" name: a range of the input while it is the input unchanged (most
     /// names; the cursor copies it out before compaction drops it), owned otherwise.
     last_start_tag: TextAcc,
@@ -241,6 +264,7 @@ impl std::fmt::Debug for Tokenizer {
             .field("buffered", &self.input.buffered())
             .field("finished", &self.input.is_finished())
             .field("done", &self.done)
+            .field("lazy", &self.options.lazy)
             .field("diagnostics", &self.diagnostics.as_slice().len())
             .finish_non_exhaustive()
     }
@@ -262,6 +286,11 @@ impl Tokenizer {
         }
         let limit = limits::Guard::new(&options.limits);
         let diagnostics = Diagnostics::new(options.limits.max_diagnostics);
+        let keep = lazy::Keep::new(options.lazy.as_ref());
+        let lazy = options
+            .lazy
+            .as_ref()
+            .map(|l| lazy::Wanted::new(&l.attributes));
         Tokenizer {
             input,
             cw: 0,
@@ -270,7 +299,13 @@ impl Tokenizer {
             state,
             return_state: State::Data,
             options,
-            direct_paths: true,
+            direct: if lazy.is_some() {
+                Direct::Lazy
+            } else {
+                Direct::Full
+            },
+            lazy,
+            keep,
             last_start_tag,
             token_start: 0,
             last_end: 0,
@@ -354,8 +389,14 @@ impl Tokenizer {
             // Between tokens nothing is pending (text is flushed before `run` returns), so in the
             // data state the direct path may look at the input first.
             debug_assert!(self.text_span.is_none());
-            if self.state == State::Data && !self.done && self.direct_paths {
-                match self.fast_data() {
+            let found = match self.direct {
+                _ if self.state != State::Data => None,
+                Direct::Off => None,
+                Direct::Full => Some(self.fast_data()),
+                Direct::Lazy => Some(self.lazy_data()),
+            };
+            if let Some(found) = found {
+                match found {
                     fast::Fast::No => {}
                     fast::Fast::Tag(span) => {
                         self.last_end = span.end;
@@ -370,6 +411,14 @@ impl Tokenizer {
                         self.last_end = e;
                         return Some(Token::Text {
                             text: from.make(&self.input).range(s, e),
+                            span: Span::new(s, e),
+                        });
+                    }
+                    fast::Fast::SkippedTextThenTag(s, e, span) => {
+                        self.ready_tag = Some(span);
+                        self.last_end = e;
+                        return Some(Token::Text {
+                            text: Cow::Borrowed(""),
                             span: Span::new(s, e),
                         });
                     }
@@ -394,6 +443,7 @@ impl Tokenizer {
                 comment: &mut self.comment,
                 pi: &mut self.pi,
                 doctype: &mut self.doctype,
+                keep: self.keep,
             },
             from.make(&self.input),
         ))
@@ -428,7 +478,11 @@ impl Tokenizer {
     /// every construct goes through the states, which is slower. For differential tests of the
     /// two (docs/html.md, "The direct paths").
     pub fn set_direct_paths(&mut self, on: bool) {
-        self.direct_paths = on;
+        self.direct = match (on && !self.done, &self.lazy) {
+            (false, _) => Direct::Off,
+            (true, None) => Direct::Full,
+            (true, Some(_)) => Direct::Lazy,
+        };
     }
 
     /// Bytes of input the tokenizer holds: what it has not consumed yet and the source of the
@@ -776,6 +830,7 @@ impl Tokenizer {
     fn emit_eof(&mut self) -> Step {
         self.push_token(Pending::Eof(Span::empty(self.pos())));
         self.done = true;
+        self.direct = Direct::Off;
         Ok(())
     }
 }

@@ -228,6 +228,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 let options = thicket_html::Options {
                     limits,
                     scripting: settings.handlers.modes.scripting,
+                    lazy: Some(html_lazy(&settings.handlers)),
                     ..thicket_html::Options::document()
                 };
                 (
@@ -403,10 +404,64 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     }
 }
 
+/// What the HTML tokenizer builds for `handlers` (its lazy mode; everything else is only
+/// delimited): text, comment, doctype and processing instruction content when a handler for it
+/// exists, and attributes where a selector may read them or a handler may see them: on the tags
+/// named by a compound that is a selector's subject or has `#id`, `.class`, `[attr]` or `:not`
+/// conditions, on every tag when such a compound has no type name.
+#[cfg(feature = "html")]
+fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
+    use crate::selector::Simple;
+    let mut all = false;
+    let mut names = Vec::new();
+    let selectors = handlers.elements.iter().flat_map(|(l, _)| &l.selectors);
+    for selector in selectors {
+        let subject = selector.compounds.len().saturating_sub(1);
+        for (k, compound) in selector.compounds.iter().enumerate() {
+            let conditions = compound.simples.iter().any(|s| {
+                matches!(
+                    s,
+                    Simple::Id(_) | Simple::Class(_) | Simple::Attr { .. } | Simple::Not(_)
+                )
+            });
+            if k != subject && !conditions {
+                continue;
+            }
+            match compound.simples.iter().find_map(|s| match s {
+                Simple::Type(name) => Some(name),
+                _ => None,
+            }) {
+                Some(name) => names.push(name.to_ascii_lowercase()),
+                None => all = true,
+            }
+        }
+    }
+    thicket_html::Lazy {
+        text: handlers.text.is_some(),
+        comments: handlers.comment.is_some(),
+        doctypes: handlers.doctype.is_some(),
+        processing_instructions: handlers.pi.is_some(),
+        attributes: if all {
+            thicket_html::AttributesOf::All
+        } else if names.is_empty() {
+            thicket_html::AttributesOf::None
+        } else {
+            thicket_html::AttributesOf::Tags(names)
+        },
+    }
+}
+
 #[cfg(feature = "html")]
 fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
     use thicket_html::Token;
     match token {
+        Token::StartTag(tag) if tag.attributes.is_empty() => core.process(Event::Start {
+            name: &tag.name,
+            local: &tag.name,
+            attributes: &[],
+            self_closing: tag.self_closing,
+            span: tag.span,
+        }),
         Token::StartTag(tag) => {
             let mut attributes = reuse_attrs(std::mem::take(&mut core.attrs));
             attributes.extend(tag.attributes.iter().map(|a| Attr {
@@ -519,4 +574,70 @@ pub fn select(input: &str, dialect: Dialect, selector: &str) -> Result<Vec<Span>
         r.finish()?;
     }
     Ok(spans)
+}
+
+#[cfg(all(test, feature = "html"))]
+mod tests {
+    use super::*;
+    use thicket_html::AttributesOf;
+
+    /// What the HTML tokenizer builds for element handlers on `selectors`.
+    fn attributes_for(selectors: &[&str]) -> AttributesOf {
+        let mut settings = Settings::new();
+        for s in selectors {
+            settings = settings.on_element(s, |_| {}).expect("a valid selector");
+        }
+        html_lazy(&settings.handlers).attributes
+    }
+
+    fn tags(names: &[&str]) -> AttributesOf {
+        AttributesOf::tags(names)
+    }
+
+    #[test]
+    fn attributes_on_the_subjects_type() {
+        assert_eq!(attributes_for(&["a[href]"]), tags(&["a"]));
+        assert_eq!(attributes_for(&["h1, h2, H3"]), tags(&["h1", "h2", "h3"]));
+        // Only the subject's: `div` has no condition on its attributes.
+        assert_eq!(attributes_for(&["div > p a"]), tags(&["a"]));
+        assert_eq!(attributes_for(&["li:nth-of-type(2)"]), tags(&["li"]));
+    }
+
+    #[test]
+    fn attributes_where_a_compound_tests_them() {
+        assert_eq!(attributes_for(&["div.x a"]), tags(&["div", "a"]));
+        assert_eq!(attributes_for(&["ul#m + li"]), tags(&["ul", "li"]));
+        assert_eq!(attributes_for(&["p:not(.x) ~ b"]), tags(&["p", "b"]));
+    }
+
+    #[test]
+    fn attributes_everywhere_without_a_type_name() {
+        for s in [
+            "[id]",
+            ".c",
+            "*",
+            "#x a",
+            ":not(p)",
+            ":first-child",
+            "div > *",
+        ] {
+            assert_eq!(attributes_for(&[s]), AttributesOf::All, "{s}");
+        }
+        assert_eq!(attributes_for(&["a", "[lang]"]), AttributesOf::All);
+    }
+
+    #[test]
+    fn content_only_for_the_handlers_that_exist() {
+        let none = html_lazy(&Settings::new().handlers);
+        assert!(!none.text && !none.comments && !none.doctypes && !none.processing_instructions);
+        assert_eq!(none.attributes, AttributesOf::None);
+        let s = Settings::new().on_text(|_| {}).on_comment(|_| {});
+        let some = html_lazy(&s.handlers);
+        assert!(some.text && some.comments && !some.doctypes && !some.processing_instructions);
+        let s = Settings::new()
+            .on_doctype(|_| {})
+            .on_processing_instruction(|_| {});
+        let rest = html_lazy(&s.handlers);
+        assert!(!rest.text && rest.doctypes && rest.processing_instructions);
+    }
 }

@@ -31,6 +31,9 @@ pub(super) enum Fast {
     TextThenTag(Span),
     /// The input `start..end` unchanged as text, and then a tag, ready in `tag`.
     RawTextThenTag(usize, usize, Span),
+    /// Text at `start..end` whose content a lazy tokenizer's caller does not read, and then a
+    /// tag, ready in `tag`.
+    SkippedTextThenTag(usize, usize, Span),
 }
 
 /// What a character reference resolves to on the direct path.
@@ -192,6 +195,14 @@ impl Tokenizer {
     /// text so far pending as the states would have it.
     #[inline(always)]
     pub(super) fn fast_data(&mut self) -> Fast {
+        self.fast_data_in::<false>()
+    }
+
+    /// [`Tokenizer::fast_data`]'s paths, with the tag at a `<` taken by [`Tokenizer::lazy_tag`]
+    /// when `LAZY` (a lazy tokenizer whose caller reads text), by [`Tokenizer::fast_tag`]
+    /// otherwise.
+    #[inline(always)]
+    pub(super) fn fast_data_in<const LAZY: bool>(&mut self) -> Fast {
         // The common case first: a run of plain text (maybe empty), then a tag. The text is
         // handed out as a range of the input without going through `text`.
         let start = self.pos();
@@ -200,7 +211,11 @@ impl Tokenizer {
             |t: &Tokenizer, offset: usize| t.input.bytes().get(offset - t.input.base()).copied();
         if at(self, end) == Some(b'<') {
             self.input.set_offset(end);
-            if let Some(span) = self.fast_tag() {
+            if let Some(span) = if LAZY {
+                self.lazy_tag()
+            } else {
+                self.fast_tag()
+            } {
                 return if end > start {
                     Fast::RawTextThenTag(start, end, span)
                 } else {
@@ -222,7 +237,11 @@ impl Tokenizer {
         loop {
             match at(self, end) {
                 Some(b'<') => {
-                    return match self.fast_tag() {
+                    return match if LAZY {
+                        self.lazy_tag()
+                    } else {
+                        self.fast_tag()
+                    } {
                         Some(span) if self.text_span.is_some() => Fast::TextThenTag(span),
                         Some(span) => Fast::Tag(span),
                         None => {
@@ -277,7 +296,7 @@ impl Tokenizer {
     /// the data as the first `-->` does.) Queues it (after the pending text), moves past it and
     /// returns true; otherwise changes nothing and returns false.
     #[inline(never)]
-    fn fast_comment(&mut self) -> bool {
+    pub(super) fn fast_comment(&mut self) -> bool {
         let bytes = self.input.bytes();
         let lt = self.input.index();
         let ds = lt + 4;
@@ -302,7 +321,7 @@ impl Tokenizer {
         }
         let base = self.input.base();
         self.comment.clear();
-        if de > ds {
+        if de > ds && self.keep.comments {
             self.comment.push_range(base + ds, base + de, &self.input);
         }
         let end = base + de + 3;
@@ -328,7 +347,7 @@ impl Tokenizer {
     /// Always inlined into [`Tokenizer::fast_data`]: called once per tag, the call itself showed
     /// up in the profile (3% of the instructions on whatwg-html-source-2010).
     #[inline(always)]
-    fn fast_tag(&mut self) -> Option<Span> {
+    pub(super) fn fast_tag(&mut self) -> Option<Span> {
         let finished = self.input.is_finished();
         let mut tmp = [0u8; 4];
         let input = &self.input;
@@ -511,17 +530,56 @@ impl Tokenizer {
             self.checked = end;
         }
         if !end_tag {
-            // The name is a range of the input here.
-            self.last_start_tag.clear();
-            self.last_start_tag
-                .push_range(base + name_start, base + name_end, &self.input);
             if self.options.switch_by_tag_name {
+                // Also makes it the last start tag.
                 self.start_tag_done();
+            } else {
+                // The name is a range of the input here.
+                self.last_start_tag.clear();
+                self.last_start_tag
+                    .push_range(base + name_start, base + name_end, &self.input);
             }
         } else if self.options.foreign_content {
             self.foreign_end_tag();
         }
         Some(Span::new(start, end))
+    }
+
+    /// A tag a direct path built (from the `<` at buffer index `lt` to the `>` at `gt`, its
+    /// name at `name_start..name_end`): the position moves past it, a start tag becomes the
+    /// last start tag and may switch the state, an end tag updates the model of foreign
+    /// content. Returns the tag's span.
+    #[inline(always)]
+    pub(super) fn direct_tag_done(
+        &mut self,
+        lt: usize,
+        gt: usize,
+        name_start: usize,
+        name_end: usize,
+        end_tag: bool,
+    ) -> Span {
+        let base = self.input.base();
+        let start = base + lt;
+        let end = base + gt + 1;
+        self.token_start = start;
+        self.input.set_offset(end);
+        if end > self.checked {
+            self.checked = end;
+        }
+        if !end_tag {
+            if self.options.switch_by_tag_name {
+                // Also makes it the last start tag.
+                self.start_tag_done();
+            } else {
+                // The name is a range of the input here.
+                self.last_start_tag.clear();
+                self.last_start_tag
+                    .push_range(base + name_start, base + name_end, &self.input);
+            }
+        } else if self.options.foreign_content {
+            self.foreign_end_tag();
+        }
+        Span::new(start, end)
     }
 
     /// A direct path beside the attribute states for the common shapes `name="value"` (a

@@ -165,6 +165,12 @@ impl ForeignContent {
             .is_some_and(|o| o.namespace != Namespace::Html)
     }
 
+    /// Whether any SVG or MathML element is open (so tags may be processed by the rules for
+    /// foreign content, which read attributes of `font` and `annotation-xml`).
+    pub(super) fn any_open(&self) -> bool {
+        !self.open.is_empty()
+    }
+
     fn name(&self, i: usize) -> &str {
         let end = self
             .open
@@ -334,7 +340,15 @@ impl ForeignContent {
 impl Tokenizer {
     /// After a start tag in the document-level mode: updates the model of the open elements
     /// and returns whether the tag was processed by the HTML rules (so may switch the state).
+    #[inline]
     pub(super) fn foreign_start_tag(&mut self) -> bool {
+        if !self.foreign.any_open() && !matches!(self.tag.name.as_str(&self.input), "svg" | "math")
+        {
+            // Outside SVG and MathML nothing but these two changes the model (the common
+            // case, decided without the call).
+            self.options.cdata_allowed = false;
+            return true;
+        }
         let html = self
             .foreign
             .start_tag(&self.tag, &self.input, self.options.limits.max_depth);
@@ -345,6 +359,10 @@ impl Tokenizer {
     /// After an end tag in the document-level mode.
     pub(super) fn foreign_end_tag(&mut self) {
         if !self.options.switch_by_tag_name {
+            return;
+        }
+        if !self.foreign.any_open() {
+            self.options.cdata_allowed = false;
             return;
         }
         self.foreign.end_tag(self.tag.name.as_str(&self.input));

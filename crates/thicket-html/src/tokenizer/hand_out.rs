@@ -9,6 +9,7 @@ use thicket_input::{Span, TextAcc};
 
 use super::Pending;
 use super::doctype::DoctypeBuild;
+use super::lazy::Keep;
 use super::pi::PiBuild;
 use super::tag::TagBuild;
 use crate::token::{Attribute, Doctype, Tag, Token};
@@ -19,6 +20,8 @@ pub(super) struct Builders<'t> {
     pub(super) comment: &'t mut TextAcc,
     pub(super) pi: &'t mut PiBuild,
     pub(super) doctype: &'t mut DoctypeBuild,
+    /// Which strings are handed out (a lazy tokenizer's caller asked for some only).
+    pub(super) keep: Keep,
 }
 
 /// The token `p`, its strings taken from the builders and borrowed through `strings`.
@@ -26,17 +29,46 @@ pub(super) struct Builders<'t> {
 pub(super) fn hand_out<'o>(p: Pending, b: Builders<'_>, strings: impl Strings<'o>) -> Token<'o> {
     match p {
         Pending::Text(t, span) => Token::Text {
-            text: strings.acc(t),
+            text: if b.keep.text {
+                strings.acc(t)
+            } else {
+                Cow::Borrowed("")
+            },
             span,
         },
         Pending::Discarded(span) => Token::Discarded { span },
         Pending::Eof(span) => Token::Eof { span },
         Pending::Tag(span) if b.tag.attrs.len() > LARGE_TAG => take_large_tag(b.tag, span, strings),
         Pending::Tag(span) => take_tag(b.tag, span, strings),
-        Pending::Comment(span) => Token::Comment {
-            data: strings.acc(b.comment.take()),
-            span,
-        },
+        Pending::Comment(span) => {
+            let data = b.comment.take();
+            Token::Comment {
+                data: if b.keep.comments {
+                    strings.acc(data)
+                } else {
+                    Cow::Borrowed("")
+                },
+                span,
+            }
+        }
+        Pending::Pi(span) if !b.keep.pis => {
+            *b.pi = PiBuild::default();
+            Token::ProcessingInstruction {
+                target: Cow::Borrowed(""),
+                data: Cow::Borrowed(""),
+                span,
+            }
+        }
+        Pending::Doctype(span) if !b.keep.doctypes => {
+            let d = std::mem::take(b.doctype);
+            Token::Doctype(Doctype {
+                name: None,
+                public_id: None,
+                system_id: None,
+                force_quirks: d.force_quirks,
+                span,
+            })
+        }
         Pending::Pi(span) => {
             let p = std::mem::take(b.pi);
             Token::ProcessingInstruction {

@@ -149,7 +149,7 @@ impl Tokenizer {
 
     /// 12.2.5.32 Before attribute name state.
     pub(super) fn before_attribute_name_state(&mut self) -> Step {
-        if self.direct_paths
+        if self.direct != super::Direct::Off
             && let Some(step) = self.fast_attributes()
         {
             return step;
@@ -455,6 +455,12 @@ impl Tokenizer {
         } else {
             self.start_tag_done();
         }
+        if let Some(wanted) = &self.lazy
+            && !wanted.attributes(self.tag.name.as_str(&self.input).as_bytes())
+        {
+            // A lazy tokenizer's caller did not ask for them (the states built them all).
+            self.tag.attrs.clear();
+        }
         self.push_token(Pending::Tag(Span::new(self.token_start, self.pos())));
     }
 
@@ -474,7 +480,15 @@ impl Tokenizer {
                 // Processed by the rules for foreign content: nothing switches.
                 return;
             }
-            self.state = match self.tag.name.as_str(&self.input) {
+            let name = self.tag.name.as_str(&self.input);
+            if !matches!(
+                name.as_bytes().first(),
+                Some(b'i' | b'n' | b'p' | b's' | b't' | b'x')
+            ) {
+                // No raw-text element's name starts otherwise: most tags end here.
+                return;
+            }
+            self.state = match name {
                 "title" | "textarea" => State::Rcdata,
                 "style" | "xmp" | "iframe" | "noembed" | "noframes" => State::Rawtext,
                 "noscript" if self.options.scripting => State::Rawtext,
