@@ -436,8 +436,13 @@ fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
             }
         }
     }
+    // Strict mode reads text (whitespace or not, directly in a table) and `<input type>`.
+    let strict = handlers.modes.strictness != crate::modes::Strictness::Guess;
+    if strict {
+        names.push("input".to_owned());
+    }
     thicket_html::Lazy {
-        text: handlers.text.is_some(),
+        text: handlers.text.is_some() || strict,
         comments: handlers.comment.is_some(),
         doctypes: handlers.doctype.is_some(),
         processing_instructions: handlers.pi.is_some(),
@@ -639,5 +644,20 @@ mod tests {
             .on_processing_instruction(|_| {});
         let rest = html_lazy(&s.handlers);
         assert!(!rest.text && rest.doctypes && rest.processing_instructions);
+    }
+
+    #[test]
+    fn strict_mode_reads_text_and_input_types() {
+        for settings in [
+            Settings::new().strict(true),
+            Settings::new().report_ambiguities(true),
+        ] {
+            let lazy = html_lazy(&settings.handlers);
+            assert!(lazy.text);
+            assert_eq!(
+                lazy.attributes,
+                AttributesOf::Tags(vec!["input".to_owned()])
+            );
+        }
     }
 }
