@@ -384,7 +384,8 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             }
             #[cfg(feature = "xml5")]
             Driver::Xml5(t) => {
-                while let Some(token) = t.next_token() {
+                // Lent: names, values and text borrow the tokenizer's buffer (no copy each).
+                while let Some(token) = t.next_lent_token() {
                     xml5_event(core, token);
                 }
             }

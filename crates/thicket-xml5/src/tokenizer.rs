@@ -25,6 +25,7 @@ mod attribute;
 mod charref;
 mod doctype;
 mod fast;
+mod hand_out;
 mod limits;
 mod markup;
 mod pi;
@@ -110,9 +111,9 @@ pub struct Tokenizer<'a> {
     cur_len: usize,
     cur_verbatim: bool,
     out: VecDeque<Event<'a>>,
-    /// A tag the direct path built while returning the text before it (see
-    /// [`Tokenizer::fast_data`]); returned before anything else.
-    pending: Option<Token<'a>>,
+    /// A tag the direct path read while returning the text before it (see
+    /// [`Tokenizer::fast_scan`]); handed out before anything else, its token built then.
+    pending: Option<hand_out::HeldTag>,
     /// Scratch for the direct path's attributes (kept to reuse its allocation).
     raw_attrs: Vec<RawAttr>,
     /// An empty attribute list to build the next tag's attributes in (see
@@ -298,24 +299,19 @@ impl<'a> Tokenizer<'a> {
 
     /// The next token; diagnostics met on the way are kept (see [`Tokenizer::take_diagnostics`]).
     /// `None` means more input is needed (streaming) or the end-of-file token was returned.
+    /// The token's strings have the input's lifetime: borrowed from a whole input, copied from
+    /// a fed one ([`Tokenizer::next_lent_token`] lends them from the buffer instead).
     pub fn next_token(&mut self) -> Option<Token<'a>> {
-        // Looked at before taken: `take` would copy the whole slot even when it is empty.
-        if self.pending.is_some() {
-            return self.pending.take();
+        if let Some(held) = self.pending.take() {
+            return Some(self.hold_tag(held));
         }
         loop {
             // The direct path first, without wrapping the token in an event (as `next_event`
             // would do next).
-            if self.fast
-                && self.out.is_empty()
-                && self.error_run.is_none()
-                && self.state == State::Data
-                && !self.reconsume
-                && self.bom_checked
-                && !self.eof_emitted
-                && let Some(t) = self.fast_data()
+            if self.direct_first()
+                && let Some(found) = self.fast_scan()
             {
-                return Some(t);
+                return Some(self.hold(found));
             }
             match self.next_event()? {
                 Event::Token(t) => return Some(t),
@@ -327,21 +323,32 @@ impl<'a> Tokenizer<'a> {
     /// The next token or diagnostic, in input order. `None` means more input is needed
     /// (streaming) or the end-of-file token was returned. When the input runs out inside a
     /// text run, the text read so far is handed out first (a `Text` token; the run goes on in
-    /// the next one).
+    /// the next one). Strings as in [`Tokenizer::next_token`] ([`Tokenizer::next_lent_event`]
+    /// lends them).
     pub fn next_event(&mut self) -> Option<Event<'a>> {
+        match self.advance()? {
+            hand_out::Next::Event(e) => Some(e),
+            hand_out::Next::Held(held) => Some(Event::Token(self.hold_tag(held))),
+            hand_out::Next::Direct(found) => Some(Event::Token(self.hold(found))),
+        }
+    }
+
+    /// The next event, or what the direct path read (its tokens not built yet: the caller
+    /// builds them with owned or lent strings).
+    #[inline(always)]
+    fn advance(&mut self) -> Option<hand_out::Next<'a>> {
+        use hand_out::Next;
         loop {
-            if self.pending.is_some()
-                && let Some(t) = self.pending.take()
-            {
-                return Some(Event::Token(t));
+            if let Some(held) = self.pending.take() {
+                return Some(Next::Held(held));
             }
             if let Some(e) = self.out.pop_front() {
-                return Some(e);
+                return Some(Next::Event(e));
             }
             if self.error_run.is_some()
                 && let Some(e) = self.error_run_event()
             {
-                return Some(e);
+                return Some(Next::Event(e));
             }
             if !self.bom_checked {
                 if self.byte_order_mark().is_err() {
@@ -353,8 +360,8 @@ impl<'a> Tokenizer<'a> {
                 return None;
             }
             if self.fast && self.state == State::Data && !self.reconsume {
-                if let Some(t) = self.fast_data() {
-                    return Some(Event::Token(t));
+                if let Some(found) = self.fast_scan() {
+                    return Some(Next::Direct(found));
                 }
                 // An error run started, or its text before went out.
                 if !self.out.is_empty() || self.error_run.is_some() {
@@ -367,7 +374,7 @@ impl<'a> Tokenizer<'a> {
                     Ok(()) => break,
                     Err(NeedMore) => {
                         self.flush_text_piece();
-                        return self.out.pop_front();
+                        return self.out.pop_front().map(Next::Event);
                     }
                 }
                 if self.fast && self.state == State::Data && !self.reconsume {
@@ -423,6 +430,8 @@ impl<'a> Tokenizer<'a> {
         };
         // An error run's last `<` or `</` may still join the text run.
         let keep = self.error_run.map_or(keep, |run| keep.min(run.piece.0));
+        // A tag of the direct path not handed out yet is built from the buffer.
+        let keep = self.pending.map_or(keep, |held| keep.min(held.start()));
         let Tokenizer {
             input,
             text,
@@ -480,8 +489,8 @@ impl<'a> Tokenizer<'a> {
             };
             at = at.min(start);
         }
-        if let Some(t) = &self.pending {
-            at = at.min(t.span.start);
+        if let Some(held) = &self.pending {
+            at = at.min(held.start());
         }
         at
     }

@@ -1,0 +1,334 @@
+//! Handing out what the direct path found (`fast.rs`): the text before a plain tag and the
+//! tag, their strings borrowed from the whole input (the input's lifetime), copied from a fed
+//! buffer (the owned tokens of [`Tokenizer::next_token`] and [`Tokenizer::next_event`]), or
+//! lent from the buffer until the next call ([`Tokenizer::next_lent_token`] and
+//! [`Tokenizer::next_lent_event`]). The buffer is compacted only by a feed, which takes the
+//! tokenizer mutably, so a lent token's slices stay valid for as long as it lives.
+//!
+//! The states' tokens (queued as they are built) are always built with the input's lifetime:
+//! the lending methods hand them out as they are, owned when the input is fed.
+
+use std::borrow::Cow;
+
+use thicket_input::cursor::Cursor;
+use thicket_input::{Span, TextAcc};
+
+use super::fast::{RawAttr, RawTag};
+use super::{State, TagKind, Tokenizer};
+use crate::token::{Attribute, Event, Token, TokenKind};
+
+/// Where the strings of a token come from.
+pub(super) trait Strings<'o>: Copy {
+    /// A finished string of an accumulator.
+    fn acc(self, acc: TextAcc) -> Cow<'o, str>;
+    /// The input between absolute offsets `start` and `end`, unchanged.
+    fn range(self, start: usize, end: usize) -> Cow<'o, str>;
+}
+
+/// Lent: borrowed from the tokenizer's buffer for as long as the tokenizer is borrowed.
+#[derive(Clone, Copy)]
+pub(super) struct Lent<'s, 'a>(pub(super) &'s Cursor<'a>);
+
+impl<'s> Strings<'s> for Lent<'s, '_> {
+    #[inline(always)]
+    fn acc(self, acc: TextAcc) -> Cow<'s, str> {
+        acc.into_cow(self.0)
+    }
+
+    #[inline(always)]
+    fn range(self, start: usize, end: usize) -> Cow<'s, str> {
+        Cow::Borrowed(self.0.slice(start, end))
+    }
+}
+
+/// The whole input the tokenizer was given (at offset 0, never compacted): borrowed with its
+/// lifetime.
+#[derive(Clone, Copy)]
+pub(super) struct Whole<'c, 'a> {
+    pub(super) input: &'c Cursor<'a>,
+    pub(super) text: &'a str,
+}
+
+impl<'a> Strings<'a> for Whole<'_, 'a> {
+    #[inline(always)]
+    fn acc(self, acc: TextAcc) -> Cow<'a, str> {
+        acc.into_cow_input(self.input)
+    }
+
+    #[inline(always)]
+    fn range(self, start: usize, end: usize) -> Cow<'a, str> {
+        Cow::Borrowed(&self.text[start..end])
+    }
+}
+
+/// A fed buffer, for tokens that outlive the next feed: copied.
+#[derive(Clone, Copy)]
+pub(super) struct Copied<'c, 'a>(pub(super) &'c Cursor<'a>);
+
+impl<'a> Strings<'a> for Copied<'_, 'a> {
+    #[inline(always)]
+    fn acc(self, acc: TextAcc) -> Cow<'a, str> {
+        acc.into_cow_input(self.0)
+    }
+
+    #[inline(always)]
+    fn range(self, start: usize, end: usize) -> Cow<'a, str> {
+        self.0.slice_cow(start, end)
+    }
+}
+
+/// The text before a tag of the direct path.
+#[derive(Debug)]
+pub(crate) enum Before {
+    /// A run of the buffer, unchanged (absolute offsets).
+    Range(usize, usize),
+    /// Text held from before (references, CDATA) joined by the run.
+    Acc(TextAcc),
+}
+
+impl Before {
+    /// The text, from `strings`.
+    #[inline(always)]
+    pub(super) fn into_cow<'o>(self, strings: impl Strings<'o>) -> Cow<'o, str> {
+        match self {
+            Before::Range(start, end) => strings.range(start, end),
+            Before::Acc(acc) => strings.acc(acc),
+        }
+    }
+}
+
+/// A plain tag the direct path read, not yet handed out: its ranges are indices into the
+/// buffer when it started at absolute offset `base` (its attributes are the tokenizer's
+/// `raw_attrs` until the next scan). The buffer keeps it until it is handed out.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct HeldTag {
+    pub(super) base: usize,
+    pub(super) raw: RawTag,
+}
+
+impl HeldTag {
+    /// The absolute offset of its `<`.
+    pub(super) fn start(&self) -> usize {
+        self.base + self.raw.lt
+    }
+}
+
+/// What the direct path found: the text before a tag (and its span), if any, and the tag.
+pub(super) type Found = (Option<(Before, Span)>, HeldTag);
+
+/// What comes next from [`Tokenizer::advance`].
+pub(super) enum Next<'a> {
+    /// An event of the states (or of an error run).
+    Event(Event<'a>),
+    /// The tag the direct path read after the text it handed out.
+    Held(HeldTag),
+    /// What the direct path just read.
+    Direct(Found),
+}
+
+/// The token of the plain tag `t` (its attributes in `raw_attrs`, built in `list`, an empty
+/// list), its strings from `strings`.
+#[inline(always)]
+fn tag_token<'o>(
+    t: HeldTag,
+    raw_attrs: &[RawAttr],
+    mut list: Vec<Attribute<'o>>,
+    strings: impl Strings<'o>,
+) -> Token<'o> {
+    let HeldTag { base, raw } = t;
+    let name = strings.range(base + raw.name.0, base + raw.name.1);
+    let kind = match raw.kind {
+        TagKind::End => TokenKind::EndTag { name },
+        kind => {
+            for a in raw_attrs {
+                let (name_start, name_end) = (base + a.name.0, base + a.name.1);
+                let (value_start, value_end) = (base + a.value.0, base + a.value.1);
+                list.push(Attribute {
+                    name: strings.range(name_start, name_end),
+                    value: strings.range(value_start, value_end),
+                    span: Span::new(name_start, base + a.end),
+                    name_span: Span::new(name_start, name_end),
+                    value_span: Span::new(value_start, value_end),
+                });
+            }
+            if kind == TagKind::Empty {
+                TokenKind::EmptyTag {
+                    name,
+                    attributes: list,
+                }
+            } else {
+                TokenKind::StartTag {
+                    name,
+                    attributes: list,
+                }
+            }
+        }
+    };
+    Token {
+        kind,
+        span: Span::new(base + raw.lt, base + raw.end),
+    }
+}
+
+/// A token of the direct path, settled: what is left to build, with the borrows of the
+/// tokenizer it needs (its buffer and the tag's attributes).
+enum Settled<'a> {
+    Text(Before, Span),
+    Tag(HeldTag, Vec<Attribute<'a>>),
+}
+
+impl<'a> Tokenizer<'a> {
+    /// The next token, its strings lent from the tokenizer's buffer until the next call
+    /// wherever the input holds them as they are (`Cow::Borrowed`); otherwise the same tokens
+    /// as [`Tokenizer::next_token`] (diagnostics met on the way are kept: see
+    /// [`Tokenizer::take_diagnostics`]). For a streaming tokenizer, whose
+    /// [`Tokenizer::next_token`] copies every string out of the buffer, this saves an
+    /// allocation per name, value and text. The tokens the direct path reads (text and plain
+    /// tags, nearly every token of an ordinary document) borrow; those the states build
+    /// (comments, processing instructions, tags with references or unquoted values, text cut
+    /// by a feed) are owned.
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    /// use thicket_xml5::{Options, TokenKind, Tokenizer};
+    /// let mut tok = Tokenizer::streaming(Options::default());
+    /// tok.feed("<a href='x'>text</a>");
+    /// tok.finish();
+    /// let mut names = Vec::new();
+    /// while let Some(token) = tok.next_lent_token() {
+    ///     if let TokenKind::StartTag { name, attributes } = &token.kind {
+    ///         assert!(matches!(name, Cow::Borrowed("a")));
+    ///         assert!(matches!(attributes[0].value, Cow::Borrowed("x")));
+    ///     }
+    ///     names.push(format!("{:?}", token.kind));
+    /// }
+    /// assert_eq!(names.len(), 4); // <a>, text, </a>, end of file
+    /// ```
+    pub fn next_lent_token(&mut self) -> Option<Token<'_>> {
+        if let Some(held) = self.pending.take() {
+            let list = self.take_list();
+            return Some(self.lend(Settled::Tag(held, list)));
+        }
+        loop {
+            if self.direct_first()
+                && let Some(found) = self.fast_scan()
+            {
+                let settled = self.settle(found);
+                return Some(self.lend(settled));
+            }
+            match self.advance()? {
+                Next::Event(Event::Token(t)) => return Some(t),
+                Next::Event(Event::Diagnostic(d)) => self.diagnostics.push(d),
+                Next::Held(held) => {
+                    let list = self.take_list();
+                    return Some(self.lend(Settled::Tag(held, list)));
+                }
+                Next::Direct(found) => {
+                    let settled = self.settle(found);
+                    return Some(self.lend(settled));
+                }
+            }
+        }
+    }
+
+    /// The next token or diagnostic in input order, as [`Tokenizer::next_event`] gives them,
+    /// with the strings of the tokens lent from the buffer until the next call as
+    /// [`Tokenizer::next_lent_token`] lends them.
+    pub fn next_lent_event(&mut self) -> Option<Event<'_>> {
+        match self.advance()? {
+            Next::Event(e) => Some(e),
+            Next::Held(held) => {
+                let list = self.take_list();
+                Some(Event::Token(self.lend(Settled::Tag(held, list))))
+            }
+            Next::Direct(found) => {
+                let settled = self.settle(found);
+                Some(Event::Token(self.lend(settled)))
+            }
+        }
+    }
+
+    /// [`Tokenizer::next_token`] and [`Tokenizer::next_lent_token`] try the direct path
+    /// before the queue and the states: nothing is queued, and the data state reads on.
+    #[inline(always)]
+    pub(super) fn direct_first(&self) -> bool {
+        self.fast
+            && self.out.is_empty()
+            && self.error_run.is_none()
+            && self.state == State::Data
+            && !self.reconsume
+            && self.bom_checked
+            && !self.eof_emitted
+    }
+
+    /// What the direct path found, as a token with the input's lifetime (see
+    /// [`Tokenizer::next_token`]).
+    #[inline(always)]
+    pub(super) fn hold(&mut self, found: Found) -> Token<'a> {
+        let settled = self.settle(found);
+        self.build_held(settled)
+    }
+
+    /// The tag the direct path read after the text it handed out, as a token with the input's
+    /// lifetime.
+    #[inline(always)]
+    pub(super) fn hold_tag(&mut self, held: HeldTag) -> Token<'a> {
+        let list = self.take_list();
+        self.build_held(Settled::Tag(held, list))
+    }
+
+    /// An empty list for the attributes of a tag of the direct path (the spare one, when the
+    /// tag has attributes).
+    #[inline(always)]
+    fn take_list(&mut self) -> Vec<Attribute<'a>> {
+        if self.raw_attrs.is_empty() {
+            Vec::new()
+        } else {
+            let mut list = std::mem::take(&mut self.spare_attrs);
+            list.reserve(self.raw_attrs.len());
+            list
+        }
+    }
+
+    /// The text goes out first, the tag is held for the next call; a tag alone goes out.
+    #[inline(always)]
+    fn settle(&mut self, (text, tag): Found) -> Settled<'a> {
+        match text {
+            Some((text, span)) => {
+                self.pending = Some(tag);
+                Settled::Text(text, span)
+            }
+            None => Settled::Tag(tag, self.take_list()),
+        }
+    }
+
+    #[inline(always)]
+    fn build_held(&self, settled: Settled<'a>) -> Token<'a> {
+        match self.input.input() {
+            Some(text) => self.build(
+                settled,
+                Whole {
+                    input: &self.input,
+                    text,
+                },
+            ),
+            None => self.build(settled, Copied(&self.input)),
+        }
+    }
+
+    #[inline(always)]
+    fn lend<'s>(&'s self, settled: Settled<'s>) -> Token<'s> {
+        self.build(settled, Lent(&self.input))
+    }
+
+    #[inline(always)]
+    fn build<'o>(&self, settled: Settled<'o>, strings: impl Strings<'o>) -> Token<'o> {
+        match settled {
+            Settled::Text(text, span) => Token {
+                kind: TokenKind::Text(text.into_cow(strings)),
+                span,
+            },
+            Settled::Tag(tag, list) => tag_token(tag, &self.raw_attrs, list, strings),
+        }
+    }
+}
