@@ -111,9 +111,12 @@ pub struct Tokenizer<'a> {
     cur_len: usize,
     cur_verbatim: bool,
     out: VecDeque<Event<'a>>,
-    /// A tag the direct path read while returning the text before it (see
-    /// [`Tokenizer::fast_scan`]); handed out before anything else, its token built then.
-    pending: Option<hand_out::HeldTag>,
+    /// A tag the direct path built while returning the text before it (see
+    /// [`Tokenizer::fast_data`]); returned before anything else.
+    pending: Option<Token<'a>>,
+    /// A tag the direct path read while lending the text before it (see
+    /// [`Tokenizer::next_lent_token`]); handed out before anything else, its token built then.
+    held: Option<hand_out::HeldTag>,
     /// Scratch for the direct path's attributes (kept to reuse its allocation).
     raw_attrs: Vec<RawAttr>,
     /// An empty attribute list to build the next tag's attributes in (see
@@ -224,6 +227,7 @@ impl<'a> Tokenizer<'a> {
             cur_verbatim: true,
             out: VecDeque::new(),
             pending: None,
+            held: None,
             raw_attrs: Vec::new(),
             spare_attrs: Vec::new(),
             diagnostics: Vec::new(),
@@ -302,16 +306,17 @@ impl<'a> Tokenizer<'a> {
     /// The token's strings have the input's lifetime: borrowed from a whole input, copied from
     /// a fed one ([`Tokenizer::next_lent_token`] lends them from the buffer instead).
     pub fn next_token(&mut self) -> Option<Token<'a>> {
-        if let Some(held) = self.pending.take() {
-            return Some(self.hold_tag(held));
+        // Looked at before taken: `take` would copy the whole slot even when it is empty.
+        if self.pending.is_some() {
+            return self.pending.take();
         }
         loop {
             // The direct path first, without wrapping the token in an event (as `next_event`
             // would do next).
             if self.direct_first()
-                && let Some(found) = self.fast_scan()
+                && let Some(t) = self.fast_data()
             {
-                return Some(self.hold(found));
+                return Some(t);
             }
             match self.next_event()? {
                 Event::Token(t) => return Some(t),
@@ -329,7 +334,7 @@ impl<'a> Tokenizer<'a> {
         match self.advance()? {
             hand_out::Next::Event(e) => Some(e),
             hand_out::Next::Held(held) => Some(Event::Token(self.hold_tag(held))),
-            hand_out::Next::Direct(found) => Some(Event::Token(self.hold(found))),
+            hand_out::Next::Direct(found) => self.hold(found).map(Event::Token),
         }
     }
 
@@ -339,7 +344,12 @@ impl<'a> Tokenizer<'a> {
     fn advance(&mut self) -> Option<hand_out::Next<'a>> {
         use hand_out::Next;
         loop {
-            if let Some(held) = self.pending.take() {
+            if self.pending.is_some()
+                && let Some(t) = self.pending.take()
+            {
+                return Some(Next::Event(Event::Token(t)));
+            }
+            if let Some(held) = self.held.take() {
                 return Some(Next::Held(held));
             }
             if let Some(e) = self.out.pop_front() {
@@ -431,7 +441,7 @@ impl<'a> Tokenizer<'a> {
         // An error run's last `<` or `</` may still join the text run.
         let keep = self.error_run.map_or(keep, |run| keep.min(run.piece.0));
         // A tag of the direct path not handed out yet is built from the buffer.
-        let keep = self.pending.map_or(keep, |held| keep.min(held.start()));
+        let keep = self.held.map_or(keep, |held| keep.min(held.start()));
         let Tokenizer {
             input,
             text,
@@ -461,7 +471,8 @@ impl<'a> Tokenizer<'a> {
     /// not yet returned, of the text and the markup in progress, of a reference being read, or
     /// the input position. `usize::MAX` after the end-of-file token.
     pub(crate) fn horizon(&self) -> usize {
-        if self.eof_emitted && self.out.is_empty() && self.pending.is_none() {
+        if self.eof_emitted && self.out.is_empty() && self.pending.is_none() && self.held.is_none()
+        {
             return usize::MAX;
         }
         let pos = self.input.offset();
@@ -489,7 +500,10 @@ impl<'a> Tokenizer<'a> {
             };
             at = at.min(start);
         }
-        if let Some(held) = &self.pending {
+        if let Some(t) = &self.pending {
+            at = at.min(t.span.start);
+        }
+        if let Some(held) = &self.held {
             at = at.min(held.start());
         }
         at

@@ -23,7 +23,7 @@ use thicket_input::Span;
 use super::runs::{
     ATTR_NAME, DQ_VALUE, SQ_VALUE, TAG_NAME, TEXT, input_stream_error, run_end_inline,
 };
-use super::hand_out::{Before, Found, HeldTag, Whole};
+use super::hand_out::{Before, Found, HeldTag};
 use super::{Profile, ScanLimits, State, TagKind, Tokenizer, charref};
 use thicket_charref::numeric;
 use thicket_names::html::INPUT_STREAM_ERROR_LEADS;
@@ -243,7 +243,7 @@ impl<'a> Tokenizer<'a> {
             let span = Span::new(self.text_start, self.text_end);
             Some((Before::Acc(self.text.take()), span))
         } else if run > 0 {
-            Some((Before::Range(base + rel, base + lt), Span::new(base + rel, base + lt)))
+            Some((Before::Range(rel, lt), Span::new(base + rel, base + lt)))
         } else {
             None
         };
@@ -360,7 +360,10 @@ impl<'a> Tokenizer<'a> {
     /// a whole `&str` then takes it with [`Tokenizer::error_run_step`], without events.
     #[inline]
     pub(crate) fn in_error_run(&self) -> bool {
-        self.error_run.is_some() && self.out.is_empty() && self.pending.is_none()
+        self.error_run.is_some()
+            && self.out.is_empty()
+            && self.pending.is_none()
+            && self.held.is_none()
     }
 
     /// The next step of the error run in progress (see [`Tokenizer::error_run_event`]): a
@@ -402,6 +405,7 @@ impl<'a> Tokenizer<'a> {
     #[inline]
     pub(crate) fn next_direct(&mut self) -> Option<Direct<'a>> {
         if self.pending.is_some()
+            || self.held.is_some()
             || !self.out.is_empty()
             || self.state != State::Data
             || self.reconsume
@@ -414,12 +418,13 @@ impl<'a> Tokenizer<'a> {
         }
         let input = self.input.input()?;
         let (text, HeldTag { raw, .. }) = self.fast_scan()?;
-        let whole = Whole {
-            input: &self.input,
-            text: input,
+        let text = match text {
+            Some((Before::Range(start, end), span)) => Some((Cow::Borrowed(&input[start..end]), span)),
+            Some((Before::Acc(acc), span)) => Some((acc.into_cow_input(&self.input), span)),
+            None => None,
         };
         Some(Direct {
-            text: text.map(|(text, span)| (text.into_cow(whole), span)),
+            text,
             kind: raw.kind,
             input,
             name: &input[raw.name.0..raw.name.1],

@@ -21,8 +21,9 @@ use crate::token::{Attribute, Event, Token, TokenKind};
 pub(super) trait Strings<'o>: Copy {
     /// A finished string of an accumulator.
     fn acc(self, acc: TextAcc) -> Cow<'o, str>;
-    /// The input between absolute offsets `start` and `end`, unchanged.
-    fn range(self, start: usize, end: usize) -> Cow<'o, str>;
+    /// The input between indices `start` and `end` of the buffer as it was when its first
+    /// byte was at absolute offset `base` (a whole input is always at 0), unchanged.
+    fn range(self, base: usize, start: usize, end: usize) -> Cow<'o, str>;
 }
 
 /// Lent: borrowed from the tokenizer's buffer for as long as the tokenizer is borrowed.
@@ -36,8 +37,8 @@ impl<'s> Strings<'s> for Lent<'s, '_> {
     }
 
     #[inline(always)]
-    fn range(self, start: usize, end: usize) -> Cow<'s, str> {
-        Cow::Borrowed(self.0.slice(start, end))
+    fn range(self, base: usize, start: usize, end: usize) -> Cow<'s, str> {
+        Cow::Borrowed(self.0.slice(base + start, base + end))
     }
 }
 
@@ -56,7 +57,9 @@ impl<'a> Strings<'a> for Whole<'_, 'a> {
     }
 
     #[inline(always)]
-    fn range(self, start: usize, end: usize) -> Cow<'a, str> {
+    fn range(self, _base: usize, start: usize, end: usize) -> Cow<'a, str> {
+        // Indices of the whole input: the compiler sees where they come from (the scan of the
+        // same text), which spares checks an absolute offset would need.
         Cow::Borrowed(&self.text[start..end])
     }
 }
@@ -72,34 +75,35 @@ impl<'a> Strings<'a> for Copied<'_, 'a> {
     }
 
     #[inline(always)]
-    fn range(self, start: usize, end: usize) -> Cow<'a, str> {
-        self.0.slice_cow(start, end)
+    fn range(self, base: usize, start: usize, end: usize) -> Cow<'a, str> {
+        self.0.slice_cow(base + start, base + end)
     }
 }
 
 /// The text before a tag of the direct path.
 #[derive(Debug)]
 pub(crate) enum Before {
-    /// A run of the buffer, unchanged (absolute offsets).
+    /// A run of the buffer, unchanged (indices, from the tag's `base`).
     Range(usize, usize),
     /// Text held from before (references, CDATA) joined by the run.
     Acc(TextAcc),
 }
 
 impl Before {
-    /// The text, from `strings`.
+    /// The text, from `strings` (`base`: see [`HeldTag`]).
     #[inline(always)]
-    pub(super) fn into_cow<'o>(self, strings: impl Strings<'o>) -> Cow<'o, str> {
+    pub(super) fn into_cow<'o>(self, base: usize, strings: impl Strings<'o>) -> Cow<'o, str> {
         match self {
-            Before::Range(start, end) => strings.range(start, end),
+            Before::Range(start, end) => strings.range(base, start, end),
             Before::Acc(acc) => strings.acc(acc),
         }
     }
 }
 
-/// A plain tag the direct path read, not yet handed out: its ranges are indices into the
-/// buffer when it started at absolute offset `base` (its attributes are the tokenizer's
-/// `raw_attrs` until the next scan). The buffer keeps it until it is handed out.
+/// A plain tag the direct path read and the lending methods hold while they lend the text
+/// before it: its ranges are indices into the buffer when it started at absolute offset `base`
+/// (its attributes are the tokenizer's `raw_attrs` until the next scan). The buffer keeps it
+/// until it is handed out.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct HeldTag {
     pub(super) base: usize,
@@ -120,7 +124,7 @@ pub(super) type Found = (Option<(Before, Span)>, HeldTag);
 pub(super) enum Next<'a> {
     /// An event of the states (or of an error run).
     Event(Event<'a>),
-    /// The tag the direct path read after the text it handed out.
+    /// The tag the direct path read after the text it lent.
     Held(HeldTag),
     /// What the direct path just read.
     Direct(Found),
@@ -136,7 +140,7 @@ fn tag_token<'o>(
     strings: impl Strings<'o>,
 ) -> Token<'o> {
     let HeldTag { base, raw } = t;
-    let name = strings.range(base + raw.name.0, base + raw.name.1);
+    let name = strings.range(base, raw.name.0, raw.name.1);
     let kind = match raw.kind {
         TagKind::End => TokenKind::EndTag { name },
         kind => {
@@ -144,8 +148,8 @@ fn tag_token<'o>(
                 let (name_start, name_end) = (base + a.name.0, base + a.name.1);
                 let (value_start, value_end) = (base + a.value.0, base + a.value.1);
                 list.push(Attribute {
-                    name: strings.range(name_start, name_end),
-                    value: strings.range(value_start, value_end),
+                    name: strings.range(base, a.name.0, a.name.1),
+                    value: strings.range(base, a.value.0, a.value.1),
                     span: Span::new(name_start, base + a.end),
                     name_span: Span::new(name_start, name_end),
                     value_span: Span::new(value_start, value_end),
@@ -170,10 +174,36 @@ fn tag_token<'o>(
     }
 }
 
+/// The token of the text before a tag, if any, with the tag's token kept in `pending` for the
+/// next call; or the tag's token (see [`tag_token`]).
+#[inline(always)]
+fn text_then<'a>(
+    pending: &mut Option<Token<'a>>,
+    text: Option<(Before, Span)>,
+    tag: HeldTag,
+    raw_attrs: &[RawAttr],
+    list: Vec<Attribute<'a>>,
+    strings: impl Strings<'a>,
+) -> Option<Token<'a>> {
+    let base = tag.base;
+    let tag = tag_token(tag, raw_attrs, list, strings);
+    match text {
+        Some((text, span)) => {
+            let text = text.into_cow(base, strings);
+            *pending = Some(tag);
+            Some(Token {
+                kind: TokenKind::Text(text),
+                span,
+            })
+        }
+        None => Some(tag),
+    }
+}
+
 /// A token of the direct path, settled: what is left to build, with the borrows of the
 /// tokenizer it needs (its buffer and the tag's attributes).
 enum Settled<'a> {
-    Text(Before, Span),
+    Text(Before, usize, Span),
     Tag(HeldTag, Vec<Attribute<'a>>),
 }
 
@@ -205,7 +235,10 @@ impl<'a> Tokenizer<'a> {
     /// assert_eq!(names.len(), 4); // <a>, text, </a>, end of file
     /// ```
     pub fn next_lent_token(&mut self) -> Option<Token<'_>> {
-        if let Some(held) = self.pending.take() {
+        if self.pending.is_some() {
+            return self.pending.take();
+        }
+        if let Some(held) = self.held.take() {
             let list = self.take_list();
             return Some(self.lend(Settled::Tag(held, list)));
         }
@@ -253,6 +286,7 @@ impl<'a> Tokenizer<'a> {
     #[inline(always)]
     pub(super) fn direct_first(&self) -> bool {
         self.fast
+            && self.held.is_none()
             && self.out.is_empty()
             && self.error_run.is_none()
             && self.state == State::Data
@@ -261,20 +295,50 @@ impl<'a> Tokenizer<'a> {
             && !self.eof_emitted
     }
 
-    /// What the direct path found, as a token with the input's lifetime (see
-    /// [`Tokenizer::next_token`]).
-    #[inline(always)]
-    pub(super) fn hold(&mut self, found: Found) -> Token<'a> {
-        let settled = self.settle(found);
-        self.build_held(settled)
+    /// The direct path ([`Tokenizer::fast_scan`]), its token with the input's lifetime; the
+    /// tag is built at once, and kept in `pending` for the next call when the text before it
+    /// goes out first. Out of line, so that [`Tokenizer::next_token`] stays small for the tags
+    /// handed out after their text.
+    #[inline(never)]
+    pub(super) fn fast_data(&mut self) -> Option<Token<'a>> {
+        let found = self.fast_scan()?;
+        self.hold(found)
     }
 
-    /// The tag the direct path read after the text it handed out, as a token with the input's
-    /// lifetime.
+    /// What the direct path found, as a token with the input's lifetime (see
+    /// [`Tokenizer::fast_data`]).
     #[inline(always)]
+    pub(super) fn hold(&mut self, (text, tag): Found) -> Option<Token<'a>> {
+        let list = self.take_list();
+        match self.input.input() {
+            Some(whole) => {
+                let strings = Whole {
+                    input: &self.input,
+                    text: whole,
+                };
+                text_then(&mut self.pending, text, tag, &self.raw_attrs, list, strings)
+            }
+            None => {
+                let strings = Copied(&self.input);
+                text_then(&mut self.pending, text, tag, &self.raw_attrs, list, strings)
+            }
+        }
+    }
+
+    /// The tag the direct path read after the text it lent, as a token with the input's
+    /// lifetime (the lent and owned methods were mixed).
     pub(super) fn hold_tag(&mut self, held: HeldTag) -> Token<'a> {
         let list = self.take_list();
-        self.build_held(Settled::Tag(held, list))
+        match self.input.input() {
+            Some(whole) => {
+                let strings = Whole {
+                    input: &self.input,
+                    text: whole,
+                };
+                tag_token(held, &self.raw_attrs, list, strings)
+            }
+            None => tag_token(held, &self.raw_attrs, list, Copied(&self.input)),
+        }
     }
 
     /// An empty list for the attributes of a tag of the direct path (the spare one, when the
@@ -295,24 +359,10 @@ impl<'a> Tokenizer<'a> {
     fn settle(&mut self, (text, tag): Found) -> Settled<'a> {
         match text {
             Some((text, span)) => {
-                self.pending = Some(tag);
-                Settled::Text(text, span)
+                self.held = Some(tag);
+                Settled::Text(text, tag.base, span)
             }
             None => Settled::Tag(tag, self.take_list()),
-        }
-    }
-
-    #[inline(always)]
-    fn build_held(&self, settled: Settled<'a>) -> Token<'a> {
-        match self.input.input() {
-            Some(text) => self.build(
-                settled,
-                Whole {
-                    input: &self.input,
-                    text,
-                },
-            ),
-            None => self.build(settled, Copied(&self.input)),
         }
     }
 
@@ -324,8 +374,8 @@ impl<'a> Tokenizer<'a> {
     #[inline(always)]
     fn build<'o>(&self, settled: Settled<'o>, strings: impl Strings<'o>) -> Token<'o> {
         match settled {
-            Settled::Text(text, span) => Token {
-                kind: TokenKind::Text(text.into_cow(strings)),
+            Settled::Text(text, base, span) => Token {
+                kind: TokenKind::Text(text.into_cow(base, strings)),
                 span,
             },
             Settled::Tag(tag, list) => tag_token(tag, &self.raw_attrs, list, strings),
