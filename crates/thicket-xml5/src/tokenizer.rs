@@ -99,6 +99,9 @@ pub struct Tokenizer<'a> {
     /// The input: a whole `&str` borrowed, or the chunks fed so far not yet compacted away.
     input: Cursor<'a>,
     /// The direct path (`fast.rs`) runs beside the states (off only to test it against them).
+    fast_paths: bool,
+    /// The direct path may run at the next call: `fast_paths`, except while a lent tag is
+    /// `held` (which goes out first), so that the owned path's check covers both.
     fast: bool,
     eof_emitted: bool,
     bom_checked: bool,
@@ -117,6 +120,8 @@ pub struct Tokenizer<'a> {
     /// A tag the direct path read while lending the text before it (see
     /// [`Tokenizer::next_lent_token`]); handed out before anything else, its token built then.
     held: Option<hand_out::HeldTag>,
+    /// What the direct path read for a lending call (see [`Tokenizer::events`]).
+    direct_found: Option<hand_out::Found>,
     /// Scratch for the direct path's attributes (kept to reuse its allocation).
     raw_attrs: Vec<RawAttr>,
     /// An empty attribute list to build the next tag's attributes in (see
@@ -216,6 +221,7 @@ impl<'a> Tokenizer<'a> {
             diagnostic_room: options.limits.max_diagnostics.unwrap_or(usize::MAX),
             omitted: 0,
             input,
+            fast_paths: true,
             fast: true,
             eof_emitted: false,
             bom_checked: false,
@@ -228,6 +234,7 @@ impl<'a> Tokenizer<'a> {
             out: VecDeque::new(),
             pending: None,
             held: None,
+            direct_found: None,
             raw_attrs: Vec::new(),
             spare_attrs: Vec::new(),
             diagnostics: Vec::new(),
@@ -269,7 +276,8 @@ impl<'a> Tokenizer<'a> {
     /// tokens, spans and diagnostics are the same either way (only the speed differs); the
     /// switch exists so that tests and fuzz targets can compare the two.
     pub fn with_fast_paths(mut self, on: bool) -> Tokenizer<'a> {
-        self.fast = on;
+        self.fast_paths = on;
+        self.fast = on && self.held.is_none();
         self
     }
 
@@ -331,34 +339,28 @@ impl<'a> Tokenizer<'a> {
     /// the next one). Strings as in [`Tokenizer::next_token`] ([`Tokenizer::next_lent_event`]
     /// lends them).
     pub fn next_event(&mut self) -> Option<Event<'a>> {
-        match self.advance()? {
-            hand_out::Next::Event(e) => Some(e),
-            hand_out::Next::Held(held) => Some(Event::Token(self.hold_tag(held))),
-            hand_out::Next::Direct(found) => self.hold(found).map(Event::Token),
-        }
+        self.events::<false>()
     }
 
-    /// The next event, or what the direct path read (its tokens not built yet: the caller
-    /// builds them with owned or lent strings).
+    /// [`Tokenizer::next_event`], and with `LENT` the same for [`Tokenizer::next_lent_event`]
+    /// and [`Tokenizer::next_lent_token`]: where the direct path reads a token, it is left in
+    /// `direct_found` and `None` returned, for the caller to lend (a held tag is handed out by them
+    /// before they call this).
     #[inline(always)]
-    fn advance(&mut self) -> Option<hand_out::Next<'a>> {
-        use hand_out::Next;
+    fn events<const LENT: bool>(&mut self) -> Option<Event<'a>> {
         loop {
             if self.pending.is_some()
                 && let Some(t) = self.pending.take()
             {
-                return Some(Next::Event(Event::Token(t)));
-            }
-            if let Some(held) = self.held.take() {
-                return Some(Next::Held(held));
+                return Some(Event::Token(t));
             }
             if let Some(e) = self.out.pop_front() {
-                return Some(Next::Event(e));
+                return Some(e);
             }
             if self.error_run.is_some()
                 && let Some(e) = self.error_run_event()
             {
-                return Some(Next::Event(e));
+                return Some(e);
             }
             if !self.bom_checked {
                 if self.byte_order_mark().is_err() {
@@ -370,13 +372,21 @@ impl<'a> Tokenizer<'a> {
                 return None;
             }
             if self.fast && self.state == State::Data && !self.reconsume {
-                if let Some(found) = self.fast_scan() {
-                    return Some(Next::Direct(found));
+                if LENT {
+                    if let Some(found) = self.fast_scan() {
+                        self.direct_found = Some(found);
+                        return None;
+                    }
+                } else if let Some(t) = self.fast_data() {
+                    return Some(Event::Token(t));
                 }
                 // An error run started, or its text before went out.
                 if !self.out.is_empty() || self.error_run.is_some() {
                     continue;
                 }
+            } else if !LENT && let Some(held) = self.take_held() {
+                // Lent and owned calls mixed: the tag held while its text was lent.
+                return Some(Event::Token(self.hold_tag(held)));
             }
             loop {
                 match self.step() {
@@ -384,7 +394,7 @@ impl<'a> Tokenizer<'a> {
                     Ok(()) => break,
                     Err(NeedMore) => {
                         self.flush_text_piece();
-                        return self.out.pop_front().map(Next::Event);
+                        return self.out.pop_front();
                     }
                 }
                 if self.fast && self.state == State::Data && !self.reconsume {

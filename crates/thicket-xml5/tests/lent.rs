@@ -112,7 +112,10 @@ fn same(input: &str, profile: Profile, by_char: bool, what: &str) {
         let mut splits = vec![
             ("whole", vec![input]),
             ("random", random_splits(input, 40, input.len() as u64)),
-            ("random, many", random_splits(input, input.len() / 7, 0x9E37)),
+            (
+                "random, many",
+                random_splits(input, input.len() / 7, 0x9E37),
+            ),
         ];
         if by_char {
             splits.push(("char by char", chars(input)));
@@ -248,7 +251,10 @@ fn a_held_tag_survives_a_feed() {
             panic!("{tag:?}");
         };
         assert_eq!(name, "tag");
-        assert_eq!((&*attributes[0].name, &*attributes[0].value), ("name", "value"));
+        assert_eq!(
+            (&*attributes[0].name, &*attributes[0].value),
+            ("name", "value")
+        );
         assert_eq!(tag.span.start, text.len());
     }
 }

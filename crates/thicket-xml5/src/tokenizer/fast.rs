@@ -20,10 +20,10 @@ use std::borrow::Cow;
 
 use thicket_input::Span;
 
+use super::hand_out::{Before, Found, HeldTag};
 use super::runs::{
     ATTR_NAME, DQ_VALUE, SQ_VALUE, TAG_NAME, TEXT, input_stream_error, run_end_inline,
 };
-use super::hand_out::{Before, Found, HeldTag};
 use super::{Profile, ScanLimits, State, TagKind, Tokenizer, charref};
 use thicket_charref::numeric;
 use thicket_names::html::INPUT_STREAM_ERROR_LEADS;
@@ -241,7 +241,7 @@ impl<'a> Tokenizer<'a> {
             }
             self.text_open = false;
             let span = Span::new(self.text_start, self.text_end);
-            Some((Before::Acc(self.text.take()), span))
+            Some((Before::Acc, span))
         } else if run > 0 {
             Some((Before::Range(rel, lt), Span::new(base + rel, base + lt)))
         } else {
@@ -419,8 +419,10 @@ impl<'a> Tokenizer<'a> {
         let input = self.input.input()?;
         let (text, HeldTag { raw, .. }) = self.fast_scan()?;
         let text = match text {
-            Some((Before::Range(start, end), span)) => Some((Cow::Borrowed(&input[start..end]), span)),
-            Some((Before::Acc(acc), span)) => Some((acc.into_cow_input(&self.input), span)),
+            Some((Before::Range(start, end), span)) => {
+                Some((Cow::Borrowed(&input[start..end]), span))
+            }
+            Some((Before::Acc, span)) => Some((self.text.take().into_cow_input(&self.input), span)),
             None => None,
         };
         Some(Direct {

@@ -81,21 +81,27 @@ impl<'a> Strings<'a> for Copied<'_, 'a> {
 }
 
 /// The text before a tag of the direct path.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Before {
     /// A run of the buffer, unchanged (indices, from the tag's `base`).
     Range(usize, usize),
-    /// Text held from before (references, CDATA) joined by the run.
-    Acc(TextAcc),
+    /// Text held from before (references, CDATA) joined by the run: the tokenizer's `text`,
+    /// taken when handed out.
+    Acc,
 }
 
 impl Before {
-    /// The text, from `strings` (`base`: see [`HeldTag`]).
+    /// The text, from `strings` (`base`: see [`HeldTag`]; `acc`: the tokenizer's `text`).
     #[inline(always)]
-    pub(super) fn into_cow<'o>(self, base: usize, strings: impl Strings<'o>) -> Cow<'o, str> {
+    pub(super) fn into_cow<'o>(
+        self,
+        base: usize,
+        acc: &mut TextAcc,
+        strings: impl Strings<'o>,
+    ) -> Cow<'o, str> {
         match self {
             Before::Range(start, end) => strings.range(base, start, end),
-            Before::Acc(acc) => strings.acc(acc),
+            Before::Acc => strings.acc(acc.take()),
         }
     }
 }
@@ -105,7 +111,7 @@ impl Before {
 /// (its attributes are the tokenizer's `raw_attrs` until the next scan). The buffer keeps it
 /// until it is handed out.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct HeldTag {
+pub(crate) struct HeldTag {
     pub(super) base: usize,
     pub(super) raw: RawTag,
 }
@@ -118,17 +124,7 @@ impl HeldTag {
 }
 
 /// What the direct path found: the text before a tag (and its span), if any, and the tag.
-pub(super) type Found = (Option<(Before, Span)>, HeldTag);
-
-/// What comes next from [`Tokenizer::advance`].
-pub(super) enum Next<'a> {
-    /// An event of the states (or of an error run).
-    Event(Event<'a>),
-    /// The tag the direct path read after the text it lent.
-    Held(HeldTag),
-    /// What the direct path just read.
-    Direct(Found),
-}
+pub(crate) type Found = (Option<(Before, Span)>, HeldTag);
 
 /// The token of the plain tag `t` (its attributes in `raw_attrs`, built in `list`, an empty
 /// list), its strings from `strings`.
@@ -142,7 +138,13 @@ fn tag_token<'o>(
     let HeldTag { base, raw } = t;
     let name = strings.range(base, raw.name.0, raw.name.1);
     let kind = match raw.kind {
-        TagKind::End => TokenKind::EndTag { name },
+        TagKind::End => {
+            // An end tag has no attributes, so its list is an empty `Vec::new()` (see
+            // `Tokenizer::take_list`): forgotten, it costs no call to its drop.
+            debug_assert_eq!(list.capacity(), 0);
+            std::mem::forget(list);
+            TokenKind::EndTag { name }
+        }
         kind => {
             for a in raw_attrs {
                 let (name_start, name_end) = (base + a.name.0, base + a.name.1);
@@ -179,6 +181,7 @@ fn tag_token<'o>(
 #[inline(always)]
 fn text_then<'a>(
     pending: &mut Option<Token<'a>>,
+    acc: &mut TextAcc,
     text: Option<(Before, Span)>,
     tag: HeldTag,
     raw_attrs: &[RawAttr],
@@ -189,7 +192,7 @@ fn text_then<'a>(
     let tag = tag_token(tag, raw_attrs, list, strings);
     match text {
         Some((text, span)) => {
-            let text = text.into_cow(base, strings);
+            let text = text.into_cow(base, acc, strings);
             *pending = Some(tag);
             Some(Token {
                 kind: TokenKind::Text(text),
@@ -203,7 +206,8 @@ fn text_then<'a>(
 /// A token of the direct path, settled: what is left to build, with the borrows of the
 /// tokenizer it needs (its buffer and the tag's attributes).
 enum Settled<'a> {
-    Text(Before, usize, Span),
+    /// The text, its base and span, and the held text it takes (empty for a range).
+    Text(Before, usize, Span, TextAcc),
     Tag(HeldTag, Vec<Attribute<'a>>),
 }
 
@@ -238,25 +242,22 @@ impl<'a> Tokenizer<'a> {
         if self.pending.is_some() {
             return self.pending.take();
         }
-        if let Some(held) = self.held.take() {
-            let list = self.take_list();
-            return Some(self.lend(Settled::Tag(held, list)));
-        }
         loop {
+            if let Some(held) = self.take_held() {
+                let list = self.take_list();
+                return Some(self.lend(Settled::Tag(held, list)));
+            }
             if self.direct_first()
                 && let Some(found) = self.fast_scan()
             {
                 let settled = self.settle(found);
                 return Some(self.lend(settled));
             }
-            match self.advance()? {
-                Next::Event(Event::Token(t)) => return Some(t),
-                Next::Event(Event::Diagnostic(d)) => self.diagnostics.push(d),
-                Next::Held(held) => {
-                    let list = self.take_list();
-                    return Some(self.lend(Settled::Tag(held, list)));
-                }
-                Next::Direct(found) => {
+            match self.events::<true>() {
+                Some(Event::Token(t)) => return Some(t),
+                Some(Event::Diagnostic(d)) => self.diagnostics.push(d),
+                None => {
+                    let found = self.direct_found.take()?;
                     let settled = self.settle(found);
                     return Some(self.lend(settled));
                 }
@@ -268,13 +269,14 @@ impl<'a> Tokenizer<'a> {
     /// with the strings of the tokens lent from the buffer until the next call as
     /// [`Tokenizer::next_lent_token`] lends them.
     pub fn next_lent_event(&mut self) -> Option<Event<'_>> {
-        match self.advance()? {
-            Next::Event(e) => Some(e),
-            Next::Held(held) => {
-                let list = self.take_list();
-                Some(Event::Token(self.lend(Settled::Tag(held, list))))
-            }
-            Next::Direct(found) => {
+        if let Some(held) = self.take_held() {
+            let list = self.take_list();
+            return Some(Event::Token(self.lend(Settled::Tag(held, list))));
+        }
+        match self.events::<true>() {
+            Some(e) => Some(e),
+            None => {
+                let found = self.direct_found.take()?;
                 let settled = self.settle(found);
                 Some(Event::Token(self.lend(settled)))
             }
@@ -282,11 +284,11 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// [`Tokenizer::next_token`] and [`Tokenizer::next_lent_token`] try the direct path
-    /// before the queue and the states: nothing is queued, and the data state reads on.
+    /// before the queue and the states: nothing is queued or held (`fast` is off while a lent
+    /// tag is held), and the data state reads on.
     #[inline(always)]
     pub(super) fn direct_first(&self) -> bool {
         self.fast
-            && self.held.is_none()
             && self.out.is_empty()
             && self.error_run.is_none()
             && self.state == State::Data
@@ -308,7 +310,7 @@ impl<'a> Tokenizer<'a> {
     /// What the direct path found, as a token with the input's lifetime (see
     /// [`Tokenizer::fast_data`]).
     #[inline(always)]
-    pub(super) fn hold(&mut self, (text, tag): Found) -> Option<Token<'a>> {
+    fn hold(&mut self, (text, tag): Found) -> Option<Token<'a>> {
         let list = self.take_list();
         match self.input.input() {
             Some(whole) => {
@@ -316,11 +318,27 @@ impl<'a> Tokenizer<'a> {
                     input: &self.input,
                     text: whole,
                 };
-                text_then(&mut self.pending, text, tag, &self.raw_attrs, list, strings)
+                text_then(
+                    &mut self.pending,
+                    &mut self.text,
+                    text,
+                    tag,
+                    &self.raw_attrs,
+                    list,
+                    strings,
+                )
             }
             None => {
                 let strings = Copied(&self.input);
-                text_then(&mut self.pending, text, tag, &self.raw_attrs, list, strings)
+                text_then(
+                    &mut self.pending,
+                    &mut self.text,
+                    text,
+                    tag,
+                    &self.raw_attrs,
+                    list,
+                    strings,
+                )
             }
         }
     }
@@ -339,6 +357,14 @@ impl<'a> Tokenizer<'a> {
             }
             None => tag_token(held, &self.raw_attrs, list, Copied(&self.input)),
         }
+    }
+
+    /// The held tag, taken (the direct path may run again).
+    #[inline]
+    pub(super) fn take_held(&mut self) -> Option<HeldTag> {
+        let held = self.held.take()?;
+        self.fast = self.fast_paths;
+        Some(held)
     }
 
     /// An empty list for the attributes of a tag of the direct path (the spare one, when the
@@ -360,7 +386,13 @@ impl<'a> Tokenizer<'a> {
         match text {
             Some((text, span)) => {
                 self.held = Some(tag);
-                Settled::Text(text, tag.base, span)
+                // The held tag goes out first (see `fast`).
+                self.fast = false;
+                let acc = match text {
+                    Before::Acc => self.text.take(),
+                    Before::Range(..) => TextAcc::new(),
+                };
+                Settled::Text(text, tag.base, span, acc)
             }
             None => Settled::Tag(tag, self.take_list()),
         }
@@ -374,8 +406,8 @@ impl<'a> Tokenizer<'a> {
     #[inline(always)]
     fn build<'o>(&self, settled: Settled<'o>, strings: impl Strings<'o>) -> Token<'o> {
         match settled {
-            Settled::Text(text, base, span) => Token {
-                kind: TokenKind::Text(text.into_cow(base, strings)),
+            Settled::Text(text, base, span, mut acc) => Token {
+                kind: TokenKind::Text(text.into_cow(base, &mut acc, strings)),
                 span,
             },
             Settled::Tag(tag, list) => tag_token(tag, &self.raw_attrs, list, strings),
