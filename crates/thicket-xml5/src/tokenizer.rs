@@ -19,7 +19,7 @@ use thicket_input::{NewlineRules, Span, TextAcc};
 use thicket_names::keyed::KeyedIndex;
 
 use crate::error::{Diagnostic, ErrorCode};
-use crate::token::{Attribute, Event, Token, TokenKind};
+use crate::token::{Attribute, Event, SpareAttributes, Token, TokenKind};
 
 mod attribute;
 mod charref;
@@ -409,6 +409,15 @@ impl<'a> Tokenizer<'a> {
     pub(crate) fn reuse_attributes(&mut self, mut list: Vec<Attribute<'a>>) {
         list.clear();
         self.spare_attrs = list;
+    }
+
+    /// Hands back an emptied attribute list (see [`SpareAttributes`]): a later tag of the
+    /// direct path builds its attributes in it instead of allocating.
+    /// (A list smaller than the one kept is dropped.)
+    pub fn recycle(&mut self, spare: SpareAttributes) {
+        if spare.0.capacity() > self.spare_attrs.capacity() {
+            self.spare_attrs = spare.0;
+        }
     }
 
     /// Appends a chunk of input (ignored after [`Tokenizer::finish`]).

@@ -258,3 +258,26 @@ fn a_held_tag_survives_a_feed() {
         assert_eq!(tag.span.start, text.len());
     }
 }
+
+/// An attribute list handed back is kept and reused: its allocation survives the conversion,
+/// and the next tag with attributes builds its list in it.
+#[test]
+fn recycled_attribute_lists_are_reused() {
+    let mut t = Tokenizer::streaming(Options::default());
+    t.feed("<a p='1' q='2' r='3' s='4'/><b/><c x='1'/>");
+    t.finish();
+    let mut capacities = Vec::new();
+    while let Some(token) = t.next_lent_token() {
+        if let TokenKind::EmptyTag { attributes, .. } = token.kind {
+            capacities.push(attributes.capacity());
+            let spare = thicket_xml5::SpareAttributes::from(attributes);
+            // In place: the same allocation, with nothing in it.
+            assert_eq!(spare.capacity(), *capacities.last().unwrap());
+            t.recycle(spare);
+        }
+    }
+    // `<c>` has one attribute, built in the list of `<a>` (`<b>`'s empty one was not kept).
+    assert_eq!(capacities.len(), 3);
+    assert!(capacities[0] >= 4);
+    assert_eq!(capacities[2], capacities[0]);
+}
