@@ -273,6 +273,14 @@ impl<'a> Tokenizer<'a> {
             let list = self.take_list();
             return Some(Event::Token(self.lend(Settled::Tag(held, list))));
         }
+        // The direct path first, as in `next_lent_token` (the common case, without the
+        // events loop's checks).
+        if self.direct_first()
+            && let Some(found) = self.fast_scan()
+        {
+            let settled = self.settle(found);
+            return Some(Event::Token(self.lend(settled)));
+        }
         match self.events::<true>() {
             Some(e) => Some(e),
             None => {
