@@ -112,7 +112,7 @@ fn predefined(name: &[u8]) -> Option<char> {
 /// assert_eq!(xml_predefined_reference(b"&amp more"), None);
 /// assert_eq!(xml_predefined_reference(b"&nbsp;"), None);
 /// ```
-#[inline]
+#[inline(always)]
 pub fn xml_predefined_reference(input: &[u8]) -> Option<(usize, char)> {
     if input.first() != Some(&b'&') {
         return None;

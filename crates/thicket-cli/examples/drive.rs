@@ -139,7 +139,7 @@ fn xml5_stream(file: std::fs::File, limits: Limits) -> Counts {
             Some(t) => tok.feed(t),
             None => tok.finish(),
         }
-        while let Some(event) = tok.next_event() {
+        while let Some(event) = tok.next_lent_event() {
             match event {
                 thicket_xml5::Event::Token(_) => items += 1,
                 thicket_xml5::Event::Diagnostic(_) => diags += 1,

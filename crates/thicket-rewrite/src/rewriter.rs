@@ -396,8 +396,12 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             }
             #[cfg(feature = "xml5")]
             Driver::Xml5(t) => {
-                while let Some(token) = t.next_token() {
-                    xml5_event(core, token);
+                // Lent: names, values and text borrow the tokenizer's buffer (no copy each),
+                // and each start tag's attribute list goes back for the next one.
+                while let Some(token) = t.next_lent_token() {
+                    if let Some(spare) = xml5_event(core, token) {
+                        t.recycle(spare);
+                    }
                 }
             }
         }
@@ -509,10 +513,14 @@ fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
 }
 
 #[cfg(feature = "xml5")]
-fn xml5_event(core: &mut Core<'_>, token: thicket_xml5::Token<'_>) {
+fn xml5_event(
+    core: &mut Core<'_>,
+    token: thicket_xml5::Token<'_>,
+) -> Option<thicket_xml5::SpareAttributes> {
     use thicket_xml5::TokenKind;
     let span = token.span;
-    match &token.kind {
+    let self_closing = matches!(token.kind, TokenKind::EmptyTag { .. });
+    match token.kind {
         TokenKind::StartTag { name, attributes } | TokenKind::EmptyTag { name, attributes } => {
             let mut attrs = reuse_attrs(std::mem::take(&mut core.attrs));
             attrs.extend(attributes.iter().map(|a| Attr {
@@ -520,31 +528,32 @@ fn xml5_event(core: &mut Core<'_>, token: thicket_xml5::Token<'_>) {
                 value: &a.value,
                 span: a.span,
             }));
-            let local = name.rsplit_once(':').map_or(&**name, |(_, l)| l);
+            let local = name.rsplit_once(':').map_or(&*name, |(_, l)| l);
             core.process(Event::Start {
-                name,
+                name: &name,
                 local,
                 attributes: &attrs,
-                self_closing: matches!(token.kind, TokenKind::EmptyTag { .. }),
+                self_closing,
                 span,
             });
             core.attrs = reuse_attrs(attrs);
+            return Some(attributes.into());
         }
         TokenKind::EndTag { name } => core.process(Event::End {
-            name: Some(name),
+            name: Some(&name),
             span,
         }),
         TokenKind::ShortEndTag => core.process(Event::End { name: None, span }),
         TokenKind::Text(text) => core.process(Event::Unit {
-            kind: UnitKind::Text(text),
+            kind: UnitKind::Text(&text),
             span,
         }),
         TokenKind::Comment(data) => core.process(Event::Unit {
-            kind: UnitKind::Comment(data),
+            kind: UnitKind::Comment(&data),
             span,
         }),
         TokenKind::Pi { target, data } => core.process(Event::Unit {
-            kind: UnitKind::ProcessingInstruction(target, data),
+            kind: UnitKind::ProcessingInstruction(&target, &data),
             span,
         }),
         TokenKind::Doctype { name, .. } => core.process(Event::Unit {
@@ -556,6 +565,7 @@ fn xml5_event(core: &mut Core<'_>, token: thicket_xml5::Token<'_>) {
         }
         TokenKind::Eof => core.process(Event::Eof { span }),
     }
+    None
 }
 
 /// Rewrites a whole string.

@@ -1,5 +1,6 @@
 //! Runs the tokenizer (`tokens`), the tree builder (`tree`), the streaming tree builder fed
-//! 64 KiB chunks (`stream`) or the same without a tree (`check`) over one file, for profilers:
+//! 64 KiB chunks (`stream`) or the same without a tree (`check`), or the streaming tokenizer fed
+//! 64 KiB chunks with owned (`events`) or lent (`lent`) events over one file, for profilers:
 //! `cargo run --release --example xml5_profile -- tokens FILE [TIMES]`. Prints the fastest round in MB/s
 //! on stderr.
 
@@ -65,6 +66,40 @@ fn run(mode: &str, text: &str) -> usize {
                 ..
             } = parser.finish();
             diagnostics.len() + usize::from(doc.root_element().is_some())
+        }
+        "events" | "lent" => {
+            let mut tok = thicket_xml5::Tokenizer::streaming(thicket_xml5::Options::default());
+            let mut n = 0usize;
+            let mut count = |e: thicket_xml5::Event<'_>| match e {
+                thicket_xml5::Event::Token(t) => n += t.span.end - t.span.start,
+                thicket_xml5::Event::Diagnostic(_) => n += 1,
+            };
+            let mut rest = text;
+            loop {
+                let mut cut = rest.len().min(1 << 16);
+                while !rest.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                if cut == 0 {
+                    tok.finish();
+                } else {
+                    tok.feed(&rest[..cut]);
+                    rest = &rest[cut..];
+                }
+                if mode == "lent" {
+                    while let Some(e) = tok.next_lent_event() {
+                        count(e);
+                    }
+                } else {
+                    while let Some(e) = tok.next_event() {
+                        count(e);
+                    }
+                }
+                if cut == 0 {
+                    break;
+                }
+            }
+            n
         }
         _ => {
             let mut tok =

@@ -16,7 +16,7 @@ pub use parser::{
     parse_reader, parse_reader_with, parse_with,
 };
 pub use serialize::serialize;
-pub use token::{Attribute, Event, Token, TokenKind};
+pub use token::{Attribute, Event, SpareAttributes, Token, TokenKind};
 pub use tokenizer::{EntityMap, IdKind, Options, Profile, State, Tokenizer, events, tokenize};
 /// An attribute to give an element with [`Document::append_element`] (a document's own
 /// attributes are [`AttributeRef`]s; a tag's are [`Attribute`]s).

@@ -23,6 +23,42 @@ pub struct Attribute<'a> {
     pub value_span: Span,
 }
 
+/// An emptied attribute list, kept for its allocation: made from the attributes of a token
+/// (lent or not) once they are no longer needed, and handed back with
+/// [`crate::Tokenizer::recycle`] so that a later tag builds its attributes in it instead of
+/// allocating. It borrows nothing, so the token it came from may be gone.
+///
+/// ```
+/// use thicket_xml5::{Options, SpareAttributes, TokenKind, Tokenizer};
+/// let mut tok = Tokenizer::streaming(Options::default());
+/// tok.feed("<a x='1'/><b y='2'/>");
+/// while let Some(token) = tok.next_lent_token() {
+///     if let TokenKind::EmptyTag { attributes, .. } = token.kind {
+///         assert_eq!(attributes.len(), 1);
+///         let spare = SpareAttributes::from(attributes);
+///         tok.recycle(spare);
+///     }
+/// }
+/// ```
+#[derive(Debug, Default)]
+pub struct SpareAttributes(pub(crate) Vec<Attribute<'static>>);
+
+impl From<Vec<Attribute<'_>>> for SpareAttributes {
+    fn from(mut list: Vec<Attribute<'_>>) -> SpareAttributes {
+        list.clear();
+        // No element is left to map: the standard library collects in place, keeping the
+        // allocation.
+        SpareAttributes(list.into_iter().map(|_| unreachable!()).collect())
+    }
+}
+
+impl SpareAttributes {
+    /// How many attributes it holds without allocating.
+    pub fn capacity(&self) -> usize {
+        self.0.capacity()
+    }
+}
+
 /// What a token is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

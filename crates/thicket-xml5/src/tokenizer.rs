@@ -19,12 +19,13 @@ use thicket_input::{NewlineRules, Span, TextAcc};
 use thicket_names::keyed::KeyedIndex;
 
 use crate::error::{Diagnostic, ErrorCode};
-use crate::token::{Attribute, Event, Token, TokenKind};
+use crate::token::{Attribute, Event, SpareAttributes, Token, TokenKind};
 
 mod attribute;
 mod charref;
 mod doctype;
 mod fast;
+mod hand_out;
 mod limits;
 mod markup;
 mod pi;
@@ -98,6 +99,9 @@ pub struct Tokenizer<'a> {
     /// The input: a whole `&str` borrowed, or the chunks fed so far not yet compacted away.
     input: Cursor<'a>,
     /// The direct path (`fast.rs`) runs beside the states (off only to test it against them).
+    fast_paths: bool,
+    /// The direct path may run at the next call: `fast_paths`, except while a lent tag is
+    /// `held` (which goes out first), so that the owned path's check covers both.
     fast: bool,
     eof_emitted: bool,
     bom_checked: bool,
@@ -113,6 +117,11 @@ pub struct Tokenizer<'a> {
     /// A tag the direct path built while returning the text before it (see
     /// [`Tokenizer::fast_data`]); returned before anything else.
     pending: Option<Token<'a>>,
+    /// A tag the direct path read while lending the text before it (see
+    /// [`Tokenizer::next_lent_token`]); handed out before anything else, its token built then.
+    held: Option<hand_out::HeldTag>,
+    /// What the direct path read for a lending call (see [`Tokenizer::events`]).
+    direct_found: Option<hand_out::Found>,
     /// Scratch for the direct path's attributes (kept to reuse its allocation).
     raw_attrs: Vec<RawAttr>,
     /// An empty attribute list to build the next tag's attributes in (see
@@ -212,6 +221,7 @@ impl<'a> Tokenizer<'a> {
             diagnostic_room: options.limits.max_diagnostics.unwrap_or(usize::MAX),
             omitted: 0,
             input,
+            fast_paths: true,
             fast: true,
             eof_emitted: false,
             bom_checked: false,
@@ -223,6 +233,8 @@ impl<'a> Tokenizer<'a> {
             cur_verbatim: true,
             out: VecDeque::new(),
             pending: None,
+            held: None,
+            direct_found: None,
             raw_attrs: Vec::new(),
             spare_attrs: Vec::new(),
             diagnostics: Vec::new(),
@@ -264,7 +276,8 @@ impl<'a> Tokenizer<'a> {
     /// tokens, spans and diagnostics are the same either way (only the speed differs); the
     /// switch exists so that tests and fuzz targets can compare the two.
     pub fn with_fast_paths(mut self, on: bool) -> Tokenizer<'a> {
-        self.fast = on;
+        self.fast_paths = on;
+        self.fast = on && self.held.is_none();
         self
     }
 
@@ -298,6 +311,8 @@ impl<'a> Tokenizer<'a> {
 
     /// The next token; diagnostics met on the way are kept (see [`Tokenizer::take_diagnostics`]).
     /// `None` means more input is needed (streaming) or the end-of-file token was returned.
+    /// The token's strings have the input's lifetime: borrowed from a whole input, copied from
+    /// a fed one ([`Tokenizer::next_lent_token`] lends them from the buffer instead).
     pub fn next_token(&mut self) -> Option<Token<'a>> {
         // Looked at before taken: `take` would copy the whole slot even when it is empty.
         if self.pending.is_some() {
@@ -306,13 +321,7 @@ impl<'a> Tokenizer<'a> {
         loop {
             // The direct path first, without wrapping the token in an event (as `next_event`
             // would do next).
-            if self.fast
-                && self.out.is_empty()
-                && self.error_run.is_none()
-                && self.state == State::Data
-                && !self.reconsume
-                && self.bom_checked
-                && !self.eof_emitted
+            if self.direct_first()
                 && let Some(t) = self.fast_data()
             {
                 return Some(t);
@@ -327,8 +336,18 @@ impl<'a> Tokenizer<'a> {
     /// The next token or diagnostic, in input order. `None` means more input is needed
     /// (streaming) or the end-of-file token was returned. When the input runs out inside a
     /// text run, the text read so far is handed out first (a `Text` token; the run goes on in
-    /// the next one).
+    /// the next one). Strings as in [`Tokenizer::next_token`] ([`Tokenizer::next_lent_event`]
+    /// lends them).
     pub fn next_event(&mut self) -> Option<Event<'a>> {
+        self.events::<false>()
+    }
+
+    /// [`Tokenizer::next_event`], and with `LENT` the same for [`Tokenizer::next_lent_event`]
+    /// and [`Tokenizer::next_lent_token`]: where the direct path reads a token, it is left in
+    /// `direct_found` and `None` returned, for the caller to lend (a held tag is handed out by them
+    /// before they call this).
+    #[inline(always)]
+    fn events<const LENT: bool>(&mut self) -> Option<Event<'a>> {
         loop {
             if self.pending.is_some()
                 && let Some(t) = self.pending.take()
@@ -353,13 +372,21 @@ impl<'a> Tokenizer<'a> {
                 return None;
             }
             if self.fast && self.state == State::Data && !self.reconsume {
-                if let Some(t) = self.fast_data() {
+                if LENT {
+                    if let Some(found) = self.fast_scan() {
+                        self.direct_found = Some(found);
+                        return None;
+                    }
+                } else if let Some(t) = self.fast_data() {
                     return Some(Event::Token(t));
                 }
                 // An error run started, or its text before went out.
                 if !self.out.is_empty() || self.error_run.is_some() {
                     continue;
                 }
+            } else if !LENT && let Some(held) = self.take_held() {
+                // Lent and owned calls mixed: the tag held while its text was lent.
+                return Some(Event::Token(self.hold_tag(held)));
             }
             loop {
                 match self.step() {
@@ -382,6 +409,15 @@ impl<'a> Tokenizer<'a> {
     pub(crate) fn reuse_attributes(&mut self, mut list: Vec<Attribute<'a>>) {
         list.clear();
         self.spare_attrs = list;
+    }
+
+    /// Hands back an emptied attribute list (see [`SpareAttributes`]): a later tag of the
+    /// direct path builds its attributes in it instead of allocating.
+    /// (A list smaller than the one kept is dropped.)
+    pub fn recycle(&mut self, spare: SpareAttributes) {
+        if spare.0.capacity() > self.spare_attrs.capacity() {
+            self.spare_attrs = spare.0;
+        }
     }
 
     /// Appends a chunk of input (ignored after [`Tokenizer::finish`]).
@@ -423,6 +459,8 @@ impl<'a> Tokenizer<'a> {
         };
         // An error run's last `<` or `</` may still join the text run.
         let keep = self.error_run.map_or(keep, |run| keep.min(run.piece.0));
+        // A tag of the direct path not handed out yet is built from the buffer.
+        let keep = self.held.map_or(keep, |held| keep.min(held.start()));
         let Tokenizer {
             input,
             text,
@@ -452,7 +490,8 @@ impl<'a> Tokenizer<'a> {
     /// not yet returned, of the text and the markup in progress, of a reference being read, or
     /// the input position. `usize::MAX` after the end-of-file token.
     pub(crate) fn horizon(&self) -> usize {
-        if self.eof_emitted && self.out.is_empty() && self.pending.is_none() {
+        if self.eof_emitted && self.out.is_empty() && self.pending.is_none() && self.held.is_none()
+        {
             return usize::MAX;
         }
         let pos = self.input.offset();
@@ -482,6 +521,9 @@ impl<'a> Tokenizer<'a> {
         }
         if let Some(t) = &self.pending {
             at = at.min(t.span.start);
+        }
+        if let Some(held) = &self.held {
+            at = at.min(held.start());
         }
         at
     }

@@ -124,7 +124,8 @@ pub fn stream(
             Piece::Text(t) => tok.feed(t),
             Piece::End => tok.finish(),
         }
-        while let Some(event) = tok.next_event() {
+        // Lent: the tokens borrow the tokenizer's buffer until the next call.
+        while let Some(event) = tok.next_lent_event() {
             match event {
                 Event::Token(token) => {
                     if sink.wants_lines() {

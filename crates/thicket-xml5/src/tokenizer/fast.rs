@@ -20,6 +20,7 @@ use std::borrow::Cow;
 
 use thicket_input::Span;
 
+use super::hand_out::{Before, Found, HeldTag};
 use super::runs::{
     ATTR_NAME, DQ_VALUE, SQ_VALUE, TAG_NAME, TEXT, input_stream_error, run_end_inline,
 };
@@ -29,7 +30,7 @@ use thicket_names::html::INPUT_STREAM_ERROR_LEADS;
 
 use crate::error::{Diagnostic, ErrorCode};
 use crate::hash::same_bytes;
-use crate::token::{Attribute, Event, Token, TokenKind};
+use crate::token::{Event, Token, TokenKind};
 
 /// At most this many attributes on a tag read by [`scan_tag`]: its duplicate check compares
 /// names pairwise (on a filter hit), at most `FAST_ATTRS - 1` comparisons an attribute; past
@@ -140,7 +141,7 @@ pub(crate) struct Direct<'a> {
 /// A tag found by [`scan_tag`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RawTag {
-    kind: TagKind,
+    pub(crate) kind: TagKind,
     /// The `<`.
     pub(crate) lt: usize,
     pub(crate) name: (usize, usize),
@@ -151,80 +152,14 @@ pub(crate) struct RawTag {
 impl<'a> Tokenizer<'a> {
     /// The direct path beside the data state, for the common case of text followed by a tag:
     /// appends the run of ordinary text at the input position to the text (as the data state's
-    /// run does), then, when a whole plain tag follows in the buffer (see [`scan_tag`]), builds
-    /// its token directly with slices of the input. Returns the text token (holding the tag in
-    /// `pending`) or the tag; `None` leaves the rest to the states, at the `<` or at whatever
-    /// ended the text run, so the tokens are the same as the states would produce.
-    pub(super) fn fast_data(&mut self) -> Option<Token<'a>> {
-        let (text, raw) = self.fast_scan()?;
-        let base = self.input.base();
-        let whole = self.input.input();
-        let name = match whole {
-            // A whole `&str` (base 0): its slices, borrowed.
-            Some(text) => Cow::Borrowed(&text[raw.name.0..raw.name.1]),
-            None => self.input.slice_cow(base + raw.name.0, base + raw.name.1),
-        };
-        let kind = match raw.kind {
-            TagKind::End => TokenKind::EndTag { name },
-            kind => {
-                let mut attributes = if self.raw_attrs.is_empty() {
-                    Vec::new()
-                } else {
-                    let mut list = std::mem::take(&mut self.spare_attrs);
-                    list.reserve(self.raw_attrs.len());
-                    list
-                };
-                let attribute = |a: &RawAttr, name, value| Attribute {
-                    name,
-                    value,
-                    span: Span::new(base + a.name.0, base + a.end),
-                    name_span: Span::new(base + a.name.0, base + a.name.1),
-                    value_span: Span::new(base + a.value.0, base + a.value.1),
-                };
-                match whole {
-                    Some(text) => {
-                        for a in &self.raw_attrs {
-                            let name = Cow::Borrowed(&text[a.name.0..a.name.1]);
-                            let value = Cow::Borrowed(&text[a.value.0..a.value.1]);
-                            attributes.push(attribute(a, name, value));
-                        }
-                    }
-                    None => {
-                        for a in &self.raw_attrs {
-                            let name = self.input.slice_cow(base + a.name.0, base + a.name.1);
-                            let value = self.input.slice_cow(base + a.value.0, base + a.value.1);
-                            attributes.push(attribute(a, name, value));
-                        }
-                    }
-                }
-                if kind == TagKind::Empty {
-                    TokenKind::EmptyTag { name, attributes }
-                } else {
-                    TokenKind::StartTag { name, attributes }
-                }
-            }
-        };
-        let tag = Token {
-            kind,
-            span: Span::new(base + raw.lt, base + raw.end),
-        };
-        match text {
-            Some((text, span)) => {
-                self.pending = Some(tag);
-                Some(Token {
-                    kind: TokenKind::Text(text),
-                    span,
-                })
-            }
-            None => Some(tag),
-        }
-    }
-
-    /// The direct path's scan (see [`Tokenizer::fast_data`]): the text before the tag, if any,
-    /// and the tag, its attributes left in `raw_attrs`; the input position is past the tag.
-    /// `None` when the states must go on (the text run is then held as the data state holds it).
+    /// run does), then, when a whole plain tag follows in the buffer (see [`scan_tag`]), returns
+    /// the text before it, if any, and the tag, its attributes left in `raw_attrs`; the input
+    /// position is past the tag. Their tokens are built from slices of the input
+    /// (`hand_out.rs`). `None` leaves the rest to the states, at the `<` or at whatever ended
+    /// the text run (the text run is then held as the data state holds it), so the tokens are
+    /// the same as the states would produce.
     #[inline(always)]
-    fn fast_scan(&mut self) -> Option<(TextBefore<'a>, RawTag)> {
+    pub(super) fn fast_scan(&mut self) -> Option<Found> {
         let lt = loop {
             let rel = self.input.index();
             let text = self.input.text();
@@ -306,22 +241,16 @@ impl<'a> Tokenizer<'a> {
             }
             self.text_open = false;
             let span = Span::new(self.text_start, self.text_end);
-            Some((self.text.take().into_cow_input(&self.input), span))
+            Some((Before::Acc, span))
         } else if run > 0 {
-            let span = Span::new(base + rel, base + lt);
-            let text = match self.input.input() {
-                // A whole `&str` (base 0): its slice, borrowed.
-                Some(whole) => Cow::Borrowed(&whole[rel..lt]),
-                None => self.input.slice_cow(base + rel, base + lt),
-            };
-            Some((text, span))
+            Some((Before::Range(rel, lt), Span::new(base + rel, base + lt)))
         } else {
             None
         };
         // The tag ends the text run.
         self.text_split = false;
         self.input.set_index(raw.end);
-        Some((text, raw))
+        Some((text, HeldTag { base, raw }))
     }
 
     /// A reference at index `stop` of the buffer (its `&`), after the text run from index
@@ -431,7 +360,10 @@ impl<'a> Tokenizer<'a> {
     /// a whole `&str` then takes it with [`Tokenizer::error_run_step`], without events.
     #[inline]
     pub(crate) fn in_error_run(&self) -> bool {
-        self.error_run.is_some() && self.out.is_empty() && self.pending.is_none()
+        self.error_run.is_some()
+            && self.out.is_empty()
+            && self.pending.is_none()
+            && self.held.is_none()
     }
 
     /// The next step of the error run in progress (see [`Tokenizer::error_run_event`]): a
@@ -473,6 +405,7 @@ impl<'a> Tokenizer<'a> {
     #[inline]
     pub(crate) fn next_direct(&mut self) -> Option<Direct<'a>> {
         if self.pending.is_some()
+            || self.held.is_some()
             || !self.out.is_empty()
             || self.state != State::Data
             || self.reconsume
@@ -484,7 +417,14 @@ impl<'a> Tokenizer<'a> {
             return None;
         }
         let input = self.input.input()?;
-        let (text, raw) = self.fast_scan()?;
+        let (text, HeldTag { raw, .. }) = self.fast_scan()?;
+        let text = match text {
+            Some((Before::Range(start, end), span)) => {
+                Some((Cow::Borrowed(&input[start..end]), span))
+            }
+            Some((Before::Acc, span)) => Some((self.text.take().into_cow_input(&self.input), span)),
+            None => None,
+        };
         Some(Direct {
             text,
             kind: raw.kind,
