@@ -115,6 +115,8 @@ pub(crate) struct Core<'h> {
     matched: Vec<usize>,
     /// The allocation the drivers build each start tag's attribute list in.
     pub(crate) attrs: Vec<Attr<'static>>,
+    /// Emptied element edits, reused (a matched element allocates none once warm).
+    spare_edits: Vec<Box<ElementEdits<'h>>>,
     /// The namespaces in scope, when a selector is namespace-qualified.
     ns: Option<Box<crate::namespaces::Scope>>,
     /// HTML strict mode's shadow of the stack, when it is on.
@@ -223,6 +225,7 @@ impl<'h> Core<'h> {
             suppress: None,
             matched: Vec::new(),
             attrs: Vec::new(),
+            spare_edits: Vec::new(),
             ns,
             strict,
             diagnostics: Vec::new(),
@@ -419,7 +422,7 @@ impl<'h> Core<'h> {
         }
         let mut edits: Option<Box<ElementEdits<'h>>> = None;
         if !self.matched.is_empty() {
-            let mut e = Box::<ElementEdits<'h>>::default();
+            let mut e = self.spare_edits.pop().unwrap_or_default();
             for i in 0..self.matched.len() {
                 let h = self.matched[i];
                 let mut element = Element {
@@ -443,8 +446,7 @@ impl<'h> Core<'h> {
                     if e.rename.is_none() && e.attributes.is_empty() {
                         self.emit_source(span);
                     } else {
-                        let tag = self.rebuild_start(name, attributes, self_closing, span, e);
-                        self.emit(&tag);
+                        self.emit_rebuilt_start(name, attributes, self_closing, span, e);
                     }
                 }
                 if opens {
@@ -460,6 +462,14 @@ impl<'h> Core<'h> {
                         h(span.end);
                     }
                 }
+            }
+        }
+        // Edits with nothing left for the element's end are reused at once.
+        if let Some(e) = edits.take() {
+            if opens && e.needed_at_close() {
+                edits = Some(e);
+            } else {
+                self.recycle_edits(e);
             }
         }
         if opens {
@@ -488,15 +498,23 @@ impl<'h> Core<'h> {
 
     /// A start tag with renamed element or edited attributes: the name, the attributes not
     /// edited from their source, the edited and new ones double-quoted.
-    fn rebuild_start(
-        &self,
+    /// Written straight into the output (after the pending source), with no string of its own.
+    fn emit_rebuilt_start(
+        &mut self,
         name: &str,
         attributes: &[Attr<'_>],
         self_closing: bool,
         span: Span,
         e: &ElementEdits<'_>,
-    ) -> String {
+    ) {
+        if !self.output || self.suppress.is_some() {
+            return;
+        }
+        self.materialize();
         let html = self.html;
+        let (src, base) = (&self.src, self.base);
+        let source = |s: Span| &src[s.start - base..s.end - base];
+        let out = &mut self.out;
         let same = |a: &str, b: &str| {
             if html {
                 a.eq_ignore_ascii_case(b)
@@ -504,11 +522,10 @@ impl<'h> Core<'h> {
                 a == b
             }
         };
-        let raw = self.source(span);
+        let raw = source(span);
         let name_len = raw[1..]
             .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
             .unwrap_or(raw.len() - 1);
-        let mut out = String::with_capacity(raw.len() + 16);
         out.push('<');
         match &e.rename {
             Some(n) => out.push_str(n),
@@ -523,26 +540,26 @@ impl<'h> Core<'h> {
                 .iter()
                 .rev()
                 .find(|(m, _)| same(m, n))
-                .map(|(_, v)| v.as_deref())
+                .map(|(_, v)| v)
         };
         for a in attributes {
             match last_edit(a.name) {
                 None => {
                     out.push(' ');
-                    out.push_str(self.source(a.span));
+                    out.push_str(source(a.span));
                 }
                 Some(None) => {}
                 Some(Some(v)) => {
                     out.push(' ');
                     out.push_str(a.name);
                     out.push_str("=\"");
-                    crate::handlers::push_attribute_value(&mut out, v);
+                    crate::handlers::push_attribute_value(out, v);
                     out.push('"');
                 }
             }
         }
         for (i, (n, _)) in e.attributes.iter().enumerate() {
-            let earlier = e.attributes[..i].iter().any(|(m, _)| same(m, n));
+            let earlier = e.attributes.iter().take(i).any(|(m, _)| same(m, n));
             if earlier || attributes.iter().any(|a| same(a.name, n)) {
                 continue;
             }
@@ -550,12 +567,11 @@ impl<'h> Core<'h> {
                 out.push(' ');
                 out.push_str(n);
                 out.push_str("=\"");
-                crate::handlers::push_attribute_value(&mut out, v);
+                crate::handlers::push_attribute_value(out, v);
                 out.push('"');
             }
         }
         out.push_str(if self_closing { "/>" } else { ">" });
-        out
     }
 
     fn end_tag(&mut self, name: Option<&str>, span: Span) {
@@ -668,6 +684,15 @@ impl<'h> Core<'h> {
         }
         let after = std::mem::take(&mut e.around.after);
         self.emit(&after);
+        self.recycle_edits(e);
+    }
+
+    /// Keeps emptied edits for the next matched element (a few: more are dropped).
+    fn recycle_edits(&mut self, mut e: Box<ElementEdits<'h>>) {
+        if self.spare_edits.len() < 16 {
+            e.reset();
+            self.spare_edits.push(e);
+        }
     }
 
     fn unit(&mut self, kind: UnitKind<'_>, span: Span) {

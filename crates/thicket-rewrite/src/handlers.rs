@@ -67,9 +67,89 @@ pub(crate) struct ElementEdits<'h> {
     pub(crate) unwrapped: bool,
     pub(crate) rename: Option<String>,
     /// `(name, None)` removes, `(name, Some(value))` sets; in call order.
-    pub(crate) attributes: Vec<(String, Option<String>)>,
+    pub(crate) attributes: AttrEdits,
     pub(crate) end_handlers: Vec<EndTagHandler<'h>>,
     pub(crate) close_handlers: Vec<CloseHandler<'h>>,
+}
+
+/// Attribute edits in call order, their names and values end to end in one string (a reused
+/// set of edits allocates nothing per edit).
+#[derive(Debug, Default)]
+pub(crate) struct AttrEdits {
+    text: String,
+    /// Per edit: where its name ends in `text`, and where its value ends (`None`: removed).
+    list: Vec<(usize, Option<usize>)>,
+}
+
+impl AttrEdits {
+    pub(crate) fn push(&mut self, name: &str, value: Option<&str>) {
+        self.text.push_str(name);
+        let name_end = self.text.len();
+        let value_end = value.map(|v| {
+            self.text.push_str(v);
+            self.text.len()
+        });
+        self.list.push((name_end, value_end));
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.text.clear();
+        self.list.clear();
+    }
+
+    /// The edits in call order: `(name, Some(value))` sets, `(name, None)` removes.
+    pub(crate) fn iter(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (&str, Option<&str>)> + ExactSizeIterator + Clone {
+        self.list
+            .iter()
+            .enumerate()
+            .map(|(i, &(name_end, value_end))| {
+                let start = match i {
+                    0 => 0,
+                    _ => {
+                        let (n, v) = self.list[i - 1];
+                        v.unwrap_or(n)
+                    }
+                };
+                let name = &self.text[start..name_end];
+                (name, value_end.map(|e| &self.text[name_end..e]))
+            })
+    }
+}
+
+impl<'h> ElementEdits<'h> {
+    /// Whether anything is left to do when the element closes (else the edits can be reused
+    /// at once).
+    pub(crate) fn needed_at_close(&self) -> bool {
+        self.removed
+            || self.unwrapped
+            || self.rename.is_some()
+            || !self.append.is_empty()
+            || !self.around.after.is_empty()
+            || self.around.replacement.is_some()
+            || !self.end_handlers.is_empty()
+            || !self.close_handlers.is_empty()
+    }
+
+    /// Empties the edits, keeping their allocations.
+    pub(crate) fn reset(&mut self) {
+        self.around.before.clear();
+        self.around.after.clear();
+        self.around.replacement = None;
+        self.prepend.clear();
+        self.append.clear();
+        self.removed = false;
+        self.unwrapped = false;
+        self.rename = None;
+        self.attributes.clear();
+        self.end_handlers.clear();
+        self.close_handlers.clear();
+    }
 }
 
 /// A handler told where an element's outer markup ends.
@@ -137,7 +217,7 @@ impl<'a, 'h> Element<'a, 'h> {
             .rev()
             .find(|(n, _)| self.same_name(n, name))
         {
-            return v.as_deref();
+            return v;
         }
         self.attributes
             .iter()
@@ -157,14 +237,14 @@ impl<'a, 'h> Element<'a, 'h> {
             .iter()
             .map(|a| (a.name.to_owned(), a.value.to_owned()))
             .collect();
-        for (name, value) in &self.edits.attributes {
+        for (name, value) in self.edits.attributes.iter() {
             let at = out.iter().position(|(n, _)| self.same_name(n, name));
             match (at, value) {
-                (Some(i), Some(v)) => out[i].1 = v.clone(),
+                (Some(i), Some(v)) => out[i].1 = v.to_owned(),
                 (Some(i), None) => {
                     out.remove(i);
                 }
-                (None, Some(v)) => out.push((name.clone(), v.clone())),
+                (None, Some(v)) => out.push((name.to_owned(), v.to_owned())),
                 (None, None) => {}
             }
         }
@@ -173,14 +253,12 @@ impl<'a, 'h> Element<'a, 'h> {
 
     /// Sets attribute `name` to `value` (written double-quoted, `&` and `"` escaped).
     pub fn set_attribute(&mut self, name: &str, value: &str) {
-        self.edits
-            .attributes
-            .push((name.to_owned(), Some(value.to_owned())));
+        self.edits.attributes.push(name, Some(value));
     }
 
     /// Removes attribute `name`.
     pub fn remove_attribute(&mut self, name: &str) {
-        self.edits.attributes.push((name.to_owned(), None));
+        self.edits.attributes.push(name, None);
     }
 
     /// Renames the element (start and end tag).

@@ -349,3 +349,39 @@ fn hostile_shapes_pass_through() {
         assert_eq!(count.into_inner(), expected, "{selector}");
     }
 }
+
+/// The edits of one element never reach the next: edits are reused from element to element
+/// (emptied), whether the element opens, is void, or keeps edits for its end tag.
+#[test]
+fn edits_do_not_leak_between_elements() {
+    let doc = "<p id=1>a</p><br id=2><p id=3>b</p><p id=4>c</p>";
+    let out = html(doc, || {
+        Settings::new()
+            .on_element("[id]", |e| {
+                assert_eq!(
+                    e.attribute("seen"),
+                    None,
+                    "an earlier element's edit leaked"
+                );
+                assert_eq!(e.attributes().len(), 1);
+                match e.attribute("id") {
+                    Some("1") => {
+                        e.set_attribute("seen", "1");
+                        e.remove_attribute("id");
+                    }
+                    Some("2") => e.set_attribute("seen", "2"),
+                    Some("3") => {
+                        e.set_attribute("seen", "3");
+                        e.append("!", ContentType::Text);
+                        e.set_name("q");
+                    }
+                    _ => {}
+                }
+            })
+            .unwrap()
+    });
+    assert_eq!(
+        out,
+        r#"<p seen="1">a</p><br id=2 seen="2"><q id=3 seen="3">b!</q><p id=4>c</p>"#
+    );
+}
