@@ -226,6 +226,17 @@ impl SniffingDecoder {
         }
     }
 
+    /// Once the encoding is known to be UTF-8 and nothing is held back: `bytes` as text when
+    /// they are complete, valid UTF-8 (counted as decoded, not copied); `None` otherwise, and
+    /// then [`feed`](Self::feed) them. A consumer that keeps its own copy of the text saves a
+    /// decode into a new string per chunk.
+    pub fn pass_utf8<'b>(&mut self, bytes: &'b [u8]) -> Option<&'b str> {
+        if self.finished || !self.head.is_empty() {
+            return None;
+        }
+        self.decoder.as_mut()?.pass_utf8(bytes)
+    }
+
     /// Decodes `bytes`, appending the text to `out`. In lossy mode this never fails.
     pub fn feed(&mut self, bytes: &[u8], out: &mut String) -> Result<(), DecodeError> {
         if self.finished {

@@ -213,6 +213,40 @@ impl StreamDecoder {
     }
 
     /// Keeps the last four bytes of the stream in `tail`.
+    /// Takes `bytes` as they are when the decoder reads UTF-8, holds no partial sequence and
+    /// `bytes` are complete, valid UTF-8: the text, counted as decoded (the same state as
+    /// [`feed`](StreamDecoder::feed) would leave), without copying it anywhere. `None` leaves
+    /// the decoder untouched (feed them instead). Not at the start of the stream, where a byte
+    /// order mark may still be sniffed.
+    pub fn pass_utf8<'b>(&mut self, bytes: &'b [u8]) -> Option<&'b str> {
+        if self.decoder.encoding() != UTF_8 || self.fed == 0 || !self.ends_complete() {
+            return None;
+        }
+        let text = std::str::from_utf8(bytes).ok()?;
+        if !bytes.is_empty() {
+            self.fed += bytes.len();
+            self.remember_tail(bytes);
+        }
+        Some(text)
+    }
+
+    /// Whether the bytes fed so far end on a UTF-8 character boundary (nothing held).
+    fn ends_complete(&self) -> bool {
+        let tail = &self.tail[4 - self.tail_len..];
+        let continuation = tail.iter().rev().take_while(|&&b| b & 0xC0 == 0x80).count();
+        let Some(&lead) = tail.len().checked_sub(continuation + 1).map(|i| &tail[i]) else {
+            return continuation == 0;
+        };
+        let needs = match lead {
+            0x00..=0x7F => 0,
+            0xC0..=0xDF => 1,
+            0xE0..=0xEF => 2,
+            0xF0..=0xF7 => 3,
+            _ => return false,
+        };
+        continuation == needs
+    }
+
     fn remember_tail(&mut self, bytes: &[u8]) {
         let n = bytes.len().min(4);
         self.tail.rotate_left(n);

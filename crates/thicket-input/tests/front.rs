@@ -245,3 +245,35 @@ fn strict_errors_count_from_the_first_byte() {
         .unwrap_err();
     assert_eq!(e.offset, 6);
 }
+
+/// `pass_utf8`: only once UTF-8 is known, with nothing held and whole characters given; the
+/// text and later errors are those of feeding everything.
+#[test]
+fn utf8_passes_through_only_whole_characters() {
+    // Nothing is known yet: the BOM rules still hold the first bytes.
+    let mut d = SniffingDecoder::new(Sniff::Bom, UTF_8).strict();
+    assert_eq!(d.pass_utf8(b"abc"), None);
+    let mut out = String::new();
+    d.feed(b"\xEF\xBB\xBFab", &mut out).unwrap();
+    assert_eq!(d.pass_utf8("ç".as_bytes()), Some("ç"));
+    // A character cut by the chunk end is held: nothing passes until it is complete.
+    d.feed(b"x\xE2\x82", &mut out).unwrap();
+    assert_eq!(d.pass_utf8(b"y"), None);
+    d.feed(b"\xACz", &mut out).unwrap();
+    assert_eq!(
+        d.pass_utf8(b"\xC3"),
+        None,
+        "an incomplete chunk is fed instead"
+    );
+    d.feed(b"\xC3", &mut out).unwrap();
+    d.feed(b"\xA9", &mut out).unwrap();
+    assert_eq!(d.pass_utf8(b"ok"), Some("ok"));
+    assert_eq!(out, "abx\u{20ac}z\u{e9}");
+    // Errors count every byte, passed or fed: `\xFF` is byte 16 of the stream (the BOM's 3,
+    // then 13 more).
+    assert_eq!(d.feed(b"\xFF", &mut out).unwrap_err().offset, 16);
+    // Another encoding never passes.
+    let mut d = SniffingDecoder::new(Sniff::Bom, WINDOWS_1252);
+    d.feed(b"abcd", &mut out).unwrap();
+    assert_eq!(d.pass_utf8(b"abc"), None);
+}

@@ -115,7 +115,9 @@ pub(crate) struct Core<'h> {
     matched: Vec<usize>,
     /// The allocation the drivers build each start tag's attribute list in.
     pub(crate) attrs: Vec<Attr<'static>>,
-    /// Emptied element edits, reused (a matched element allocates none once warm).
+    /// Emptied element edits, reused (a matched element allocates none once warm). Boxed
+    /// because each moves into an open element's frame and back.
+    #[allow(clippy::vec_box)]
     spare_edits: Vec<Box<ElementEdits<'h>>>,
     /// The namespaces in scope, when a selector is namespace-qualified.
     ns: Option<Box<crate::namespaces::Scope>>,

@@ -267,6 +267,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// every call returns it again.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<(), Error> {
         self.check()?;
+        // Once the input is known to be UTF-8, a chunk of whole characters is its own text.
+        if let Some(text) = self.decoder.pass_utf8(bytes) {
+            self.bytes_in += bytes.len();
+            return self.feed_text(text);
+        }
         let mut text = String::new();
         let r = self.decoder.feed(bytes, &mut text);
         self.after_decode(r, bytes.len())?;
@@ -340,7 +345,8 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             }
         }
         if let Err(e) = r {
-            let at = self.bytes_in + e.offset;
+            // The decoder counts from the first byte of the stream.
+            let at = e.offset;
             return self.fail(Error::new(ErrorCode::MalformedUtf8, Span::new(at, at + 1)));
         }
         self.bytes_in += len;

@@ -385,3 +385,41 @@ fn edits_do_not_leak_between_elements() {
         r#"<p seen="1">a</p><br id=2 seen="2"><q id=3 seen="3">b!</q><p id=4>c</p>"#
     );
 }
+
+/// Bytes fed after the encoding is known go through without a decode when they are whole
+/// characters; a character cut between chunks, malformed bytes and their positions are the
+/// same as through the decoder.
+#[test]
+fn utf8_chunks_pass_through_with_the_same_errors() {
+    let page = "<!doctype html><meta charset=utf-8><p title='café'>naïve — ok</p>".repeat(200);
+    for dialect in [Dialect::Html, Dialect::Xml5] {
+        for chunk in [1, 2, 3, 7, 64, 1500, 5000] {
+            let mut out = Vec::new();
+            let mut r = Rewriter::new(dialect, Settings::new(), |b: &[u8]| {
+                out.extend_from_slice(b)
+            });
+            for piece in page.as_bytes().chunks(chunk) {
+                r.feed(piece).unwrap();
+            }
+            let _ = r.finish().unwrap();
+            assert_eq!(out, page.as_bytes(), "{dialect:?}, chunks of {chunk}");
+        }
+        // A malformed byte after chunks that passed through, and one inside a cut character.
+        for (pieces, at) in [
+            (&[&b"<p>ok</p>"[..], b"<p>fine</p>", b"x\xFFy"][..], 21),
+            (
+                &[&b"<p>ok</p>"[..], b"<p>caf\xC3", b"\xA9</p>", b"\xC3(x"][..],
+                21,
+            ),
+        ] {
+            let mut r = Rewriter::new(dialect, Settings::new(), |_: &[u8]| {});
+            let e = pieces
+                .iter()
+                .try_for_each(|p| r.feed(p))
+                .and_then(|()| r.finish().map(|_| ()))
+                .unwrap_err();
+            assert_eq!(e.code.as_str(), "malformed-utf8", "{dialect:?}");
+            assert_eq!(e.span.start, at, "{dialect:?} {pieces:?}");
+        }
+    }
+}
