@@ -167,6 +167,10 @@ impl<'h> Settings<'h> {
     }
 }
 
+/// The most bytes `feed` hands the decoder at a time while the encoding is being sniffed (the
+/// WHATWG prescan reads 1,024).
+const SNIFF_STEP: usize = 1024;
+
 /// The dialect's tokenizer.
 #[allow(clippy::large_enum_variant)]
 enum Driver {
@@ -265,13 +269,29 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// XML's declaration); anything but UTF-8 fails with `unsupported-encoding`, malformed
     /// UTF-8 with `malformed-utf8`. A UTF-8 BOM is written through unchanged. After an error,
     /// every call returns it again.
-    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), Error> {
+    pub fn feed(&mut self, mut bytes: &[u8]) -> Result<(), Error> {
         self.check()?;
+        // While the encoding is unknown, the decoder reads a sniffing-sized head (cut before a
+        // character's first byte, so that the rest starts whole) and the rest may pass below.
+        while self.decoder.detected().is_none() && bytes.len() > SNIFF_STEP {
+            let mut cut = SNIFF_STEP;
+            while cut > SNIFF_STEP - 3 && bytes[cut] & 0xC0 == 0x80 {
+                cut -= 1;
+            }
+            let (head, rest) = bytes.split_at(cut);
+            self.decode_chunk(head)?;
+            bytes = rest;
+        }
         // Once the input is known to be UTF-8, a chunk of whole characters is its own text.
         if let Some(text) = self.decoder.pass_utf8(bytes) {
             self.bytes_in += bytes.len();
             return self.feed_text(text);
         }
+        self.decode_chunk(bytes)
+    }
+
+    /// Feeds `bytes` through the decoder.
+    fn decode_chunk(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let mut text = String::new();
         let r = self.decoder.feed(bytes, &mut text);
         self.after_decode(r, bytes.len())?;
