@@ -261,6 +261,14 @@ impl Prescan<'_> {
     /// `Ok(None)` or `Err` when it aborts.
     fn run_loop(&mut self) -> Result<Option<&'static Encoding>, OutOfBytes> {
         while self.pos < self.b.len() {
+            // Every branch below starts at a "<": any other byte is "do nothing" then "next
+            // byte", so the bytes up to the next "<" are passed in one search.
+            if self.b[self.pos] != b'<' {
+                match memchr::memchr(b'<', &self.b[self.pos..]) {
+                    Some(n) => self.pos += n,
+                    None => break,
+                }
+            }
             let rest = self.rest();
             if rest.starts_with(b"<!--") {
                 // Advance to the first ">" preceded by "--" after the "<"; the dashes may be the

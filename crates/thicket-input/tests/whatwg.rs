@@ -464,3 +464,16 @@ fn quotes_outside_values_are_name_characters() {
         Some("windows-1252")
     );
 }
+
+/// Bytes other than `<` are passed in one search: text, a lone `<` or `< a` before the meta,
+/// and a meta right at the start or at the end of the prescanned bytes, are read as before.
+#[test]
+fn prescan_passes_text_between_tags() {
+    let text = "x\u{e9}y ".repeat(150);
+    let doc = format!("{text}< a <3 <meta charset=koi8-r>");
+    assert_eq!(name(doc.as_bytes()), Some("KOI8-R"));
+    assert_eq!(name(b"<meta charset=koi8-r>"), Some("KOI8-R"));
+    assert_eq!(name(text.as_bytes()), None);
+    assert_eq!(name(b"abc<"), None);
+    assert_eq!(name(b"abc<!-- <meta charset=koi8-r> -->def"), None);
+}
