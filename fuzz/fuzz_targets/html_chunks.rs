@@ -2,10 +2,12 @@
 //! thicket-html: whole vs chunked equality, the direct paths (src/tokenizer/fast.rs) against the
 //! states (`set_direct_paths(false)`), lossless spans and diagnostics in source order, with the
 //! options the first byte's high bits pick (bit 3: legacy processing instructions, bit 4: tight
-//! limits, bit 5: switching by tag name); its low bits choose the cuts (split.rs).
+//! limits, bit 5: switching by tag name); its low bits choose the cuts (split.rs). Lazy
+//! tokenizing (`Options::lazy`, attributes of `a` only) gives the same token kinds, spans, names,
+//! flags and `a` attributes as the full tokenizer, whole and chunked.
 
 use libfuzzer_sys::fuzz_target;
-use thicket_html::{Options, Token, Tokenizer};
+use thicket_html::{AttributesOf, Lazy, Options, Token, Tokenizer};
 use thicket_input::Limits;
 
 #[path = "split.rs"]
@@ -58,6 +60,41 @@ fn run(
     (out, spans, diags)
 }
 
+/// What lazy tokenizing keeps of each token that is not text: kind, span, name, flags, and the
+/// attributes of `a` tags (the ones asked for).
+fn shapes(chunks: &[&str], options: &Options) -> Vec<String> {
+    let mut tok = Tokenizer::with_options(options.clone());
+    let mut out = Vec::new();
+    let pull = |tok: &mut Tokenizer, out: &mut Vec<String>| {
+        while let Some(t) = tok.next_token() {
+            match t {
+                Token::Text { .. } => {}
+                Token::StartTag(tag) => {
+                    let attrs = if tag.name == "a" {
+                        format!("{:?}", tag.attributes)
+                    } else {
+                        String::new()
+                    };
+                    out.push(format!("<{} {:?} {} {attrs}", tag.name, tag.span, tag.self_closing));
+                }
+                Token::EndTag(tag) => out.push(format!("</{} {:?}", tag.name, tag.span)),
+                other => {
+                    let debug = format!("{other:?}");
+                    let kind = debug.split([' ', '(', '{']).next().unwrap_or("").to_owned();
+                    out.push(format!("{kind} {:?}", other.span()));
+                }
+            }
+        }
+    };
+    for c in chunks {
+        tok.feed(c);
+        pull(&mut tok, &mut out);
+    }
+    tok.finish();
+    pull(&mut tok, &mut out);
+    out
+}
+
 fuzz_target!(|data: &[u8]| {
     let flags = data.first().copied().unwrap_or(0);
     let options = Options {
@@ -95,5 +132,23 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(
         diags, state_diags,
         "the direct paths report other diagnostics"
+    );
+    // Lazy tokenizing: the same shapes, whole and chunked.
+    let lazy = Options {
+        lazy: Some(Lazy {
+            text: false,
+            comments: false,
+            doctypes: false,
+            processing_instructions: false,
+            attributes: AttributesOf::tags(["a"]),
+        }),
+        ..options.clone()
+    };
+    let full_shapes = shapes(&[&text], &options);
+    assert_eq!(full_shapes, shapes(&[&text], &lazy), "lazy tokens differ");
+    assert_eq!(
+        full_shapes,
+        shapes(&split::chunks(&text, &cuts), &lazy),
+        "lazy tokens differ when split at {cuts:?}"
     );
 });
