@@ -1,7 +1,8 @@
 #![no_main]
 //! thicket-xml5: whole vs chunked equality (text runs may come in pieces when chunked, so
 //! adjacent text is merged before comparing); the direct path (`src/tokenizer/fast.rs`)
-//! against the states alone, event for event, whole and in the same chunks; token spans (`Discarded` included) tile the input,
+//! against the states alone, event for event, whole and in the same chunks; the lending
+//! `next_lent_event` against `next_event`, chunked; token spans (`Discarded` included) tile the input,
 //! attribute name and value spans lie inside their attribute; `parse` (direct path, document
 //! borrowing the input) gives the same tree, node spans and diagnostics (in source order) as
 //! the streaming `Parser` fed in chunks, as `Parser::without_tree`, and as its own
@@ -18,17 +19,30 @@ mod split;
 /// The events of a streaming tokenizer fed `chunks`, rendered (text pieces merged), with the
 /// token spans checked to tile the input.
 fn run(chunks: &[&str], text: &str, options: &Options) -> Vec<String> {
-    run_with(chunks, text, options, true)
+    run_with(chunks, text, options, true, false)
 }
 
-/// [`run`] with the direct path on or off.
-fn run_with(chunks: &[&str], text: &str, options: &Options, fast: bool) -> Vec<String> {
+/// [`run`] with the direct path on or off, through `next_event` or the lending
+/// `next_lent_event`.
+fn run_with(
+    chunks: &[&str],
+    text: &str,
+    options: &Options,
+    fast: bool,
+    lent: bool,
+) -> Vec<String> {
     let mut t = Tokenizer::streaming(options.clone()).with_fast_paths(fast);
     let mut out = Vec::new();
     let mut merged: Option<String> = None;
     let mut at = 0;
     let mut pull = |t: &mut Tokenizer<'static>, out: &mut Vec<String>| {
-        while let Some(e) = t.next_event() {
+        loop {
+            let next = if lent {
+                t.next_lent_event()
+            } else {
+                t.next_event()
+            };
+            let Some(e) = next else { break };
             match e {
                 Event::Token(tok) => {
                     let s = tok.span;
@@ -98,8 +112,13 @@ fn check(text: &str, cuts: &[usize], options: &Options) {
     );
     assert_eq!(
         chunked,
-        run_with(&split::chunks(text, cuts), text, options, false),
+        run_with(&split::chunks(text, cuts), text, options, false, false),
         "chunked, the direct path differs from the states"
+    );
+    assert_eq!(
+        chunked,
+        run_with(&split::chunks(text, cuts), text, options, true, true),
+        "chunked, the lent events differ from the owned ones"
     );
     let parsed = thicket_xml5::parse_with(text, options.clone());
     let doc = &parsed.document;
