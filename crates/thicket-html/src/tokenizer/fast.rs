@@ -522,6 +522,9 @@ impl Tokenizer {
         if gt - lt > self.limit.max_tag_len || t.attrs.len() > self.limit.max_attributes {
             return None;
         }
+        // The steps of `direct_tag_done`, written out here: calling it (inline(always) as it
+        // is) measured +1.4% to +3.0% instructions for the whole tokenizer (code layout of
+        // the hottest path), so the lazy path calls it and this one keeps its own copy.
         let start = base + lt;
         let end = base + gt + 1;
         self.token_start = start;
