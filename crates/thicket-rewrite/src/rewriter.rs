@@ -308,7 +308,9 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// Marks the end of the input, runs the end handlers and returns the sink.
     pub fn finish(mut self) -> Result<S, Error> {
         self.check()?;
-        if !self.bom_done {
+        // Bytes went through the decoder (or nothing came at all): it may hold the start of a
+        // character cut by the end of the input, which is an error, never dropped.
+        if !self.bom_done || self.bytes_in > 0 {
             let mut text = String::new();
             let r = self.decoder.finish(&mut text);
             self.after_decode(r, 0)?;

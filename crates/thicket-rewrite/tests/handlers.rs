@@ -411,6 +411,9 @@ fn utf8_chunks_pass_through_with_the_same_errors() {
                 &[&b"<p>ok</p>"[..], b"<p>caf\xC3", b"\xA9</p>", b"\xC3(x"][..],
                 21,
             ),
+            // A character cut by the end of the input (after sniffing ended, and before).
+            (&[&b"<p>ok</p>"[..], b"\n\xEF\xBB"][..], 10),
+            (&[&b"\n\xEF\xBB"[..]][..], 1),
         ] {
             let mut r = Rewriter::new(dialect, Settings::new(), |_: &[u8]| {});
             let e = pieces
