@@ -48,7 +48,8 @@ pub const EXIT_TROUBLE: u8 = 2;
                   thicket parse --tree feed.xml      the XML5 tree as an indented outline\n  \
                   thicket parse --dialect leafxml --json data.xml\n  \
                   thicket compare doc.xml            how the four dialects read one document\n  \
-                  thicket check --dialect microxml *.xml"
+                  thicket check --dialect microxml *.xml\n  \
+                  thicket rewrite -i --set-attr 'a[href]' rel nofollow page.html"
 )]
 pub struct Cli {
     #[command(subcommand)]
