@@ -335,7 +335,9 @@ fn limits_are_diagnostics_exit_1_and_the_output_is_complete() {
     assert_eq!(code(&out), 1);
     assert_eq!(out.stdout, b"<a k=\"v\"><b><c>x</c></b></a>");
     assert!(
-        stderr(&out).contains("<stdin>: byte 6: depth-limit"),
+        stderr(&out).contains(
+            "<stdin>: depth-limit: an element is nested deeper than the depth limit at 6..9"
+        ),
         "{}",
         stderr(&out)
     );
@@ -345,6 +347,50 @@ fn limits_are_diagnostics_exit_1_and_the_output_is_complete() {
         Some(doc.as_bytes()),
     );
     assert_eq!((code(&out), out.stdout), (0, doc.as_bytes().to_vec()));
+}
+
+#[test]
+fn attribute_operations_refuse_a_tag_at_the_attribute_limit() {
+    // The tokenizers drop attributes past the limit, and an edited tag is rebuilt from those
+    // it has: rather than lose `z`, the rewrite stops (in place: the file is left as it was).
+    for dialect in ["html", "xml5"] {
+        let doc = "<p><a x=1 y=2 z=3>t</a></p>";
+        for op in [
+            &["--set-attr", "a", "k", "v"][..],
+            &["--remove-attr", "a", "x"],
+        ] {
+            let mut args = vec!["rewrite", "-d", dialect, "--max-attributes", "2"];
+            args.extend_from_slice(op);
+            args.push("-");
+            let out = output(&data(), &args, Some(doc.as_bytes()));
+            assert_eq!(code(&out), 2, "{dialect} {op:?}");
+            assert!(
+                stderr(&out).contains("attribute-limit: the start tag at 3..18 reaches"),
+                "{}",
+                stderr(&out)
+            );
+            // The refused tag is not rebuilt.
+            assert!(!String::from_utf8_lossy(&out.stdout).contains("<a k"));
+        }
+        // Under the limit (a tag with as many attributes as the limit may have had more), and
+        // for operations that do not rebuild the tag: no refusal.
+        assert_eq!(
+            rewrite(
+                dialect,
+                &["--max-attributes", "4", "--set-attr", "a", "k", "v"],
+                "<a x=1 y=2 z=3>t</a>"
+            ),
+            (0, "<a x=1 y=2 z=3 k=\"v\">t</a>".to_owned())
+        );
+        assert_eq!(
+            rewrite(
+                dialect,
+                &["--max-attributes", "2", "--unwrap", "a"],
+                "<a x=1 y=2 z=3>t</a>"
+            ),
+            (0, "t".to_owned())
+        );
+    }
 }
 
 /// A large document whose bytes turn malformed past the first chunks: the rewriter has
