@@ -373,9 +373,14 @@ fn replace(
     };
     let target = std::fs::canonicalize(path).map_err(read_error)?;
     let mut source = Source::open(path)?.with_progress();
-    let permissions = std::fs::metadata(&target)
-        .map_err(read_error)?
-        .permissions();
+    let meta = std::fs::metadata(&target).map_err(read_error)?;
+    if !meta.is_file() {
+        // A device or a pipe would become a regular file.
+        return Err(Failure::Read(read_error(io::Error::other(
+            "not a regular file (--in-place replaces files only)",
+        ))));
+    }
+    let permissions = meta.permissions();
     let dir = target
         .parent()
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);

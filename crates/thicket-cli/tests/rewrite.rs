@@ -586,6 +586,7 @@ snap!(
     ["rewrite", "note.xml", "page.html"]
 );
 snap!(rewrite_stdin_in_place, ["rewrite", "-i", "-"]);
+snap!(rewrite_in_place_device, ["rewrite", "-i", "/dev/null"]);
 snap!(rewrite_missing_file, ["rewrite", "missing.xml"]);
 snap!(rewrite_not_utf8, ["rewrite", "latin.xml"]);
 snap!(rewrite_microxml, ["rewrite", "-d", "microxml", "note.xml"]);
