@@ -25,8 +25,13 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn make_writable(dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755));
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
 }
 
 /// The names in `dir`, sorted.
@@ -447,6 +452,7 @@ fn in_place_failure_midway_leaves_the_original_and_no_temporary() {
 }
 
 #[test]
+#[cfg(unix)] // Modes, symbolic links, `sh` and `ulimit`.
 fn in_place_failing_write_leaves_the_original_and_no_temporary() {
     // The file size limit (`ulimit -f`, with SIGXFSZ ignored) makes a write fail with EFBIG
     // once the temporary file reaches it, even for root.
@@ -476,6 +482,7 @@ fn in_place_failing_write_leaves_the_original_and_no_temporary() {
 }
 
 #[test]
+#[cfg(unix)] // Modes, symbolic links, `sh` and `ulimit`.
 fn in_place_read_only_directory() {
     use std::os::unix::fs::PermissionsExt;
     let dir = scratch("read-only");
@@ -504,6 +511,7 @@ fn in_place_read_only_directory() {
 }
 
 #[test]
+#[cfg(unix)] // Modes, symbolic links, `sh` and `ulimit`.
 fn in_place_keeps_permissions_follows_links_and_goes_on_after_a_failure() {
     use std::os::unix::fs::PermissionsExt;
     let dir = scratch("several");
@@ -608,6 +616,7 @@ snap!(
     ["rewrite", "note.xml", "page.html"]
 );
 snap!(rewrite_stdin_in_place, ["rewrite", "-i", "-"]);
+#[cfg(unix)]
 snap!(rewrite_in_place_device, ["rewrite", "-i", "/dev/null"]);
 snap!(rewrite_missing_file, ["rewrite", "missing.xml"]);
 snap!(rewrite_not_utf8, ["rewrite", "latin.xml"]);
