@@ -3,6 +3,7 @@
 pub mod dialect;
 pub mod outline;
 pub mod render;
+pub mod rewrite;
 pub mod select;
 pub mod source;
 
@@ -17,7 +18,7 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use clap::{Args, Parser, Subcommand};
+use clap::{ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use thicket_input::Limits;
 
 use dialect::{CliError, Dialect, Input, Parsed, Sink, StreamView};
@@ -47,7 +48,8 @@ pub const EXIT_TROUBLE: u8 = 2;
                   thicket parse --tree feed.xml      the XML5 tree as an indented outline\n  \
                   thicket parse --dialect leafxml --json data.xml\n  \
                   thicket compare doc.xml            how the four dialects read one document\n  \
-                  thicket check --dialect microxml *.xml"
+                  thicket check --dialect microxml *.xml\n  \
+                  thicket rewrite -i --set-attr 'a[href]' rel nofollow page.html"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -83,6 +85,54 @@ enum Command {
                       docs/rewrite.md."
     )]
     Select(SelectArgs),
+    /// Edit documents, streaming: set or remove attributes, remove or unwrap elements matched
+    /// by CSS selectors (HTML and XML5).
+    #[command(
+        after_help = "Operations run in the order given: at each element, those whose \
+                      selector matches it run one after the other (--set-attr a x 1 \
+                      --remove-attr a x removes x). Untouched bytes are copied exactly; \
+                      without an operation the output is the input.\n\
+                      The output goes to standard output (one FILE), or with --in-place \
+                      replaces each FILE atomically: a temporary file in the same directory, \
+                      synced, then renamed over the original; on any error the original is \
+                      left as it was.\n\
+                      Exit status: 0 when rewritten, 1 when rewritten but a limit was reached \
+                      (diagnostics on stderr), 2 when a file was not rewritten (unreadable, \
+                      unwritable, an invalid selector, input the rewriter refuses)."
+    )]
+    Rewrite(RewriteArgs),
+}
+
+#[derive(Debug, Args)]
+struct RewriteArgs {
+    /// The dialect [default: html for .html and .htm files, xml5 otherwise, per file].
+    #[arg(long, short, value_enum)]
+    dialect: Option<Dialect>,
+    /// Set attribute NAME to VALUE on every element SEL matches. Repeatable.
+    #[arg(long, num_args = 3, value_names = ["SEL", "NAME", "VALUE"],
+          action = ArgAction::Append, allow_hyphen_values = true)]
+    set_attr: Vec<String>,
+    /// Remove attribute NAME from every element SEL matches. Repeatable.
+    #[arg(long, num_args = 2, value_names = ["SEL", "NAME"], action = ArgAction::Append)]
+    remove_attr: Vec<String>,
+    /// Remove every element SEL matches, with its content. Repeatable.
+    #[arg(long, value_name = "SEL", action = ArgAction::Append)]
+    remove: Vec<String>,
+    /// Remove the tags of every element SEL matches, keeping its content. Repeatable.
+    #[arg(long, value_name = "SEL", action = ArgAction::Append)]
+    unwrap: Vec<String>,
+    /// Replace each FILE by its rewrite (atomically) instead of writing to standard output.
+    #[arg(long, short = 'i')]
+    in_place: bool,
+    /// Bind a namespace prefix for the selectors (`svg|rect`); `=URI` (no prefix) declares the
+    /// default namespace. Repeatable.
+    #[arg(long = "ns", value_name = "PREFIX=URI", value_parser = namespace_binding)]
+    namespaces: Vec<(String, String)>,
+    /// The files to rewrite (`-` for standard input, without --in-place).
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Debug, Args)]
@@ -279,22 +329,32 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let usage = |e: clap::Error| {
+        let _ = e.print();
+        ExitCode::from(if e.use_stderr() {
+            EXIT_TROUBLE
+        } else {
+            EXIT_OK
+        })
+    };
+    // The matches are kept: `rewrite` reads the order of its operations from them.
+    let matches = match Cli::command().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => return usage(e),
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() {
-                EXIT_TROUBLE
-            } else {
-                EXIT_OK
-            });
-        }
+        Err(e) => return usage(e.format(&mut Cli::command())),
     };
     let result = match cli.command {
         Command::Parse(a) => parse(a),
         Command::Compare(a) => compare(a),
         Command::Check(a) => check(a),
         Command::Select(a) => select_command(a),
+        Command::Rewrite(a) => match matches.subcommand_matches("rewrite") {
+            Some(m) => rewrite_command(a, m),
+            None => Ok(EXIT_TROUBLE),
+        },
     };
     if std::env::var_os("THICKET_REPORT_PEAK_RSS").is_some() {
         report_peak_rss();
@@ -355,15 +415,21 @@ fn styled() -> bool {
     io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
-fn select_command(args: SelectArgs) -> Result<u8, CliError> {
+/// The prefixes of `--ns` (`select`, `rewrite`).
+fn namespaces(bindings: &[(String, String)]) -> thicket_rewrite::Namespaces {
     let mut namespaces = thicket_rewrite::Namespaces::new();
-    for (prefix, uri) in &args.namespaces {
+    for (prefix, uri) in bindings {
         namespaces = if prefix.is_empty() {
             namespaces.default_namespace(uri)
         } else {
             namespaces.prefix(prefix, uri)
         };
     }
+    namespaces
+}
+
+fn select_command(args: SelectArgs) -> Result<u8, CliError> {
+    let namespaces = namespaces(&args.namespaces);
     let list =
         match thicket_rewrite::SelectorList::parse_with_namespaces(&args.selector, &namespaces) {
             Ok(l) => l,
@@ -372,11 +438,8 @@ fn select_command(args: SelectArgs) -> Result<u8, CliError> {
                 return Ok(EXIT_TROUBLE);
             }
         };
-    if args
-        .dialect
-        .is_some_and(|d| !matches!(d, Dialect::Html | Dialect::Xml5))
-    {
-        eprintln!("thicket: select reads html and xml5 only");
+    if let Some(Err(message)) = args.dialect.map(|d| d.rewriter("select")) {
+        eprintln!("thicket: {message}");
         return Ok(EXIT_TROUBLE);
     }
     let mode = if args.text {
@@ -400,6 +463,68 @@ fn select_command(args: SelectArgs) -> Result<u8, CliError> {
     )?;
     out.flush().map_err(CliError::Write)?;
     Ok(if matches > 0 { EXIT_OK } else { EXIT_INVALID })
+}
+
+/// The operations of `rewrite` in command-line order (clap keeps each option's values apart:
+/// the order across options is read from their indices).
+fn rewrite_operations(matches: &ArgMatches) -> Vec<(usize, rewrite::Edit, String)> {
+    let mut ops = Vec::new();
+    for (id, arity) in [
+        ("set_attr", 3),
+        ("remove_attr", 2),
+        ("remove", 1),
+        ("unwrap", 1),
+    ] {
+        let (Some(indices), Some(values)) =
+            (matches.indices_of(id), matches.get_many::<String>(id))
+        else {
+            continue;
+        };
+        let indices: Vec<usize> = indices.collect();
+        let values: Vec<&String> = values.collect();
+        for (k, v) in values.chunks_exact(arity).enumerate() {
+            let edit = match (id, v) {
+                ("set_attr", [_, name, value]) => rewrite::Edit::SetAttr {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                },
+                ("remove_attr", [_, name]) => rewrite::Edit::RemoveAttr {
+                    name: name.to_string(),
+                },
+                ("remove", _) => rewrite::Edit::Remove,
+                _ => rewrite::Edit::Unwrap,
+            };
+            ops.push((indices[k * arity], edit, v[0].clone()));
+        }
+    }
+    ops.sort_by_key(|(at, _, _)| *at);
+    ops
+}
+
+fn rewrite_command(args: RewriteArgs, matches: &ArgMatches) -> Result<u8, CliError> {
+    let namespaces = namespaces(&args.namespaces);
+    let mut operations = Vec::new();
+    for (_, edit, selector) in rewrite_operations(matches) {
+        match thicket_rewrite::SelectorList::parse_with_namespaces(&selector, &namespaces) {
+            Ok(selector) => operations.push(rewrite::Operation { selector, edit }),
+            Err(e) => {
+                eprintln!("thicket: in selector `{selector}`: {e}");
+                return Ok(EXIT_TROUBLE);
+            }
+        }
+    }
+    let Settings { limits, shown } = args.limits.settings();
+    let options = rewrite::Options {
+        dialect: args.dialect,
+        limits,
+        shown,
+        output: if args.in_place {
+            rewrite::Output::InPlace
+        } else {
+            rewrite::Output::Stdout
+        },
+    };
+    rewrite::rewrite(&operations, &args.files, &options)
 }
 
 fn parse(args: ParseArgs) -> Result<u8, CliError> {

@@ -101,10 +101,12 @@ pub fn select(
     let mut total = 0;
     for path in files {
         let dialect = forced.unwrap_or_else(|| Dialect::from_path(path));
-        let dialect = match dialect {
-            Dialect::Html => thicket_rewrite::Dialect::Html,
-            _ => thicket_rewrite::Dialect::Xml5,
-        };
+        let dialect = dialect.rewriter("select").map_err(|message| {
+            CliError::Read(crate::source::OpenError {
+                name: path.to_owned(),
+                error: std::io::Error::other(message),
+            })
+        })?;
         total += select_file(selector, path, dialect, mode, limits, out)?;
     }
     Ok(total)

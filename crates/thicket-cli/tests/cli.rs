@@ -1,32 +1,9 @@
 //! Snapshots of the real command line: exit status, stdout and stderr of `thicket` run on the
 //! fixtures in `tests/data`, for every command and dialect, good and bad input.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
-}
-
-/// Runs `thicket args` in `tests/data` (with `stdin` when given) and returns one text with the
-/// exit status, stdout and stderr.
-fn run(args: &[&str], stdin: Option<&[u8]>) -> String {
-    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("thicket");
-    cmd.current_dir(data()).args(args).env_remove("NO_COLOR");
-    if let Some(input) = stdin {
-        cmd.write_stdin(input.to_vec());
-    }
-    let output = cmd.output().expect("thicket runs");
-    let code = output
-        .status
-        .code()
-        .map_or("signal".to_owned(), |c| c.to_string());
-    format!(
-        "$ thicket {}\nexit: {code}\n--- stdout\n{}--- stderr\n{}",
-        args.join(" "),
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
+use common::run;
 
 macro_rules! snap {
     ($name:ident, [$($arg:expr),*]) => {

@@ -1,7 +1,8 @@
-//! Large inputs stream: `check`, `--tokens` and `--events` keep memory bounded. Each run reports
-//! its peak resident set size (the `THICKET_REPORT_PEAK_RSS` hook); the growth over a run on a
-//! tiny file must stay well below the input size, which a program reading the whole input would
-//! need at least twice (bytes and decoded text).
+//! Large inputs stream: `check`, `--tokens`, `--events` and `rewrite` (to stdout and in place)
+//! keep memory bounded. Each run reports its peak resident set size (the
+//! `THICKET_REPORT_PEAK_RSS` hook); the growth over a run on a tiny file must stay well below the
+//! input size, which a program reading the whole input would need at least twice (bytes and
+//! decoded text).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -73,6 +74,9 @@ fn large_inputs_stream_in_bounded_memory() {
         &["check", "-d", "xml5", xml],
         &["parse", "-d", "xml5", "--events", xml],
         &["parse", "-d", "html", "--tokens", html],
+        &["rewrite", "-d", "xml5", "--set-attr", "p", "k", "v", xml],
+        &["rewrite", "-d", "html", "--set-attr", "p", "k", "v", html],
+        &["rewrite", "-d", "xml5", "--in-place", "--unwrap", "b", xml],
     ] {
         let (code, peak) = peak_kib(args);
         assert_eq!(code, 0, "{args:?} should find the input valid");
