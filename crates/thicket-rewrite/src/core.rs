@@ -7,6 +7,7 @@ use thicket_names::keyed::NameHasher;
 use crate::ErrorCode;
 use crate::handlers::{Around, DocumentEnd, Element, ElementEdits, EndTag, Unit, UnitKind};
 use crate::matcher::{MatchFrame, NameCounts, Program};
+use crate::rawtext::{Inside, inside};
 use crate::selector::{Attr, SelectorList};
 
 /// An element handler.
@@ -92,6 +93,9 @@ pub(crate) struct Core<'h> {
     /// held in `src`, copied to the sink straight from there (most tokens are never copied
     /// anywhere else).
     pub(crate) pending: (usize, usize),
+    /// A legacy encoding's bytes side: source ranges written out are marked, not copied, and
+    /// written from the input's bytes (encoding.rs).
+    pub(crate) legacy: Option<Box<crate::encoding::Legacy>>,
     element_handlers: Vec<ElementHandler<'h>>,
     text: Option<UnitHandler<'h>>,
     comment: Option<UnitHandler<'h>>,
@@ -124,6 +128,10 @@ pub(crate) struct Core<'h> {
     /// HTML strict mode's shadow of the stack, when it is on.
     pub(crate) strict: Option<Box<crate::strict::Strict>>,
     pub(crate) diagnostics: Vec<Diagnostic<ErrorCode>>,
+    /// HTML's scripting flag (whether `noscript` is raw text).
+    scripting: bool,
+    /// Text inserted into raw text (`raw-text-insertion`): the rewrite stopped there.
+    pub(crate) raw_error: Option<crate::Error>,
 }
 
 /// HTML's void elements: never opened.
@@ -210,6 +218,7 @@ impl<'h> Core<'h> {
             done: 0,
             out: String::new(),
             pending: (0, 0),
+            legacy: None,
             element_handlers,
             text: handlers.text,
             comment: handlers.comment,
@@ -231,6 +240,8 @@ impl<'h> Core<'h> {
             ns,
             strict,
             diagnostics: Vec::new(),
+            scripting: handlers.modes.scripting,
+            raw_error: None,
         }
     }
 
@@ -262,8 +273,12 @@ impl<'h> Core<'h> {
     fn materialize(&mut self) {
         let (from, to) = self.pending;
         if from < to {
-            self.out
-                .push_str(&self.src[from - self.base..to - self.base]);
+            match self.legacy.as_deref_mut() {
+                Some(l) => l.mark(self.out.len(), from, to),
+                None => self
+                    .out
+                    .push_str(&self.src[from - self.base..to - self.base]),
+            }
             self.pending.0 = to;
         }
     }
@@ -274,6 +289,10 @@ impl<'h> Core<'h> {
         mut write: impl FnMut(&[u8]) -> Result<(), E>,
     ) -> Result<(), E> {
         let (from, to) = self.pending;
+        if let Some(l) = self.legacy.as_deref_mut() {
+            self.pending.0 = to;
+            return l.drain(&mut self.out, (from, to), &mut write);
+        }
         let mut r = Ok(());
         if !self.out.is_empty() {
             r = write(self.out.as_bytes());
@@ -291,6 +310,9 @@ impl<'h> Core<'h> {
     pub(crate) fn compact(&mut self) {
         let keep = self.done.min(self.pending.0);
         let cut = keep.saturating_sub(self.base);
+        if let Some(l) = self.legacy.as_deref_mut() {
+            l.compact(keep);
+        }
         if cut > 0 {
             self.src.drain(..cut);
             self.base += cut;
@@ -425,6 +447,10 @@ impl<'h> Core<'h> {
         let mut edits: Option<Box<ElementEdits<'h>>> = None;
         if !self.matched.is_empty() {
             let mut e = self.spare_edits.pop().unwrap_or_default();
+            let inside = match self.html && !foreign {
+                true => inside(name, self.scripting),
+                false => Inside::Escaped,
+            };
             for i in 0..self.matched.len() {
                 let h = self.matched[i];
                 let mut element = Element {
@@ -433,9 +459,15 @@ impl<'h> Core<'h> {
                     span,
                     html: self.html,
                     can_have_content: opens,
+                    inside,
                     edits: &mut e,
                 };
                 (self.element_handlers[h])(&mut element);
+            }
+            if e.around.refused {
+                self.recycle_edits(e);
+                self.refuse_insertion(span);
+                return;
             }
             edits = Some(e);
         }
@@ -516,7 +548,13 @@ impl<'h> Core<'h> {
         let html = self.html;
         let (src, base) = (&self.src, self.base);
         let source = |s: Span| &src[s.start - base..s.end - base];
+        let mut legacy = self.legacy.as_deref_mut();
         let out = &mut self.out;
+        // Source copied into the tag: marked instead in a legacy encoding (its own bytes).
+        let mut copy = |out: &mut String, s: Span| match legacy.as_deref_mut() {
+            Some(l) => l.mark(out.len(), s.start, s.end),
+            None => out.push_str(source(s)),
+        };
         let same = |a: &str, b: &str| {
             if html {
                 a.eq_ignore_ascii_case(b)
@@ -531,11 +569,8 @@ impl<'h> Core<'h> {
         out.push('<');
         match &e.rename {
             Some(n) => out.push_str(n),
-            None => out.push_str(if name_len > 0 {
-                &raw[1..1 + name_len]
-            } else {
-                name
-            }),
+            None if name_len > 0 => copy(out, Span::new(span.start + 1, span.start + 1 + name_len)),
+            None => out.push_str(name),
         }
         let last_edit = |n: &str| {
             e.attributes
@@ -548,7 +583,7 @@ impl<'h> Core<'h> {
             match last_edit(a.name) {
                 None => {
                     out.push(' ');
-                    out.push_str(source(a.span));
+                    copy(out, a.span);
                 }
                 Some(None) => {}
                 Some(Some(v)) => {
@@ -635,6 +670,12 @@ impl<'h> Core<'h> {
                 -1,
             );
         }
+        let inside = match &frame.edits {
+            Some(e) if self.html && !frame.foreign && !e.end_handlers.is_empty() => {
+                inside(&self.names[frame.name_at..], self.scripting)
+            }
+            _ => Inside::Escaped,
+        };
         self.names.truncate(frame.name_at);
         let Some(mut e) = frame.edits else {
             if let Some(span) = end {
@@ -665,8 +706,13 @@ impl<'h> Core<'h> {
                     span,
                     around: &mut around,
                     rename: &mut rename,
+                    inside,
                 };
                 handler(&mut tag);
+            }
+            if around.refused {
+                self.refuse_insertion(span);
+                return;
             }
             self.emit(&around.before);
             let keep = !e.removed && !e.unwrapped;
@@ -716,18 +762,35 @@ impl<'h> Core<'h> {
         };
         let mut around = Around::default();
         let source = &self.src[span.start - self.base..span.end - self.base];
+        let inside = match self.stack.last() {
+            Some(f) if self.html && !f.foreign => inside(&self.names[f.name_at..], self.scripting),
+            _ => Inside::Escaped,
+        };
         handler(&mut Unit {
             kind,
             source,
             span,
             around: &mut around,
+            inside,
         });
+        if around.refused {
+            self.refuse_insertion(span);
+            return;
+        }
         self.emit(&around.before);
         match &around.replacement {
             Some(r) => self.emit(r),
             None => self.emit_source(span),
         }
         self.emit(&around.after);
+    }
+
+    /// Text was inserted into raw text: stops here, as a strict-mode refusal does.
+    fn refuse_insertion(&mut self, span: Span) {
+        if self.raw_error.is_none() {
+            self.raw_error = Some(crate::Error::new(ErrorCode::RawTextInsertion, span));
+        }
+        self.halt();
     }
 
     fn eof(&mut self, span: Span) {

@@ -200,6 +200,11 @@ pub struct Rewriter<'h, S: Sink> {
     decoder: SniffingDecoder,
     bytes_in: usize,
     bom_done: bool,
+    /// The bytes fed while the encoding is being sniffed (at most the sniffing head and one
+    /// step), handed to the legacy front end when the encoding is not UTF-8.
+    sniffed: Vec<u8>,
+    /// Text came through `feed_str`: no decoder to finish.
+    text_only: bool,
     error: Option<Error>,
 }
 
@@ -226,6 +231,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// A rewriter for `dialect` running `settings`, writing to `sink`.
     pub fn new(dialect: Dialect, settings: Settings<'h>, sink: S) -> Rewriter<'h, S> {
         let limits = settings.handlers.limits;
+        let default_encoding = settings.handlers.modes.encoding.unwrap_or(encoding_rs::UTF_8);
         let (driver, decoder, html) = match dialect {
             #[cfg(feature = "html")]
             Dialect::Html => {
@@ -237,7 +243,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 };
                 (
                     Driver::Html(Box::new(thicket_html::Tokenizer::with_options(options))),
-                    SniffingDecoder::whatwg(None, encoding_rs::UTF_8).strict(),
+                    SniffingDecoder::whatwg(None, default_encoding).strict(),
                     true,
                 )
             }
@@ -249,7 +255,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 };
                 (
                     Driver::Xml5(Box::new(thicket_xml5::Tokenizer::streaming(options))),
-                    SniffingDecoder::new(thicket_input::Sniff::Xml, encoding_rs::UTF_8).strict(),
+                    SniffingDecoder::new(thicket_input::Sniff::Xml, default_encoding).strict(),
                     false,
                 )
             }
@@ -261,6 +267,8 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             decoder,
             bytes_in: 0,
             bom_done: false,
+            sniffed: Vec::new(),
+            text_only: false,
             error: None,
         }
     }
@@ -271,6 +279,9 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// every call returns it again.
     pub fn feed(&mut self, mut bytes: &[u8]) -> Result<(), Error> {
         self.check()?;
+        if self.core.legacy.is_some() {
+            return self.feed_legacy(bytes);
+        }
         // While the encoding is unknown, the decoder reads a sniffing-sized head (cut before a
         // character's first byte, so that the rest starts whole) and the rest may pass below.
         while self.decoder.detected().is_none() && bytes.len() > SNIFF_STEP {
@@ -281,6 +292,9 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             let (head, rest) = bytes.split_at(cut);
             self.decode_chunk(head)?;
             bytes = rest;
+            if self.core.legacy.is_some() {
+                return self.feed_legacy(bytes);
+            }
         }
         // Once the input is known to be UTF-8, a chunk of whole characters is its own text.
         if let Some(text) = self.decoder.pass_utf8(bytes) {
@@ -292,15 +306,81 @@ impl<'h, S: Sink> Rewriter<'h, S> {
 
     /// Feeds `bytes` through the decoder.
     fn decode_chunk(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let sniffing = self.decoder.detected().is_none();
+        if sniffing {
+            self.sniffed.extend_from_slice(bytes);
+        }
         let mut text = String::new();
         let r = self.decoder.feed(bytes, &mut text);
+        if sniffing && self.decoder.detected().is_some() {
+            let sniffed = std::mem::take(&mut self.sniffed);
+            if self.legacy_detected() {
+                return self.start_legacy(&sniffed);
+            }
+        }
         self.after_decode(r, bytes.len())?;
         self.feed_text(&text)
+    }
+
+    /// Whether the sniffed encoding is one other than UTF-8.
+    fn legacy_detected(&self) -> bool {
+        self.decoder
+            .detected()
+            .is_some_and(|d| d.encoding != encoding_rs::UTF_8)
+    }
+
+    /// The encoding is not UTF-8: the legacy front end takes over (encoding.rs), from the
+    /// first byte, or the rewrite is refused (UTF-16, ISO-2022-JP, the replacement encoding).
+    fn start_legacy(&mut self, sniffed: &[u8]) -> Result<(), Error> {
+        let Some(d) = self.decoder.detected() else {
+            return Ok(());
+        };
+        if !crate::encoding::supported(d.encoding) {
+            let span = match d.declared_label_span {
+                Some(span) => span,
+                None => Span::new(0, d.bom_len),
+            };
+            return self.fail(Error::new(ErrorCode::UnsupportedEncoding, span));
+        }
+        self.bom_done = true;
+        self.core.legacy = Some(Box::new(crate::encoding::Legacy::new(d.encoding)));
+        self.feed_legacy(sniffed)
+    }
+
+    /// Feeds bytes in a legacy encoding.
+    fn feed_legacy(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let mut text = String::new();
+        if let Some(l) = self.core.legacy.as_deref_mut() {
+            l.feed(bytes, &mut text);
+        }
+        self.bytes_in += bytes.len();
+        self.feed_text(&text)
+    }
+
+    /// The encoding of the input: `None` until it is known (after the first bytes, or the
+    /// first `feed_str`, which is UTF-8).
+    pub fn encoding(&self) -> Option<&'static encoding_rs::Encoding> {
+        if let Some(l) = self.core.legacy.as_deref() {
+            return Some(l.encoding());
+        }
+        if self.text_only {
+            return Some(encoding_rs::UTF_8);
+        }
+        self.decoder.detected().map(|d| d.encoding)
     }
 
     /// Feeds text (no sniffing: it is UTF-8 already).
     pub fn feed_str(&mut self, text: &str) -> Result<(), Error> {
         self.check()?;
+        if let Some(l) = self.core.legacy.as_deref() {
+            // After bytes in a legacy encoding: the text in that encoding.
+            let mut bytes = Vec::new();
+            crate::encoding::encode(l.encoding(), text, &mut bytes);
+            return self.feed_legacy(&bytes);
+        }
+        if !self.bom_done {
+            self.text_only = true;
+        }
         self.bom_done = true;
         self.feed_text(text)
     }
@@ -308,10 +388,22 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// Marks the end of the input, runs the end handlers and returns the sink.
     pub fn finish(mut self) -> Result<S, Error> {
         self.check()?;
-        if !self.bom_done {
+        if self.core.legacy.is_none() && !self.text_only {
+            let sniffing = self.decoder.detected().is_none();
             let mut text = String::new();
             let r = self.decoder.finish(&mut text);
-            self.after_decode(r, 0)?;
+            if sniffing && self.legacy_detected() {
+                let sniffed = std::mem::take(&mut self.sniffed);
+                self.start_legacy(&sniffed)?;
+            } else {
+                self.after_decode(r, 0)?;
+                self.core.src.push_str(&text);
+                self.push_driver(&text);
+            }
+        }
+        if let Some(l) = self.core.legacy.as_deref_mut() {
+            let mut text = String::new();
+            l.finish(&mut text);
             self.core.src.push_str(&text);
             self.push_driver(&text);
         }
@@ -342,7 +434,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         }
     }
 
-    fn fail(&mut self, e: Error) -> Result<(), Error> {
+    fn fail(&mut self, mut e: Error) -> Result<(), Error> {
+        if let Some(l) = self.core.legacy.as_deref_mut() {
+            // Decoded offsets to source bytes (nothing is written after an error).
+            e.span = Span::new(l.map(e.span.start), l.map(e.span.end));
+        }
         self.error = Some(e.clone());
         Err(e)
     }
@@ -353,10 +449,6 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         len: usize,
     ) -> Result<(), Error> {
         if let Some(d) = self.decoder.detected() {
-            if d.encoding != encoding_rs::UTF_8 {
-                let span = d.declared_label_span.unwrap_or(Span::new(0, 0));
-                return self.fail(Error::new(ErrorCode::UnsupportedEncoding, span));
-            }
             if !self.bom_done {
                 self.bom_done = true;
                 if d.bom_len > 0 && self.core.output {
