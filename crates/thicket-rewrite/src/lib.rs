@@ -57,15 +57,15 @@ mod rewriter;
 mod selector;
 mod strict;
 
+/// `encoding_rs`, whose `Encoding` statics name encodings ([`Settings::default_encoding`],
+/// [`Rewriter::encoding`]).
+pub use encoding_rs;
 pub use handlers::{
     CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
 };
 pub use namespaces::Namespaces;
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
 pub use selector::SelectorList;
-/// `encoding_rs`, whose `Encoding` statics name encodings ([`Settings::default_encoding`],
-/// [`Rewriter::encoding`]).
-pub use encoding_rs;
 pub use thicket_input::{Diagnostic, Limits, Span};
 
 thicket_input::error_codes! {

@@ -36,7 +36,12 @@ pub(crate) fn inside(name: &str, scripting: bool) -> Inside {
 
 /// Writes `content` onto `out` for a place with rule `inside`; false (nothing written) where
 /// text is refused.
-pub(crate) fn push_inside(out: &mut String, content: &str, kind: ContentType, inside: Inside) -> bool {
+pub(crate) fn push_inside(
+    out: &mut String,
+    content: &str,
+    kind: ContentType,
+    inside: Inside,
+) -> bool {
     match (kind, inside) {
         (ContentType::Text, Inside::Refused) => false,
         (ContentType::Text, Inside::Raw) => {
@@ -57,10 +62,30 @@ mod tests {
     #[test]
     fn rules() {
         let mut s = String::new();
-        assert!(!push_inside(&mut s, "a<b", ContentType::Text, inside("script", false)));
-        assert!(push_inside(&mut s, "a<b", ContentType::Html, inside("style", false)));
-        assert!(push_inside(&mut s, "|a<b", ContentType::Text, inside("title", false)));
-        assert!(push_inside(&mut s, "|a<b", ContentType::Text, inside("plaintext", false)));
+        assert!(!push_inside(
+            &mut s,
+            "a<b",
+            ContentType::Text,
+            inside("script", false)
+        ));
+        assert!(push_inside(
+            &mut s,
+            "a<b",
+            ContentType::Html,
+            inside("style", false)
+        ));
+        assert!(push_inside(
+            &mut s,
+            "|a<b",
+            ContentType::Text,
+            inside("title", false)
+        ));
+        assert!(push_inside(
+            &mut s,
+            "|a<b",
+            ContentType::Text,
+            inside("plaintext", false)
+        ));
         assert_eq!(s, "a<b|a&lt;b|a<b");
         assert_eq!(inside("noscript", false), Inside::Escaped);
         assert_eq!(inside("noscript", true), Inside::Refused);

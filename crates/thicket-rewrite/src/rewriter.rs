@@ -231,7 +231,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// A rewriter for `dialect` running `settings`, writing to `sink`.
     pub fn new(dialect: Dialect, settings: Settings<'h>, sink: S) -> Rewriter<'h, S> {
         let limits = settings.handlers.limits;
-        let default_encoding = settings.handlers.modes.encoding.unwrap_or(encoding_rs::UTF_8);
+        let default_encoding = settings
+            .handlers
+            .modes
+            .encoding
+            .unwrap_or(encoding_rs::UTF_8);
         let (driver, decoder, html) = match dialect {
             #[cfg(feature = "html")]
             Dialect::Html => {
@@ -416,7 +420,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         self.pump();
         self.flush()?;
         if let Some(e) = self.core.refused().cloned() {
-            return Err(e);
+            self.fail(e)?;
         }
         Ok(self.sink)
     }
