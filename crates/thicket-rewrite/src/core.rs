@@ -445,7 +445,9 @@ impl<'h> Core<'h> {
             ns.opened(opens, self.stack.len());
         }
         let mut edits: Option<Box<ElementEdits<'h>>> = None;
+        let mut shown = span;
         if !self.matched.is_empty() {
+            shown = self.shown(span);
             let mut e = self.spare_edits.pop().unwrap_or_default();
             let inside = match self.html && !foreign {
                 true => inside(name, self.scripting),
@@ -456,7 +458,7 @@ impl<'h> Core<'h> {
                 let mut element = Element {
                     name,
                     attributes,
-                    span,
+                    span: shown,
                     html: self.html,
                     can_have_content: opens,
                     inside,
@@ -493,7 +495,7 @@ impl<'h> Core<'h> {
                     let after = std::mem::take(&mut e.around.after);
                     self.emit(&after);
                     for h in e.close_handlers.drain(..) {
-                        h(span.end);
+                        h(shown.end);
                     }
                 }
             }
@@ -688,7 +690,18 @@ impl<'h> Core<'h> {
         };
         let append = std::mem::take(&mut e.append);
         self.emit(&append);
-        let outer_end = end.map_or(at, |s| s.end);
+        // Handlers see source byte offsets (mapped in a legacy encoding), in input order.
+        let shown_end = match end {
+            Some(s) if !e.end_handlers.is_empty() || !e.close_handlers.is_empty() => {
+                Some(self.shown(s))
+            }
+            _ => end,
+        };
+        let outer_end = match shown_end {
+            Some(s) => s.end,
+            None if !e.close_handlers.is_empty() => self.shown(Span::new(at, at)).end,
+            None => at,
+        };
         for h in e.close_handlers.drain(..) {
             h(outer_end);
         }
@@ -703,7 +716,7 @@ impl<'h> Core<'h> {
             for handler in e.end_handlers.drain(..) {
                 let mut tag = EndTag {
                     name: &name,
-                    span,
+                    span: shown_end.unwrap_or(span),
                     around: &mut around,
                     rename: &mut rename,
                     inside,
@@ -766,10 +779,14 @@ impl<'h> Core<'h> {
             Some(f) if self.html && !f.foreign => inside(&self.names[f.name_at..], self.scripting),
             _ => Inside::Escaped,
         };
+        let shown = match self.legacy.as_deref_mut() {
+            Some(l) => l.span(span),
+            None => span,
+        };
         handler(&mut Unit {
             kind,
             source,
-            span,
+            span: shown,
             around: &mut around,
             inside,
         });
@@ -783,6 +800,14 @@ impl<'h> Core<'h> {
             None => self.emit_source(span),
         }
         self.emit(&around.after);
+    }
+
+    /// A span as handlers see it: source byte offsets (mapped in a legacy encoding).
+    fn shown(&mut self, span: Span) -> Span {
+        match self.legacy.as_deref_mut() {
+            Some(l) => l.span(span),
+            None => span,
+        }
     }
 
     /// Text was inserted into raw text: stops here, as a strict-mode refusal does.

@@ -62,7 +62,12 @@ pub(crate) struct Legacy {
     /// The source bytes from absolute offset `base` on.
     bytes: Vec<u8>,
     base: usize,
+    /// The map for the output (the source ranges written out, in order).
     walker: Walker,
+    /// The map for the spans handlers see (tokens in order).
+    spans: Walker,
+    /// The map for the rewriter's diagnostics (in input order, mapped after each feed).
+    diagnostics: Walker,
     /// Source ranges (decoded offsets) written out after `out[..at]`: `(at, from, to)`.
     marks: Vec<(usize, usize, usize)>,
     /// The encoded form of inserted text, reused.
@@ -107,32 +112,14 @@ pub(crate) fn supported(encoding: &'static Encoding) -> bool {
 
 impl Legacy {
     pub(crate) fn new(encoding: &'static Encoding) -> Legacy {
-        let single = encoding.is_single_byte().then(|| {
-            let mut table = [1u8; 256];
-            for (byte, len) in table.iter_mut().enumerate() {
-                let one = [byte as u8];
-                let (text, _) = encoding.decode_without_bom_handling(&one);
-                *len = text.len() as u8;
-            }
-            table
-        });
         Legacy {
             encoding,
             decoder: encoding.new_decoder_without_bom_handling(),
             bytes: Vec::new(),
             base: 0,
-            walker: Walker {
-                d: 0,
-                b: 0,
-                single,
-                decoder: encoding.new_decoder_without_bom_handling(),
-                ground: true,
-                gd: 0,
-                gb: 0,
-                ascii_tail: false,
-                seq: 0,
-                out: String::new(),
-            },
+            walker: Walker::new(encoding),
+            spans: Walker::new(encoding),
+            diagnostics: Walker::new(encoding),
             marks: Vec::new(),
             scratch: Vec::new(),
         }
@@ -154,67 +141,24 @@ impl Legacy {
         decode(&mut self.decoder, &[], text, true);
     }
 
-    /// The source byte offset of decoded offset `d` (not before an offset asked for already).
+    /// The source byte offset of decoded offset `d`, for the output (not before an offset
+    /// asked for already).
     pub(crate) fn map(&mut self, d: usize) -> usize {
-        let w = &mut self.walker;
-        if d < w.d {
-            // Inside the last group of characters one byte completed.
-            if w.ascii_tail && d == w.d - 1 {
-                return w.b - 1;
-            }
-            return if d <= w.gd { w.gb } else { w.b };
-        }
-        let end = self.base + self.bytes.len();
-        if let Some(table) = &w.single {
-            while w.d < d && w.b < end {
-                w.d += usize::from(table[usize::from(self.bytes[w.b - self.base])]);
-                w.b += 1;
-            }
-            w.gd = w.d;
-            w.gb = w.b;
-            w.ascii_tail = false;
-            return if w.d < d { end } else { w.b };
-        }
-        while w.d < d && w.b < end {
-            let byte = self.bytes[w.b - self.base];
-            if w.ground && byte < 0x80 {
-                w.gd = w.d;
-                w.gb = w.b;
-                w.d += 1;
-                w.b += 1;
-                w.seq = w.b;
-                w.ascii_tail = false;
-                continue;
-            }
-            w.out.clear();
-            decode(&mut w.decoder, &[byte], &mut w.out, false);
-            w.b += 1;
-            if w.out.is_empty() {
-                w.ground = false;
-                continue;
-            }
-            w.gd = w.d;
-            w.gb = w.seq;
-            w.seq = w.b;
-            w.d += w.out.len();
-            w.ascii_tail = byte < 0x80 && w.out.as_bytes().last() == Some(&byte);
-            // After an ASCII byte that came out as itself the decoder is between characters
-            // (a digit may be gb18030's second byte given back with more pending).
-            w.ground = w.ascii_tail && !byte.is_ascii_digit();
-        }
-        if w.d < d {
-            // Past the bytes: the U+FFFD an incomplete sequence gives at the end.
-            return end;
-        }
-        if w.d > d {
-            // Inside the group just completed.
-            return if w.ascii_tail && d == w.d - 1 {
-                w.b - 1
-            } else {
-                w.b
-            };
-        }
-        w.b
+        self.walker.map(&self.bytes, self.base, d)
+    }
+
+    /// A span handlers see, as source byte offsets (spans in input order).
+    pub(crate) fn span(&mut self, span: thicket_input::Span) -> thicket_input::Span {
+        let start = self.spans.map(&self.bytes, self.base, span.start);
+        let end = self.spans.map(&self.bytes, self.base, span.end);
+        thicket_input::Span::new(start, end)
+    }
+
+    /// A diagnostic's span as source byte offsets (diagnostics in input order).
+    pub(crate) fn diagnostic_span(&mut self, span: thicket_input::Span) -> thicket_input::Span {
+        let start = self.diagnostics.map(&self.bytes, self.base, span.start);
+        let end = self.diagnostics.map(&self.bytes, self.base, span.end);
+        thicket_input::Span::new(start, end)
     }
 
     /// Records that the source range `from..to` (decoded offsets) follows `out[..at]`.
@@ -281,10 +225,17 @@ impl Legacy {
         write(&self.bytes[from - self.base..to - self.base])
     }
 
-    /// Drops the bytes before decoded offset `keep` (nothing before it is asked for again).
+    /// Drops the bytes before decoded offset `keep` (nothing before it is asked for again)
+    /// and before every map's position (the output's may be past `keep`: source copied into a
+    /// rebuilt tag is marked ahead of the pending range).
     pub(crate) fn compact(&mut self, keep: usize) {
-        let b = self.map(keep);
-        let cut = b.saturating_sub(self.base).min(self.bytes.len());
+        let mut cut = usize::MAX;
+        for w in [&mut self.walker, &mut self.spans, &mut self.diagnostics] {
+            // Each steps through the bytes from where it is: bring it along.
+            w.map(&self.bytes, self.base, keep);
+            cut = cut.min(w.gb);
+        }
+        let cut = cut.saturating_sub(self.base).min(self.bytes.len());
         if cut > 0 {
             self.bytes.drain(..cut);
             self.base += cut;
@@ -295,6 +246,95 @@ impl Legacy {
     #[cfg(test)]
     pub(crate) fn held(&self) -> usize {
         self.bytes.len()
+    }
+}
+
+impl Walker {
+    fn new(encoding: &'static Encoding) -> Walker {
+        let single = encoding.is_single_byte().then(|| {
+            let mut table = [1u8; 256];
+            for (byte, len) in table.iter_mut().enumerate() {
+                let one = [byte as u8];
+                let (text, _) = encoding.decode_without_bom_handling(&one);
+                *len = text.len() as u8;
+            }
+            table
+        });
+        Walker {
+            d: 0,
+            b: 0,
+            single,
+            decoder: encoding.new_decoder_without_bom_handling(),
+            ground: true,
+            gd: 0,
+            gb: 0,
+            ascii_tail: false,
+            seq: 0,
+            out: String::new(),
+        }
+    }
+
+    /// The source byte offset of decoded offset `d` (`bytes` from absolute offset `base`).
+    fn map(&mut self, bytes: &[u8], base: usize, d: usize) -> usize {
+        let w = self;
+        if d < w.d {
+            // Inside the last group of characters one byte completed.
+            if w.ascii_tail && d == w.d - 1 {
+                return w.b - 1;
+            }
+            return if d <= w.gd { w.gb } else { w.b };
+        }
+        let end = base + bytes.len();
+        if let Some(table) = &w.single {
+            while w.d < d && w.b < end {
+                w.d += usize::from(table[usize::from(bytes[w.b - base])]);
+                w.b += 1;
+            }
+            w.gd = w.d;
+            w.gb = w.b;
+            w.ascii_tail = false;
+            return if w.d < d { end } else { w.b };
+        }
+        while w.d < d && w.b < end {
+            let byte = bytes[w.b - base];
+            if w.ground && byte < 0x80 {
+                w.gd = w.d;
+                w.gb = w.b;
+                w.d += 1;
+                w.b += 1;
+                w.seq = w.b;
+                w.ascii_tail = false;
+                continue;
+            }
+            w.out.clear();
+            decode(&mut w.decoder, &[byte], &mut w.out, false);
+            w.b += 1;
+            if w.out.is_empty() {
+                w.ground = false;
+                continue;
+            }
+            w.gd = w.d;
+            w.gb = w.seq;
+            w.seq = w.b;
+            w.d += w.out.len();
+            w.ascii_tail = byte < 0x80 && w.out.as_bytes().last() == Some(&byte);
+            // After an ASCII byte that came out as itself the decoder is between characters
+            // (a digit may be gb18030's second byte given back with more pending).
+            w.ground = w.ascii_tail && !byte.is_ascii_digit();
+        }
+        if w.d < d {
+            // Past the bytes: the U+FFFD an incomplete sequence gives at the end.
+            return end;
+        }
+        if w.d > d {
+            // Inside the group just completed.
+            return if w.ascii_tail && d == w.d - 1 {
+                w.b - 1
+            } else {
+                w.b
+            };
+        }
+        w.b
     }
 }
 

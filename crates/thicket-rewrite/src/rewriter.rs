@@ -205,6 +205,10 @@ pub struct Rewriter<'h, S: Sink> {
     sniffed: Vec<u8>,
     /// Text came through `feed_str`: no decoder to finish.
     text_only: bool,
+    /// The last bytes went through `pass_utf8`: the decoder holds nothing to finish.
+    decoder_clean: bool,
+    /// The diagnostics whose spans are source byte offsets already (legacy encodings).
+    diagnostics_mapped: usize,
     error: Option<Error>,
 }
 
@@ -273,6 +277,8 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             bom_done: false,
             sniffed: Vec::new(),
             text_only: false,
+            decoder_clean: false,
+            diagnostics_mapped: 0,
             error: None,
         }
     }
@@ -302,6 +308,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         }
         // Once the input is known to be UTF-8, a chunk of whole characters is its own text.
         if let Some(text) = self.decoder.pass_utf8(bytes) {
+            self.decoder_clean = true;
             self.bytes_in += bytes.len();
             return self.feed_text(text);
         }
@@ -310,16 +317,20 @@ impl<'h, S: Sink> Rewriter<'h, S> {
 
     /// Feeds `bytes` through the decoder.
     fn decode_chunk(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        self.decoder_clean = false;
         let sniffing = self.decoder.detected().is_none();
-        if sniffing {
-            self.sniffed.extend_from_slice(bytes);
-        }
         let mut text = String::new();
         let r = self.decoder.feed(bytes, &mut text);
-        if sniffing && self.decoder.detected().is_some() {
-            let sniffed = std::mem::take(&mut self.sniffed);
-            if self.legacy_detected() {
+        if sniffing {
+            // The bytes are copied only while the sniffing waits for more of them.
+            if self.decoder.detected().is_none() {
+                self.sniffed.extend_from_slice(bytes);
+            } else if self.legacy_detected() {
+                let mut sniffed = std::mem::take(&mut self.sniffed);
+                sniffed.extend_from_slice(bytes);
                 return self.start_legacy(&sniffed);
+            } else {
+                self.sniffed = Vec::new();
             }
         }
         self.after_decode(r, bytes.len())?;
@@ -392,7 +403,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// Marks the end of the input, runs the end handlers and returns the sink.
     pub fn finish(mut self) -> Result<S, Error> {
         self.check()?;
-        if self.core.legacy.is_none() && !self.text_only {
+        if self.core.legacy.is_none() && !self.text_only && !self.decoder_clean {
             let sniffing = self.decoder.detected().is_none();
             let mut text = String::new();
             let r = self.decoder.finish(&mut text);
@@ -418,6 +429,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Xml5(t) => t.finish(),
         }
         self.pump();
+        self.map_diagnostics();
         self.flush()?;
         if let Some(e) = self.core.refused().cloned() {
             self.fail(e)?;
@@ -469,6 +481,17 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         Ok(())
     }
 
+    /// In a legacy encoding, the new diagnostics' spans as source byte offsets.
+    fn map_diagnostics(&mut self) {
+        let core = &mut self.core;
+        if let Some(l) = core.legacy.as_deref_mut() {
+            for d in core.diagnostics.iter_mut().skip(self.diagnostics_mapped) {
+                d.span = l.diagnostic_span(d.span);
+            }
+            self.diagnostics_mapped = core.diagnostics.len();
+        }
+    }
+
     fn push_driver(&mut self, text: &str) {
         match &mut self.driver {
             #[cfg(feature = "html")]
@@ -485,6 +508,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         self.core.src.push_str(text);
         self.push_driver(text);
         self.pump();
+        self.map_diagnostics();
         let r = self.flush();
         self.core.compact();
         r?;

@@ -372,3 +372,78 @@ fn text_where_it_can_be_escaped_or_written_raw() {
     let out = thicket_rewrite::rewrite_str("<script>x</script>", Dialect::Xml5, settings).unwrap();
     assert_eq!(out, "<script>x&lt;</script>");
 }
+
+#[test]
+fn handler_and_diagnostic_spans_are_source_bytes() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let text = "<meta charset=shift_jis><p>\u{65e5}\u{672c}<b id=\u{8a9e}>\u{3042}</b>\u{3044}<i><i><i>x</i></i></i></p>";
+    let bytes = encode(SHIFT_JIS, text);
+    let at = |needle: &str| {
+        let n = encode(SHIFT_JIS, needle);
+        bytes
+            .windows(n.len())
+            .position(|w| w == n.as_slice())
+            .unwrap()
+    };
+    let expected = vec![
+        ("b", at("<b "), at("\u{3042}")),
+        ("text", at("\u{3042}"), at("</b>")),
+        // Close handlers run before end-tag handlers.
+        ("close", at("</b>") + 4, 0),
+        ("end", at("</b>"), at("</b>") + 4),
+        ("text", at("\u{3044}"), at("<i>")),
+    ];
+    for chunk in [0, 1, 5] {
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let make = {
+            let seen = seen.clone();
+            move || {
+                let (s1, s2) = (seen.clone(), seen.clone());
+                Settings::new()
+                    .with_limits(thicket_rewrite::Limits::none().with_max_depth(3))
+                    .on_element("b", move |b| {
+                        let span = b.span();
+                        s1.borrow_mut().push(("b", span.start, span.end));
+                        let (s3, s4) = (s1.clone(), s1.clone());
+                        b.on_end_tag(move |t| {
+                            let span = t.span();
+                            s3.borrow_mut().push(("end", span.start, span.end))
+                        });
+                        b.on_close(move |end| s4.borrow_mut().push(("close", end, 0)));
+                    })
+                    .unwrap()
+                    .on_text(move |t| {
+                        let span = t.span();
+                        if t.source() != "x" && span.start > 30 {
+                            s2.borrow_mut().push(("text", span.start, span.end))
+                        }
+                    })
+            }
+        };
+        let mut r = Rewriter::read_only(Dialect::Html, make());
+        for piece in bytes.chunks(if chunk == 0 { bytes.len() } else { chunk }) {
+            r.feed(piece).unwrap();
+        }
+        // The third `i` is past the depth limit (meta is void; p, i, i are open).
+        let d = r.diagnostics().to_vec();
+        let _ = r.finish().unwrap();
+        let mut got = seen.borrow().clone();
+        // Text may come in pieces when fed in chunks: join adjacent ones.
+        got.dedup_by(|b, a| {
+            let join = a.0 == "text" && b.0 == "text" && a.2 == b.1;
+            if join {
+                a.2 = b.2;
+            }
+            join
+        });
+        assert_eq!(got, expected, "chunks of {chunk}");
+        assert_eq!(d.len(), 1);
+        let third = at("<i><i><i>") + 6;
+        assert_eq!(
+            (d[0].code.as_str(), d[0].span.start, d[0].span.end),
+            ("depth-limit", third, third + 3)
+        );
+        drop(make);
+    }
+}
