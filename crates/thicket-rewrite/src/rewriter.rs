@@ -284,9 +284,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     }
 
     /// Feeds bytes. The encoding is sniffed as the dialect does (BOM; HTML's `<meta>` prescan;
-    /// XML's declaration); anything but UTF-8 fails with `unsupported-encoding`, malformed
-    /// UTF-8 with `malformed-utf8`. A UTF-8 BOM is written through unchanged. After an error,
-    /// every call returns it again.
+    /// XML's declaration; else [`Settings::default_encoding`] or UTF-8). UTF-8 is decoded
+    /// strictly (malformed UTF-8 fails with `malformed-utf8`); other ASCII-compatible encodings
+    /// are rewritten bytes in, bytes out (docs/rewrite.md, "Encodings"); UTF-16 and ISO-2022-JP
+    /// fail with `unsupported-encoding`. A UTF-8 BOM is written through unchanged. After an
+    /// error, every call returns it again.
     pub fn feed(&mut self, mut bytes: &[u8]) -> Result<(), Error> {
         self.check()?;
         if self.core.legacy.is_some() {
@@ -464,12 +466,12 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         r: Result<(), thicket_input::DecodeError>,
         len: usize,
     ) -> Result<(), Error> {
-        if let Some(d) = self.decoder.detected() {
-            if !self.bom_done {
-                self.bom_done = true;
-                if d.bom_len > 0 && self.core.output {
-                    self.core.out.push('\u{feff}');
-                }
+        if let Some(d) = self.decoder.detected()
+            && !self.bom_done
+        {
+            self.bom_done = true;
+            if d.bom_len > 0 && self.core.output {
+                self.core.out.push('\u{feff}');
             }
         }
         if let Err(e) = r {
