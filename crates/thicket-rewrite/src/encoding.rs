@@ -230,6 +230,15 @@ impl Legacy {
     /// rebuilt tag is marked ahead of the pending range).
     pub(crate) fn compact(&mut self, keep: usize) {
         let mut cut = usize::MAX;
+        self.walker.map(&self.bytes, self.base, keep);
+        let lead = &self.walker;
+        for w in [&mut self.spans, &mut self.diagnostics] {
+            // A map behind the output's jumps to it where it is between characters, rather
+            // than step over the same bytes again.
+            if w.d < lead.d && lead.d <= keep && (lead.single.is_some() || lead.ground) {
+                w.jump_to(lead, self.encoding);
+            }
+        }
         for w in [&mut self.walker, &mut self.spans, &mut self.diagnostics] {
             // Each steps through the bytes from where it is: bring it along.
             w.map(&self.bytes, self.base, keep);
@@ -274,6 +283,20 @@ impl Walker {
         }
     }
 
+    /// Takes `lead`'s position (where its decoder holds nothing: a new decoder is the same).
+    fn jump_to(&mut self, lead: &Walker, encoding: &'static Encoding) {
+        self.d = lead.d;
+        self.b = lead.b;
+        self.gd = lead.gd;
+        self.gb = lead.gb;
+        self.ascii_tail = lead.ascii_tail;
+        self.seq = lead.seq;
+        self.ground = true;
+        if self.single.is_none() {
+            self.decoder = encoding.new_decoder_without_bom_handling();
+        }
+    }
+
     /// The source byte offset of decoded offset `d` (`bytes` from absolute offset `base`).
     fn map(&mut self, bytes: &[u8], base: usize, d: usize) -> usize {
         let w = self;
@@ -287,6 +310,11 @@ impl Walker {
         let end = base + bytes.len();
         if let Some(table) = &w.single {
             while w.d < d && w.b < end {
+                if let Some(n) = ascii_run(bytes, w.b - base, d - w.d) {
+                    w.d += n;
+                    w.b += n;
+                    continue;
+                }
                 w.d += usize::from(table[usize::from(bytes[w.b - base])]);
                 w.b += 1;
             }
@@ -296,6 +324,17 @@ impl Walker {
             return if w.d < d { end } else { w.b };
         }
         while w.d < d && w.b < end {
+            if w.ground
+                && let Some(n) = ascii_run(bytes, w.b - base, d - w.d)
+            {
+                w.gd = w.d + n - 1;
+                w.gb = w.b + n - 1;
+                w.d += n;
+                w.b += n;
+                w.seq = w.b;
+                w.ascii_tail = false;
+                continue;
+            }
             let byte = bytes[w.b - base];
             if w.ground && byte < 0x80 {
                 w.gd = w.d;
@@ -336,6 +375,14 @@ impl Walker {
         }
         w.b
     }
+}
+
+/// Eight ASCII bytes at `at` when they are there and no more than `room` characters are
+/// wanted: a word at a time where the map steps over ASCII.
+fn ascii_run(bytes: &[u8], at: usize, room: usize) -> Option<usize> {
+    let word = bytes.get(at..at + 8).filter(|_| room >= 8)?;
+    let word = u64::from_le_bytes(word.try_into().ok()?);
+    (word & 0x8080_8080_8080_8080 == 0).then_some(8)
 }
 
 /// Decodes `bytes` lossily onto `text`.
