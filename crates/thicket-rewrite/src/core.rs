@@ -449,7 +449,8 @@ impl<'h> Core<'h> {
         if !self.matched.is_empty() {
             shown = self.shown(span);
             let mut e = self.spare_edits.pop().unwrap_or_default();
-            let inside = match self.html && !foreign {
+            // (Content of an element that does not open is dropped: nothing to refuse.)
+            let inside = match self.html && !foreign && opens {
                 true => inside(name, self.scripting),
                 false => Inside::Escaped,
             };

@@ -112,14 +112,23 @@ pub(crate) fn supported(encoding: &'static Encoding) -> bool {
 
 impl Legacy {
     pub(crate) fn new(encoding: &'static Encoding) -> Legacy {
+        let single = encoding.is_single_byte().then(|| {
+            let mut table = [1u8; 256];
+            for (byte, len) in table.iter_mut().enumerate() {
+                let one = [byte as u8];
+                let (text, _) = encoding.decode_without_bom_handling(&one);
+                *len = text.len() as u8;
+            }
+            table
+        });
         Legacy {
             encoding,
             decoder: encoding.new_decoder_without_bom_handling(),
             bytes: Vec::new(),
             base: 0,
-            walker: Walker::new(encoding),
-            spans: Walker::new(encoding),
-            diagnostics: Walker::new(encoding),
+            walker: Walker::new(encoding, single),
+            spans: Walker::new(encoding, single),
+            diagnostics: Walker::new(encoding, single),
             marks: Vec::new(),
             scratch: Vec::new(),
         }
@@ -259,16 +268,7 @@ impl Legacy {
 }
 
 impl Walker {
-    fn new(encoding: &'static Encoding) -> Walker {
-        let single = encoding.is_single_byte().then(|| {
-            let mut table = [1u8; 256];
-            for (byte, len) in table.iter_mut().enumerate() {
-                let one = [byte as u8];
-                let (text, _) = encoding.decode_without_bom_handling(&one);
-                *len = text.len() as u8;
-            }
-            table
-        });
+    fn new(encoding: &'static Encoding, single: Option<[u8; 256]>) -> Walker {
         Walker {
             d: 0,
             b: 0,
