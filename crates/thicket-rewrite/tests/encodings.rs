@@ -464,3 +464,69 @@ fn handler_and_diagnostic_spans_are_source_bytes() {
         drop(make);
     }
 }
+
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Markup pieces, ASCII that may be a trail byte, and lead and stray bytes of the
+    /// multi-byte encodings.
+    fn piece() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            Just(b"<p a='x'>".to_vec()),
+            Just(b"</p>".to_vec()),
+            Just(b"<b>".to_vec()),
+            Just(b"<!--c-->".to_vec()),
+            Just(b"<script>".to_vec()),
+            Just(b"&amp;".to_vec()),
+            (0x30u8..0x3a).prop_map(|b| vec![b]),
+            (0x40u8..0x7f).prop_map(|b| vec![b]),
+            (0x80u8..=0xff).prop_map(|b| vec![b]),
+            Just(vec![b'<']),
+            Just(vec![b'"']),
+        ]
+    }
+
+    fn encodings() -> impl Strategy<Value = &'static Encoding> {
+        prop_oneof![
+            Just(SHIFT_JIS),
+            Just(GB18030),
+            Just(BIG5),
+            Just(EUC_JP),
+            Just(EUC_KR),
+            Just(WINDOWS_1252),
+            Just(encoding_rs::ISO_8859_8),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Any bytes: the output is the input with no-op handlers, and the same in any
+        /// chunks with edits.
+        #[test]
+        fn any_bytes(
+            pieces in proptest::collection::vec(piece(), 0..40),
+            encoding in encodings(),
+            chunk in 1usize..9,
+        ) {
+            let bytes: Vec<u8> = pieces.concat();
+            // A BOM would name UTF-8 or UTF-16.
+            prop_assume!(![&b"\xEF\xBB\xBF"[..], b"\xFE\xFF", b"\xFF\xFE"].iter().any(|b| bytes.starts_with(b)));
+            let tags = move || {
+                Settings::new()
+                    .default_encoding(encoding)
+                    .on_element("*", |e| {
+                        e.set_attribute("data-e", "\u{e9}");
+                        e.before("\u{b7}", ContentType::Html);
+                    })
+                    .unwrap()
+            };
+            let plain = move || noop().default_encoding(encoding);
+            prop_assert_eq!(rewrite(Dialect::Html, &plain, &bytes, 0).unwrap(), bytes.clone());
+            prop_assert_eq!(rewrite(Dialect::Html, &plain, &bytes, chunk).unwrap(), bytes.clone());
+            let whole = rewrite(Dialect::Html, &tags, &bytes, 0).unwrap();
+            prop_assert_eq!(rewrite(Dialect::Html, &tags, &bytes, chunk).unwrap(), whole);
+        }
+    }
+}
