@@ -7,6 +7,7 @@ use thicket_names::keyed::NameHasher;
 use crate::ErrorCode;
 use crate::handlers::{Around, DocumentEnd, Element, ElementEdits, EndTag, Unit, UnitKind};
 use crate::matcher::{MatchFrame, NameCounts, Program};
+use crate::rawtext::{Inside, inside};
 use crate::selector::{Attr, SelectorList};
 
 /// An element handler.
@@ -92,6 +93,9 @@ pub(crate) struct Core<'h> {
     /// held in `src`, copied to the sink straight from there (most tokens are never copied
     /// anywhere else).
     pub(crate) pending: (usize, usize),
+    /// A legacy encoding's bytes side: source ranges written out are marked, not copied, and
+    /// written from the input's bytes (encoding.rs).
+    pub(crate) legacy: Option<Box<crate::encoding::Legacy>>,
     element_handlers: Vec<ElementHandler<'h>>,
     text: Option<UnitHandler<'h>>,
     comment: Option<UnitHandler<'h>>,
@@ -124,6 +128,10 @@ pub(crate) struct Core<'h> {
     /// HTML strict mode's shadow of the stack, when it is on.
     pub(crate) strict: Option<Box<crate::strict::Strict>>,
     pub(crate) diagnostics: Vec<Diagnostic<ErrorCode>>,
+    /// HTML's scripting flag (whether `noscript` is raw text).
+    scripting: bool,
+    /// Text inserted into raw text (`raw-text-insertion`): the rewrite stopped there.
+    pub(crate) raw_error: Option<crate::Error>,
 }
 
 /// HTML's void elements: never opened.
@@ -210,6 +218,7 @@ impl<'h> Core<'h> {
             done: 0,
             out: String::new(),
             pending: (0, 0),
+            legacy: None,
             element_handlers,
             text: handlers.text,
             comment: handlers.comment,
@@ -231,6 +240,8 @@ impl<'h> Core<'h> {
             ns,
             strict,
             diagnostics: Vec::new(),
+            scripting: handlers.modes.scripting,
+            raw_error: None,
         }
     }
 
@@ -262,8 +273,12 @@ impl<'h> Core<'h> {
     fn materialize(&mut self) {
         let (from, to) = self.pending;
         if from < to {
-            self.out
-                .push_str(&self.src[from - self.base..to - self.base]);
+            match self.legacy.as_deref_mut() {
+                Some(l) => l.mark(self.out.len(), from, to),
+                None => self
+                    .out
+                    .push_str(&self.src[from - self.base..to - self.base]),
+            }
             self.pending.0 = to;
         }
     }
@@ -274,6 +289,10 @@ impl<'h> Core<'h> {
         mut write: impl FnMut(&[u8]) -> Result<(), E>,
     ) -> Result<(), E> {
         let (from, to) = self.pending;
+        if let Some(l) = self.legacy.as_deref_mut() {
+            self.pending.0 = to;
+            return l.drain(&mut self.out, (from, to), &mut write);
+        }
         let mut r = Ok(());
         if !self.out.is_empty() {
             r = write(self.out.as_bytes());
@@ -291,6 +310,9 @@ impl<'h> Core<'h> {
     pub(crate) fn compact(&mut self) {
         let keep = self.done.min(self.pending.0);
         let cut = keep.saturating_sub(self.base);
+        if let Some(l) = self.legacy.as_deref_mut() {
+            l.compact(keep);
+        }
         if cut > 0 {
             self.src.drain(..cut);
             self.base += cut;
@@ -423,19 +445,32 @@ impl<'h> Core<'h> {
             ns.opened(opens, self.stack.len());
         }
         let mut edits: Option<Box<ElementEdits<'h>>> = None;
+        let mut shown = span;
         if !self.matched.is_empty() {
+            shown = self.shown(span);
             let mut e = self.spare_edits.pop().unwrap_or_default();
+            // (Content of an element that does not open is dropped: nothing to refuse.)
+            let inside = match self.html && !foreign && opens {
+                true => inside(name, self.scripting),
+                false => Inside::Escaped,
+            };
             for i in 0..self.matched.len() {
                 let h = self.matched[i];
                 let mut element = Element {
                     name,
                     attributes,
-                    span,
+                    span: shown,
                     html: self.html,
                     can_have_content: opens,
+                    inside,
                     edits: &mut e,
                 };
                 (self.element_handlers[h])(&mut element);
+            }
+            if e.around.refused {
+                self.recycle_edits(e);
+                self.refuse_insertion(span);
+                return;
             }
             edits = Some(e);
         }
@@ -461,7 +496,7 @@ impl<'h> Core<'h> {
                     let after = std::mem::take(&mut e.around.after);
                     self.emit(&after);
                     for h in e.close_handlers.drain(..) {
-                        h(span.end);
+                        h(shown.end);
                     }
                 }
             }
@@ -516,7 +551,13 @@ impl<'h> Core<'h> {
         let html = self.html;
         let (src, base) = (&self.src, self.base);
         let source = |s: Span| &src[s.start - base..s.end - base];
+        let mut legacy = self.legacy.as_deref_mut();
         let out = &mut self.out;
+        // Source copied into the tag: marked instead in a legacy encoding (its own bytes).
+        let mut copy = |out: &mut String, s: Span| match legacy.as_deref_mut() {
+            Some(l) => l.mark(out.len(), s.start, s.end),
+            None => out.push_str(source(s)),
+        };
         let same = |a: &str, b: &str| {
             if html {
                 a.eq_ignore_ascii_case(b)
@@ -531,11 +572,8 @@ impl<'h> Core<'h> {
         out.push('<');
         match &e.rename {
             Some(n) => out.push_str(n),
-            None => out.push_str(if name_len > 0 {
-                &raw[1..1 + name_len]
-            } else {
-                name
-            }),
+            None if name_len > 0 => copy(out, Span::new(span.start + 1, span.start + 1 + name_len)),
+            None => out.push_str(name),
         }
         let last_edit = |n: &str| {
             e.attributes
@@ -548,7 +586,7 @@ impl<'h> Core<'h> {
             match last_edit(a.name) {
                 None => {
                     out.push(' ');
-                    out.push_str(source(a.span));
+                    copy(out, a.span);
                 }
                 Some(None) => {}
                 Some(Some(v)) => {
@@ -635,6 +673,12 @@ impl<'h> Core<'h> {
                 -1,
             );
         }
+        let inside = match &frame.edits {
+            Some(e) if self.html && !frame.foreign && !e.end_handlers.is_empty() => {
+                inside(&self.names[frame.name_at..], self.scripting)
+            }
+            _ => Inside::Escaped,
+        };
         self.names.truncate(frame.name_at);
         let Some(mut e) = frame.edits else {
             if let Some(span) = end {
@@ -647,7 +691,18 @@ impl<'h> Core<'h> {
         };
         let append = std::mem::take(&mut e.append);
         self.emit(&append);
-        let outer_end = end.map_or(at, |s| s.end);
+        // Handlers see source byte offsets (mapped in a legacy encoding), in input order.
+        let shown_end = match end {
+            Some(s) if !e.end_handlers.is_empty() || !e.close_handlers.is_empty() => {
+                Some(self.shown(s))
+            }
+            _ => end,
+        };
+        let outer_end = match shown_end {
+            Some(s) => s.end,
+            None if !e.close_handlers.is_empty() => self.shown(Span::new(at, at)).end,
+            None => at,
+        };
         for h in e.close_handlers.drain(..) {
             h(outer_end);
         }
@@ -662,11 +717,16 @@ impl<'h> Core<'h> {
             for handler in e.end_handlers.drain(..) {
                 let mut tag = EndTag {
                     name: &name,
-                    span,
+                    span: shown_end.unwrap_or(span),
                     around: &mut around,
                     rename: &mut rename,
+                    inside,
                 };
                 handler(&mut tag);
+            }
+            if around.refused {
+                self.refuse_insertion(span);
+                return;
             }
             self.emit(&around.before);
             let keep = !e.removed && !e.unwrapped;
@@ -716,18 +776,47 @@ impl<'h> Core<'h> {
         };
         let mut around = Around::default();
         let source = &self.src[span.start - self.base..span.end - self.base];
+        let inside = match self.stack.last() {
+            Some(f) if self.html && !f.foreign => inside(&self.names[f.name_at..], self.scripting),
+            _ => Inside::Escaped,
+        };
+        let shown = match self.legacy.as_deref_mut() {
+            Some(l) => l.span(span),
+            None => span,
+        };
         handler(&mut Unit {
             kind,
             source,
-            span,
+            span: shown,
             around: &mut around,
+            inside,
         });
+        if around.refused {
+            self.refuse_insertion(span);
+            return;
+        }
         self.emit(&around.before);
         match &around.replacement {
             Some(r) => self.emit(r),
             None => self.emit_source(span),
         }
         self.emit(&around.after);
+    }
+
+    /// A span as handlers see it: source byte offsets (mapped in a legacy encoding).
+    fn shown(&mut self, span: Span) -> Span {
+        match self.legacy.as_deref_mut() {
+            Some(l) => l.span(span),
+            None => span,
+        }
+    }
+
+    /// Text was inserted into raw text: stops here, as a strict-mode refusal does.
+    fn refuse_insertion(&mut self, span: Span) {
+        if self.raw_error.is_none() {
+            self.raw_error = Some(crate::Error::new(ErrorCode::RawTextInsertion, span));
+        }
+        self.halt();
     }
 
     fn eof(&mut self, span: Span) {

@@ -4,6 +4,7 @@
 
 use thicket_input::Span;
 
+use crate::rawtext::{Inside, push_inside};
 use crate::selector::Attr;
 
 /// How inserted content is written.
@@ -50,6 +51,8 @@ pub(crate) struct Around {
     pub(crate) after: String,
     /// Replaces the unit's own source (`Some("")` removes it).
     pub(crate) replacement: Option<String>,
+    /// Text was inserted where it is refused (raw text: rawtext.rs).
+    pub(crate) refused: bool,
 }
 
 /// An end-tag handler.
@@ -141,6 +144,7 @@ impl<'h> ElementEdits<'h> {
         self.around.before.clear();
         self.around.after.clear();
         self.around.replacement = None;
+        self.around.refused = false;
         self.prepend.clear();
         self.append.clear();
         self.removed = false;
@@ -178,6 +182,8 @@ pub struct Element<'a, 'h> {
     /// Whether the element has content and an end tag (false for void, self-closing and XML
     /// empty elements).
     pub(crate) can_have_content: bool,
+    /// How text inserted into its content is written (raw text: rawtext.rs).
+    pub(crate) inside: Inside,
     pub(crate) edits: &'a mut ElementEdits<'h>,
 }
 
@@ -278,12 +284,14 @@ impl<'a, 'h> Element<'a, 'h> {
 
     /// Inserts content right after the start tag.
     pub fn prepend(&mut self, content: &str, kind: ContentType) {
-        push_content(&mut self.edits.prepend, content, kind);
+        let e = &mut *self.edits;
+        e.around.refused |= !push_inside(&mut e.prepend, content, kind, self.inside);
     }
 
     /// Inserts content right before the end tag (or where the element is closed implicitly).
     pub fn append(&mut self, content: &str, kind: ContentType) {
-        push_content(&mut self.edits.append, content, kind);
+        let e = &mut *self.edits;
+        e.around.refused |= !push_inside(&mut e.append, content, kind, self.inside);
     }
 
     /// Replaces the element (tags and content) with `content`.
@@ -329,6 +337,8 @@ pub struct EndTag<'a> {
     pub(crate) span: Span,
     pub(crate) around: &'a mut Around,
     pub(crate) rename: &'a mut Option<String>,
+    /// How text inserted before it (inside the element) is written.
+    pub(crate) inside: Inside,
 }
 
 impl EndTag<'_> {
@@ -346,7 +356,8 @@ impl EndTag<'_> {
     }
     /// Inserts content before the end tag.
     pub fn before(&mut self, content: &str, kind: ContentType) {
-        push_content(&mut self.around.before, content, kind);
+        let a = &mut *self.around;
+        a.refused |= !push_inside(&mut a.before, content, kind, self.inside);
     }
     /// Inserts content after the end tag.
     pub fn after(&mut self, content: &str, kind: ContentType) {
@@ -365,6 +376,8 @@ pub struct Unit<'a> {
     pub(crate) source: &'a str,
     pub(crate) span: Span,
     pub(crate) around: &'a mut Around,
+    /// How text inserted around it is written (text in a raw-text element).
+    pub(crate) inside: Inside,
 }
 
 /// Which token a [`Unit`] is, with its decoded parts.
@@ -396,16 +409,18 @@ impl<'a> Unit<'a> {
     }
     /// Inserts content before it.
     pub fn before(&mut self, content: &str, kind: ContentType) {
-        push_content(&mut self.around.before, content, kind);
+        let a = &mut *self.around;
+        a.refused |= !push_inside(&mut a.before, content, kind, self.inside);
     }
     /// Inserts content after it.
     pub fn after(&mut self, content: &str, kind: ContentType) {
-        push_content(&mut self.around.after, content, kind);
+        let a = &mut *self.around;
+        a.refused |= !push_inside(&mut a.after, content, kind, self.inside);
     }
     /// Replaces it.
     pub fn replace(&mut self, content: &str, kind: ContentType) {
         let mut s = String::new();
-        push_content(&mut s, content, kind);
+        self.around.refused |= !push_inside(&mut s, content, kind, self.inside);
         self.around.replacement = Some(s);
     }
     /// Removes it.

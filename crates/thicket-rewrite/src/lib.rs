@@ -45,16 +45,21 @@ compile_error!(
 );
 
 mod core;
+mod encoding;
 mod handlers;
 mod matcher;
 mod modes;
 mod namespaces;
+mod rawtext;
 #[cfg(feature = "xml5")]
 mod reference;
 mod rewriter;
 mod selector;
 mod strict;
 
+/// `encoding_rs`, whose `Encoding` statics name encodings ([`Settings::default_encoding`],
+/// [`Rewriter::encoding`]).
+pub use encoding_rs;
 pub use handlers::{
     CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
 };
@@ -72,8 +77,11 @@ thicket_input::error_codes! {
         UnsupportedSelector = "unsupported-selector", "the selector uses a feature the streaming matcher does not support";
         /// An empty selector (or an empty item in a list).
         EmptySelector = "empty-selector", "the selector is empty";
-        /// The bytes are in an encoding other than UTF-8 (part 1 rewrites UTF-8 only).
-        UnsupportedEncoding = "unsupported-encoding", "the input is not UTF-8; only UTF-8 input can be rewritten for now";
+        /// The bytes are in an encoding that cannot be rewritten bytes in, bytes out: UTF-16
+        /// (by BOM, or XML's UTF-16 patterns), ISO-2022-JP or the replacement encoding (span: the
+        /// declared label, else the BOM). Every other encoding `encoding_rs` knows is rewritten
+        /// (docs/rewrite.md, "Encodings").
+        UnsupportedEncoding = "unsupported-encoding", "the input's encoding cannot be rewritten bytes in, bytes out (UTF-16, ISO-2022-JP, replacement)";
         /// The bytes are not well-formed UTF-8.
         MalformedUtf8 = "malformed-utf8", "the input is not well-formed UTF-8";
         /// An element would be deeper than `Limits::max_depth`; it is not opened.
@@ -97,6 +105,10 @@ thicket_input::error_codes! {
         SelectContent = "select-content", "a tag inside select that parsers handle differently (strict mode)";
         /// Strict mode: a start tag the HTML parser ignores or merges.
         IgnoredTag = "ignored-tag", "the HTML parser ignores this start tag (strict mode)";
+        /// `ContentType::Text` inserted into the content of a raw-text element (`script`,
+        /// `style`, `xmp`, `iframe`, `noembed`, `noframes`, `noscript` with the scripting flag),
+        /// where it cannot be escaped: the rewrite stops (docs/rewrite.md, "Inserting into raw text").
+        RawTextInsertion = "raw-text-insertion", "text cannot be inserted into a raw-text element (it cannot be escaped there)";
         /// The output sink failed.
         WriteFailed = "write-failed", "writing the output failed";
     }

@@ -25,6 +25,8 @@ pub(crate) struct Modes {
     pub(crate) strictness: Strictness,
     /// The prefixes (and default namespace) later selectors are parsed with.
     pub(crate) namespaces: Namespaces,
+    /// The encoding when the input says none (`Settings::default_encoding`; else UTF-8).
+    pub(crate) encoding: Option<&'static encoding_rs::Encoding>,
 }
 
 impl<'h> Settings<'h> {

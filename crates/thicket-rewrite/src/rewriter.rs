@@ -200,6 +200,15 @@ pub struct Rewriter<'h, S: Sink> {
     decoder: SniffingDecoder,
     bytes_in: usize,
     bom_done: bool,
+    /// The bytes fed while the encoding is being sniffed (at most the sniffing head and one
+    /// step), handed to the legacy front end when the encoding is not UTF-8.
+    sniffed: Vec<u8>,
+    /// Text came through `feed_str`: no decoder to finish.
+    text_only: bool,
+    /// The last bytes went through `pass_utf8`: the decoder holds nothing to finish.
+    decoder_clean: bool,
+    /// The diagnostics whose spans are source byte offsets already (legacy encodings).
+    diagnostics_mapped: usize,
     error: Option<Error>,
 }
 
@@ -226,6 +235,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// A rewriter for `dialect` running `settings`, writing to `sink`.
     pub fn new(dialect: Dialect, settings: Settings<'h>, sink: S) -> Rewriter<'h, S> {
         let limits = settings.handlers.limits;
+        let default_encoding = settings
+            .handlers
+            .modes
+            .encoding
+            .unwrap_or(encoding_rs::UTF_8);
         let (driver, decoder, html) = match dialect {
             #[cfg(feature = "html")]
             Dialect::Html => {
@@ -237,7 +251,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 };
                 (
                     Driver::Html(Box::new(thicket_html::Tokenizer::with_options(options))),
-                    SniffingDecoder::whatwg(None, encoding_rs::UTF_8).strict(),
+                    SniffingDecoder::whatwg(None, default_encoding).strict(),
                     true,
                 )
             }
@@ -249,7 +263,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 };
                 (
                     Driver::Xml5(Box::new(thicket_xml5::Tokenizer::streaming(options))),
-                    SniffingDecoder::new(thicket_input::Sniff::Xml, encoding_rs::UTF_8).strict(),
+                    SniffingDecoder::new(thicket_input::Sniff::Xml, default_encoding).strict(),
                     false,
                 )
             }
@@ -261,16 +275,25 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             decoder,
             bytes_in: 0,
             bom_done: false,
+            sniffed: Vec::new(),
+            text_only: false,
+            decoder_clean: false,
+            diagnostics_mapped: 0,
             error: None,
         }
     }
 
     /// Feeds bytes. The encoding is sniffed as the dialect does (BOM; HTML's `<meta>` prescan;
-    /// XML's declaration); anything but UTF-8 fails with `unsupported-encoding`, malformed
-    /// UTF-8 with `malformed-utf8`. A UTF-8 BOM is written through unchanged. After an error,
-    /// every call returns it again.
+    /// XML's declaration; else [`Settings::default_encoding`] or UTF-8). UTF-8 is decoded
+    /// strictly (malformed UTF-8 fails with `malformed-utf8`); other ASCII-compatible encodings
+    /// are rewritten bytes in, bytes out (docs/rewrite.md, "Encodings"); UTF-16 and ISO-2022-JP
+    /// fail with `unsupported-encoding`. A UTF-8 BOM is written through unchanged. After an
+    /// error, every call returns it again.
     pub fn feed(&mut self, mut bytes: &[u8]) -> Result<(), Error> {
         self.check()?;
+        if self.core.legacy.is_some() {
+            return self.feed_legacy(bytes);
+        }
         // While the encoding is unknown, the decoder reads a sniffing-sized head (cut before a
         // character's first byte, so that the rest starts whole) and the rest may pass below.
         while self.decoder.detected().is_none() && bytes.len() > SNIFF_STEP {
@@ -281,9 +304,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             let (head, rest) = bytes.split_at(cut);
             self.decode_chunk(head)?;
             bytes = rest;
+            if self.core.legacy.is_some() {
+                return self.feed_legacy(bytes);
+            }
         }
         // Once the input is known to be UTF-8, a chunk of whole characters is its own text.
         if let Some(text) = self.decoder.pass_utf8(bytes) {
+            self.decoder_clean = true;
             self.bytes_in += bytes.len();
             return self.feed_text(text);
         }
@@ -292,15 +319,85 @@ impl<'h, S: Sink> Rewriter<'h, S> {
 
     /// Feeds `bytes` through the decoder.
     fn decode_chunk(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        self.decoder_clean = false;
+        let sniffing = self.decoder.detected().is_none();
         let mut text = String::new();
         let r = self.decoder.feed(bytes, &mut text);
+        if sniffing {
+            // The bytes are copied only while the sniffing waits for more of them.
+            if self.decoder.detected().is_none() {
+                self.sniffed.extend_from_slice(bytes);
+            } else if self.legacy_detected() {
+                let mut sniffed = std::mem::take(&mut self.sniffed);
+                sniffed.extend_from_slice(bytes);
+                return self.start_legacy(&sniffed);
+            } else {
+                self.sniffed = Vec::new();
+            }
+        }
         self.after_decode(r, bytes.len())?;
         self.feed_text(&text)
+    }
+
+    /// Whether the sniffed encoding is one other than UTF-8.
+    fn legacy_detected(&self) -> bool {
+        self.decoder
+            .detected()
+            .is_some_and(|d| d.encoding != encoding_rs::UTF_8)
+    }
+
+    /// The encoding is not UTF-8: the legacy front end takes over (encoding.rs), from the
+    /// first byte, or the rewrite is refused (UTF-16, ISO-2022-JP, the replacement encoding).
+    fn start_legacy(&mut self, sniffed: &[u8]) -> Result<(), Error> {
+        let Some(d) = self.decoder.detected() else {
+            return Ok(());
+        };
+        if !crate::encoding::supported(d.encoding) {
+            let span = match d.declared_label_span {
+                Some(span) => span,
+                None => Span::new(0, d.bom_len),
+            };
+            return self.fail(Error::new(ErrorCode::UnsupportedEncoding, span));
+        }
+        self.bom_done = true;
+        self.core.legacy = Some(Box::new(crate::encoding::Legacy::new(d.encoding)));
+        self.feed_legacy(sniffed)
+    }
+
+    /// Feeds bytes in a legacy encoding.
+    fn feed_legacy(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let mut text = String::new();
+        if let Some(l) = self.core.legacy.as_deref_mut() {
+            l.feed(bytes, &mut text);
+        }
+        self.bytes_in += bytes.len();
+        self.feed_text(&text)
+    }
+
+    /// The encoding of the input: `None` until it is known (after the first bytes, or the
+    /// first `feed_str`, which is UTF-8).
+    pub fn encoding(&self) -> Option<&'static encoding_rs::Encoding> {
+        if let Some(l) = self.core.legacy.as_deref() {
+            return Some(l.encoding());
+        }
+        if self.text_only {
+            return Some(encoding_rs::UTF_8);
+        }
+        self.decoder.detected().map(|d| d.encoding)
     }
 
     /// Feeds text (no sniffing: it is UTF-8 already).
     pub fn feed_str(&mut self, text: &str) -> Result<(), Error> {
         self.check()?;
+        if let Some(l) = self.core.legacy.as_deref() {
+            // After bytes in a legacy encoding: the text in that encoding.
+            let mut bytes = Vec::new();
+            crate::encoding::encode(l.encoding(), text, &mut bytes);
+            return self.feed_legacy(&bytes);
+        }
+        if !self.bom_done {
+            self.text_only = true;
+        }
         self.bom_done = true;
         self.feed_text(text)
     }
@@ -308,12 +405,22 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// Marks the end of the input, runs the end handlers and returns the sink.
     pub fn finish(mut self) -> Result<S, Error> {
         self.check()?;
-        // Bytes went through the decoder (or nothing came at all): it may hold the start of a
-        // character cut by the end of the input, which is an error, never dropped.
-        if !self.bom_done || self.bytes_in > 0 {
+        if self.core.legacy.is_none() && !self.text_only && !self.decoder_clean {
+            let sniffing = self.decoder.detected().is_none();
             let mut text = String::new();
             let r = self.decoder.finish(&mut text);
-            self.after_decode(r, 0)?;
+            if sniffing && self.legacy_detected() {
+                let sniffed = std::mem::take(&mut self.sniffed);
+                self.start_legacy(&sniffed)?;
+            } else {
+                self.after_decode(r, 0)?;
+                self.core.src.push_str(&text);
+                self.push_driver(&text);
+            }
+        }
+        if let Some(l) = self.core.legacy.as_deref_mut() {
+            let mut text = String::new();
+            l.finish(&mut text);
             self.core.src.push_str(&text);
             self.push_driver(&text);
         }
@@ -324,9 +431,10 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Xml5(t) => t.finish(),
         }
         self.pump();
+        self.map_diagnostics();
         self.flush()?;
         if let Some(e) = self.core.refused().cloned() {
-            return Err(e);
+            self.fail(e)?;
         }
         Ok(self.sink)
     }
@@ -344,7 +452,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         }
     }
 
-    fn fail(&mut self, e: Error) -> Result<(), Error> {
+    fn fail(&mut self, mut e: Error) -> Result<(), Error> {
+        if let Some(l) = self.core.legacy.as_deref_mut() {
+            // Decoded offsets to source bytes (nothing is written after an error).
+            e.span = Span::new(l.map(e.span.start), l.map(e.span.end));
+        }
         self.error = Some(e.clone());
         Err(e)
     }
@@ -354,16 +466,12 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         r: Result<(), thicket_input::DecodeError>,
         len: usize,
     ) -> Result<(), Error> {
-        if let Some(d) = self.decoder.detected() {
-            if d.encoding != encoding_rs::UTF_8 {
-                let span = d.declared_label_span.unwrap_or(Span::new(0, 0));
-                return self.fail(Error::new(ErrorCode::UnsupportedEncoding, span));
-            }
-            if !self.bom_done {
-                self.bom_done = true;
-                if d.bom_len > 0 && self.core.output {
-                    self.core.out.push('\u{feff}');
-                }
+        if let Some(d) = self.decoder.detected()
+            && !self.bom_done
+        {
+            self.bom_done = true;
+            if d.bom_len > 0 && self.core.output {
+                self.core.out.push('\u{feff}');
             }
         }
         if let Err(e) = r {
@@ -373,6 +481,17 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         }
         self.bytes_in += len;
         Ok(())
+    }
+
+    /// In a legacy encoding, the new diagnostics' spans as source byte offsets.
+    fn map_diagnostics(&mut self) {
+        let core = &mut self.core;
+        if let Some(l) = core.legacy.as_deref_mut() {
+            for d in core.diagnostics.iter_mut().skip(self.diagnostics_mapped) {
+                d.span = l.diagnostic_span(d.span);
+            }
+            self.diagnostics_mapped = core.diagnostics.len();
+        }
     }
 
     fn push_driver(&mut self, text: &str) {
@@ -391,6 +510,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         self.core.src.push_str(text);
         self.push_driver(text);
         self.pump();
+        self.map_diagnostics();
         let r = self.flush();
         self.core.compact();
         r?;

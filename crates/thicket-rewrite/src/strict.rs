@@ -414,6 +414,7 @@ impl Core<'_> {
     /// The error strict mode stopped with.
     #[inline]
     pub(crate) fn refused(&self) -> Option<&Error> {
-        self.strict.as_deref().and_then(|s| s.error.as_ref())
+        let strict = self.strict.as_deref().and_then(|s| s.error.as_ref());
+        strict.or(self.raw_error.as_ref())
     }
 }

@@ -274,9 +274,18 @@ fn read_only_selection_writes_nothing() {
 
 #[test]
 fn encodings() {
+    // Legacy encodings are rewritten (tests/encodings.rs); UTF-16 and ISO-2022-JP are not.
     let mut r = Rewriter::new(Dialect::Html, Settings::new(), |_: &[u8]| {});
-    let e = r.feed(b"<meta charset=koi8-r><p>x</p>").unwrap_err();
+    let e = r
+        .feed(b"<meta charset=iso-2022-jp><p>x</p>")
+        .and_then(|()| r.finish().map(|_| ()))
+        .unwrap_err();
     assert_eq!(e.code.as_str(), "unsupported-encoding");
+    assert_eq!((e.span.start, e.span.end), (0, 0));
+    let mut r = Rewriter::new(Dialect::Html, Settings::new(), |_: &[u8]| {});
+    let e = r.feed(b"\xFF\xFE<\0p\0>\0").unwrap_err();
+    assert_eq!(e.code.as_str(), "unsupported-encoding");
+    assert_eq!((e.span.start, e.span.end), (0, 2));
     // The error sticks.
     assert_eq!(
         r.feed(b"x").unwrap_err().code.as_str(),
@@ -284,9 +293,11 @@ fn encodings() {
     );
     let mut r = Rewriter::new(Dialect::Xml5, Settings::new(), |_: &[u8]| {});
     let e = r
-        .feed(b"<?xml version='1.0' encoding='latin1'?><a/>")
+        .feed(b"<?xml version='1.0' encoding='iso-2022-jp'?><a/>")
+        .and_then(|()| r.finish().map(|_| ()))
         .unwrap_err();
     assert_eq!(e.code.as_str(), "unsupported-encoding");
+    assert_eq!((e.span.start, e.span.end), (30, 41));
     let mut r = Rewriter::new(Dialect::Xml5, Settings::new(), |_: &[u8]| {});
     let e = r
         .feed(b"<a>\xFF</a>")

@@ -1,0 +1,468 @@
+//! Bytes in, bytes out for the ASCII-compatible legacy encodings (docs/rewrite.md,
+//! "Encodings").
+//!
+//! The rewriter's core works on decoded text: its source buffer, token spans and pending output
+//! are offsets into the UTF-8 text the tokenizers read. With a legacy encoding the output must
+//! hold the input's own bytes wherever no handler acted (a byte that decodes to U+FFFD too), so
+//! [`Legacy`] keeps the source bytes beside the text and maps each decoded offset the output
+//! needs (the ends of the source ranges written out) back to a source byte offset:
+//!
+//! - **The walker.** Offsets are asked for in document order (the output is the source in order,
+//!   with edits), so one position, a decoded offset and the byte offset it came from, moves
+//!   forward only. Single-byte encodings step a byte at a time with a table of the UTF-8 length
+//!   of each byte's character. Multi-byte encodings (Shift_JIS, EUC-JP, EUC-KR, GBK, gb18030,
+//!   Big5) feed the bytes one at a time to a second `encoding_rs` decoder and count what comes
+//!   out; while it is known to be between characters, ASCII bytes step without it (in every
+//!   such encoding an ASCII byte in that state is its own character and leaves it there). Work:
+//!   linear in the input, whatever the chunks or the queries.
+//! - **Where a sequence gives several characters at once** (a malformed lead byte and the ASCII
+//!   byte after it give U+FFFD and that character; a few Big5 codes give two characters), an
+//!   offset before the ASCII character maps to that byte; any other offset inside maps to the
+//!   end of the bytes. The map is a function of the bytes alone, monotone, so ranges that tile
+//!   the text map to byte ranges that tile the input: the output does not depend on the chunks.
+//! - **Memory.** Bytes are kept from the first offset still wanted on (what the core holds for
+//!   output, compacted with it); the walker holds a decoder's state. No table per character.
+//! - **Inserted text** (and attribute values, renamed names) is encoded with `encoding_rs`'s
+//!   encoder, which writes a character the encoding cannot hold as a decimal numeric character
+//!   reference (`&#NNNN;`).
+
+use encoding_rs::{CoderResult, Decoder, Encoding};
+
+use crate::rewriter::Settings;
+
+impl<'h> Settings<'h> {
+    /// The encoding of byte input that says nothing about its own (no BOM; HTML: no `<meta>`
+    /// charset in the first 1024 bytes; XML5: no declared encoding); UTF-8 if not set. Any
+    /// ASCII-compatible encoding `encoding_rs` knows is rewritten bytes in, bytes out
+    /// (docs/rewrite.md, "Encodings").
+    ///
+    /// ```
+    /// use thicket_rewrite::{Dialect, Rewriter, Settings, encoding_rs::WINDOWS_1252};
+    /// let settings = Settings::new()
+    ///     .default_encoding(WINDOWS_1252)
+    ///     .on_element("p", |p| p.set_attribute("title", "\u{e9}\u{65e5}"))
+    ///     .unwrap();
+    /// let mut out = Vec::new();
+    /// let mut r = Rewriter::new(Dialect::Html, settings, |b: &[u8]| out.extend_from_slice(b));
+    /// r.feed(b"<p>caf\xE9</p>").unwrap();
+    /// r.finish().unwrap();
+    /// assert_eq!(out, b"<p title=\"\xE9&#26085;\">caf\xE9</p>");
+    /// ```
+    pub fn default_encoding(mut self, encoding: &'static Encoding) -> Settings<'h> {
+        self.handlers.modes.encoding = Some(encoding);
+        self
+    }
+}
+
+/// The bytes side of a rewrite in a legacy encoding.
+pub(crate) struct Legacy {
+    encoding: &'static Encoding,
+    /// Decodes the input for the tokenizer (lossy: malformed bytes become U+FFFD).
+    decoder: Decoder,
+    /// The source bytes from absolute offset `base` on.
+    bytes: Vec<u8>,
+    base: usize,
+    /// The map for the output (the source ranges written out, in order).
+    walker: Walker,
+    /// The map for the spans handlers see (tokens in order).
+    spans: Walker,
+    /// The map for the rewriter's diagnostics (in input order, mapped after each feed).
+    diagnostics: Walker,
+    /// Source ranges (decoded offsets) written out after `out[..at]`: `(at, from, to)`.
+    marks: Vec<(usize, usize, usize)>,
+    /// The encoded form of inserted text, reused.
+    scratch: Vec<u8>,
+}
+
+impl std::fmt::Debug for Legacy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Legacy")
+            .field("encoding", &self.encoding.name())
+            .field("base", &self.base)
+            .field("held", &self.bytes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The position the map has reached: decoded offset `d` comes from byte offset `b`.
+struct Walker {
+    d: usize,
+    b: usize,
+    /// Single-byte encodings: the UTF-8 length of each byte's character.
+    single: Option<[u8; 256]>,
+    /// Multi-byte encodings: the decoder the bytes are stepped through.
+    decoder: Decoder,
+    /// True when that decoder is between characters (nothing pending).
+    ground: bool,
+    /// The last group of characters one byte completed: text `gd..d` from bytes `gb..b`, and
+    /// whether its last character is the ASCII byte at `b - 1`.
+    gd: usize,
+    gb: usize,
+    ascii_tail: bool,
+    /// Where the sequence the decoder holds started (after the last character out).
+    seq: usize,
+    out: String,
+}
+
+/// Whether `encoding` can be rewritten bytes in, bytes out: ASCII-compatible and stateless
+/// (not UTF-16, ISO-2022-JP or the replacement encoding).
+pub(crate) fn supported(encoding: &'static Encoding) -> bool {
+    encoding.is_ascii_compatible() && encoding != encoding_rs::ISO_2022_JP
+}
+
+impl Legacy {
+    pub(crate) fn new(encoding: &'static Encoding) -> Legacy {
+        let single = encoding.is_single_byte().then(|| {
+            let mut table = [1u8; 256];
+            for (byte, len) in table.iter_mut().enumerate() {
+                let one = [byte as u8];
+                let (text, _) = encoding.decode_without_bom_handling(&one);
+                *len = text.len() as u8;
+            }
+            table
+        });
+        Legacy {
+            encoding,
+            decoder: encoding.new_decoder_without_bom_handling(),
+            bytes: Vec::new(),
+            base: 0,
+            walker: Walker::new(encoding, single),
+            spans: Walker::new(encoding, single),
+            diagnostics: Walker::new(encoding, single),
+            marks: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The document's encoding.
+    pub(crate) fn encoding(&self) -> &'static Encoding {
+        self.encoding
+    }
+
+    /// Keeps `bytes` and decodes them onto `text`.
+    pub(crate) fn feed(&mut self, bytes: &[u8], text: &mut String) {
+        self.bytes.extend_from_slice(bytes);
+        decode(&mut self.decoder, bytes, text, false);
+    }
+
+    /// The end of the input: an incomplete sequence at the end becomes U+FFFD.
+    pub(crate) fn finish(&mut self, text: &mut String) {
+        decode(&mut self.decoder, &[], text, true);
+    }
+
+    /// The source byte offset of decoded offset `d`, for the output (not before an offset
+    /// asked for already).
+    pub(crate) fn map(&mut self, d: usize) -> usize {
+        self.walker.map(&self.bytes, self.base, d)
+    }
+
+    /// A span handlers see, as source byte offsets (spans in input order).
+    pub(crate) fn span(&mut self, span: thicket_input::Span) -> thicket_input::Span {
+        let start = self.spans.map(&self.bytes, self.base, span.start);
+        let end = self.spans.map(&self.bytes, self.base, span.end);
+        thicket_input::Span::new(start, end)
+    }
+
+    /// A diagnostic's span as source byte offsets (diagnostics in input order).
+    pub(crate) fn diagnostic_span(&mut self, span: thicket_input::Span) -> thicket_input::Span {
+        let start = self.diagnostics.map(&self.bytes, self.base, span.start);
+        let end = self.diagnostics.map(&self.bytes, self.base, span.end);
+        thicket_input::Span::new(start, end)
+    }
+
+    /// Records that the source range `from..to` (decoded offsets) follows `out[..at]`.
+    pub(crate) fn mark(&mut self, at: usize, from: usize, to: usize) {
+        self.marks.push((at, from, to));
+    }
+
+    /// Writes `out` (inserted text, encoded) with the marked source ranges among it, then the
+    /// source range `pending` (decoded offsets), and empties `out` and the marks.
+    pub(crate) fn drain<E>(
+        &mut self,
+        out: &mut String,
+        pending: (usize, usize),
+        write: &mut impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut r = Ok(());
+        let mut done = 0;
+        let marks = std::mem::take(&mut self.marks);
+        for &(at, from, to) in &marks {
+            if r.is_ok() {
+                r = self.write_text(&out[done..at], write);
+            }
+            if r.is_ok() {
+                r = self.write_source(from, to, write);
+            }
+            done = at;
+        }
+        self.marks = marks;
+        self.marks.clear();
+        if r.is_ok() {
+            r = self.write_text(&out[done..], write);
+        }
+        out.clear();
+        if r.is_ok() && pending.0 < pending.1 {
+            r = self.write_source(pending.0, pending.1, write);
+        }
+        r
+    }
+
+    fn write_text<E>(
+        &mut self,
+        text: &str,
+        write: &mut impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.scratch.clear();
+        encode(self.encoding, text, &mut self.scratch);
+        write(&self.scratch)
+    }
+
+    fn write_source<E>(
+        &mut self,
+        from: usize,
+        to: usize,
+        write: &mut impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let from = self.map(from);
+        let to = self.map(to);
+        if from >= to {
+            return Ok(());
+        }
+        write(&self.bytes[from - self.base..to - self.base])
+    }
+
+    /// Drops the bytes before decoded offset `keep` (nothing before it is asked for again)
+    /// and before every map's position (the output's may be past `keep`: source copied into a
+    /// rebuilt tag is marked ahead of the pending range).
+    pub(crate) fn compact(&mut self, keep: usize) {
+        let mut cut = usize::MAX;
+        self.walker.map(&self.bytes, self.base, keep);
+        let lead = &self.walker;
+        for w in [&mut self.spans, &mut self.diagnostics] {
+            // A map behind the output's jumps to it where it is between characters, rather
+            // than step over the same bytes again.
+            if w.d < lead.d && lead.d <= keep && (lead.single.is_some() || lead.ground) {
+                w.jump_to(lead, self.encoding);
+            }
+        }
+        for w in [&mut self.walker, &mut self.spans, &mut self.diagnostics] {
+            // Each steps through the bytes from where it is: bring it along.
+            w.map(&self.bytes, self.base, keep);
+            cut = cut.min(w.gb);
+        }
+        let cut = cut.saturating_sub(self.base).min(self.bytes.len());
+        if cut > 0 {
+            self.bytes.drain(..cut);
+            self.base += cut;
+        }
+    }
+
+    /// How many source bytes are held.
+    #[cfg(test)]
+    pub(crate) fn held(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+impl Walker {
+    fn new(encoding: &'static Encoding, single: Option<[u8; 256]>) -> Walker {
+        Walker {
+            d: 0,
+            b: 0,
+            single,
+            decoder: encoding.new_decoder_without_bom_handling(),
+            ground: true,
+            gd: 0,
+            gb: 0,
+            ascii_tail: false,
+            seq: 0,
+            out: String::new(),
+        }
+    }
+
+    /// Takes `lead`'s position (where its decoder holds nothing: a new decoder is the same).
+    fn jump_to(&mut self, lead: &Walker, encoding: &'static Encoding) {
+        self.d = lead.d;
+        self.b = lead.b;
+        self.gd = lead.gd;
+        self.gb = lead.gb;
+        self.ascii_tail = lead.ascii_tail;
+        self.seq = lead.seq;
+        self.ground = true;
+        if self.single.is_none() {
+            self.decoder = encoding.new_decoder_without_bom_handling();
+        }
+    }
+
+    /// The source byte offset of decoded offset `d` (`bytes` from absolute offset `base`).
+    fn map(&mut self, bytes: &[u8], base: usize, d: usize) -> usize {
+        let w = self;
+        if d < w.d {
+            // Inside the last group of characters one byte completed.
+            if w.ascii_tail && d == w.d - 1 {
+                return w.b - 1;
+            }
+            return if d <= w.gd { w.gb } else { w.b };
+        }
+        let end = base + bytes.len();
+        if let Some(table) = &w.single {
+            while w.d < d && w.b < end {
+                if let Some(n) = ascii_run(bytes, w.b - base, d - w.d) {
+                    w.d += n;
+                    w.b += n;
+                    continue;
+                }
+                w.d += usize::from(table[usize::from(bytes[w.b - base])]);
+                w.b += 1;
+            }
+            w.gd = w.d;
+            w.gb = w.b;
+            w.ascii_tail = false;
+            return if w.d < d { end } else { w.b };
+        }
+        while w.d < d && w.b < end {
+            if w.ground
+                && let Some(n) = ascii_run(bytes, w.b - base, d - w.d)
+            {
+                w.gd = w.d + n - 1;
+                w.gb = w.b + n - 1;
+                w.d += n;
+                w.b += n;
+                w.seq = w.b;
+                w.ascii_tail = false;
+                continue;
+            }
+            let byte = bytes[w.b - base];
+            if w.ground && byte < 0x80 {
+                w.gd = w.d;
+                w.gb = w.b;
+                w.d += 1;
+                w.b += 1;
+                w.seq = w.b;
+                w.ascii_tail = false;
+                continue;
+            }
+            w.out.clear();
+            decode(&mut w.decoder, &[byte], &mut w.out, false);
+            w.b += 1;
+            if w.out.is_empty() {
+                w.ground = false;
+                continue;
+            }
+            w.gd = w.d;
+            w.gb = w.seq;
+            w.seq = w.b;
+            w.d += w.out.len();
+            w.ascii_tail = byte < 0x80 && w.out.as_bytes().last() == Some(&byte);
+            // After an ASCII byte that came out as itself the decoder is between characters
+            // (a digit may be gb18030's second byte given back with more pending).
+            w.ground = w.ascii_tail && !byte.is_ascii_digit();
+        }
+        if w.d < d {
+            // Past the bytes: the U+FFFD an incomplete sequence gives at the end.
+            return end;
+        }
+        if w.d > d {
+            // Inside the group just completed.
+            return if w.ascii_tail && d == w.d - 1 {
+                w.b - 1
+            } else {
+                w.b
+            };
+        }
+        w.b
+    }
+}
+
+/// Eight ASCII bytes at `at` when they are there and no more than `room` characters are
+/// wanted: a word at a time where the map steps over ASCII.
+fn ascii_run(bytes: &[u8], at: usize, room: usize) -> Option<usize> {
+    let word = bytes.get(at..at + 8).filter(|_| room >= 8)?;
+    let word = u64::from_le_bytes(word.try_into().ok()?);
+    (word & 0x8080_8080_8080_8080 == 0).then_some(8)
+}
+
+/// Decodes `bytes` lossily onto `text`.
+fn decode(decoder: &mut Decoder, mut bytes: &[u8], text: &mut String, last: bool) {
+    loop {
+        let need = decoder
+            .max_utf8_buffer_length(bytes.len())
+            .unwrap_or(bytes.len() * 3 + 16);
+        text.reserve(need);
+        let (result, read, _) = decoder.decode_to_string(bytes, text, last);
+        bytes = &bytes[read..];
+        if result == CoderResult::InputEmpty {
+            return;
+        }
+    }
+}
+
+/// Encodes `text` in `encoding` onto `out`, characters it cannot hold as decimal numeric
+/// character references (`encoding_rs`'s replacement for HTML).
+pub(crate) fn encode(encoding: &'static Encoding, text: &str, out: &mut Vec<u8>) {
+    let (bytes, _, _) = encoding.encode(text);
+    out.extend_from_slice(&bytes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mapped(encoding: &'static Encoding, bytes: &[u8]) -> Vec<(usize, usize)> {
+        let mut l = Legacy::new(encoding);
+        let mut text = String::new();
+        l.feed(bytes, &mut text);
+        l.finish(&mut text);
+        (0..=text.len())
+            .filter(|&d| text.is_char_boundary(d))
+            .map(|d| (d, l.map(d)))
+            .collect()
+    }
+
+    #[test]
+    fn single_byte_offsets() {
+        // `é` is one byte in windows-1252, two in UTF-8.
+        let m = mapped(encoding_rs::WINDOWS_1252, b"a\xE9<b");
+        assert_eq!(m, vec![(0, 0), (1, 1), (3, 2), (4, 3), (5, 4)]);
+    }
+
+    #[test]
+    fn multi_byte_offsets() {
+        // `日本` in Shift_JIS: two bytes each, three in UTF-8.
+        let m = mapped(encoding_rs::SHIFT_JIS, b"<\x93\xFA\x96\x7B>");
+        assert_eq!(m, vec![(0, 0), (1, 1), (4, 3), (7, 5), (8, 6)]);
+    }
+
+    #[test]
+    fn malformed_lead_then_ascii() {
+        // 0x81 then `<`: U+FFFD, then `<` itself.
+        let m = mapped(encoding_rs::SHIFT_JIS, b"a\x81<b");
+        assert_eq!(m, vec![(0, 0), (1, 1), (4, 2), (5, 3), (6, 4)]);
+        // An incomplete sequence at the end.
+        let m = mapped(encoding_rs::SHIFT_JIS, b"a\x81");
+        assert_eq!(m, vec![(0, 0), (1, 1), (4, 2)]);
+    }
+
+    #[test]
+    fn compaction_keeps_what_is_asked_for() {
+        let mut l = Legacy::new(encoding_rs::EUC_JP);
+        let mut text = String::new();
+        let bytes = "<p>\u{65e5}\u{672c}</p>".repeat(100);
+        let (encoded, _, _) = encoding_rs::EUC_JP.encode(&bytes);
+        l.feed(&encoded, &mut text);
+        assert_eq!(text, bytes);
+        let half = text.len() / 2;
+        l.compact(half);
+        assert!(l.held() <= encoded.len() / 2 + 8);
+        let mut out = Vec::new();
+        l.drain::<()>(&mut String::new(), (half, text.len()), &mut |b| {
+            out.extend_from_slice(b);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(out, &encoded[encoded.len() / 2..]);
+    }
+}
