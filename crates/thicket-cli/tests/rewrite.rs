@@ -69,12 +69,6 @@ fn rewrite(dialect: &str, args: &[&str], input: &str) -> (i32, String) {
     )
 }
 
-/// Files and dialects the rewriter refuses today: `unsupported-encoding` until thicket-rewrite
-/// rewrites legacy encodings (issue 17, "Encodings"; html5gum-6D30.html declares
-/// `<meta charset="iso-8859-1">`, which XML5 does not read). When one starts passing, the test
-/// says so: take it off the list.
-const REFUSED_ENCODING: &[(&str, &str)] = &[("html5gum-6D30.html", "html")];
-
 fn corpus() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     let mut files = Vec::new();
@@ -116,26 +110,12 @@ fn no_operation_is_the_identity_on_the_corpus() {
             "xml5"
         };
         let file = path.to_str().expect("a UTF-8 path");
-        let refused = |dialect| REFUSED_ENCODING.contains(&(&*name, dialect));
         for &dialect in &dialects {
             let out = output(&work, &["rewrite", "-d", dialect, file], None);
             if dialect == "leafxml" && code(&out) == 2 {
                 // LeafXML stops at a document's first error (docs/rewrite.md): refused.
                 assert!(
                     stderr(&out).contains("cannot rewrite"),
-                    "{name}: {}",
-                    stderr(&out)
-                );
-                continue;
-            }
-            if refused(dialect) {
-                assert_eq!(
-                    code(&out),
-                    2,
-                    "{name} ({dialect}) is now rewritten: take it off REFUSED_ENCODING"
-                );
-                assert!(
-                    stderr(&out).contains("unsupported-encoding"),
                     "{name}: {}",
                     stderr(&out)
                 );
