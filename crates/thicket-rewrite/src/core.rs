@@ -5,6 +5,7 @@ use thicket_input::{Diagnostic, Limits, Span};
 use thicket_names::keyed::NameHasher;
 
 use crate::ErrorCode;
+use crate::capture::{Captures, deliver_empty};
 use crate::handlers::{Around, DocumentEnd, Element, ElementEdits, EndTag, Unit, UnitKind};
 use crate::matcher::{MatchFrame, NameCounts, Program};
 use crate::selector::{Attr, SelectorList};
@@ -74,6 +75,8 @@ pub(crate) struct Handlers<'h> {
     pub(crate) end: Option<EndHandler<'h>>,
     pub(crate) limits: Limits,
     pub(crate) modes: crate::modes::Modes,
+    /// Element-scoped text handlers, whole text, memory limits (text.rs).
+    pub(crate) text_settings: crate::text::TextSettings<'h>,
 }
 
 pub(crate) struct Core<'h> {
@@ -124,6 +127,27 @@ pub(crate) struct Core<'h> {
     /// HTML strict mode's shadow of the stack, when it is on.
     pub(crate) strict: Option<Box<crate::strict::Strict>>,
     pub(crate) diagnostics: Vec<Diagnostic<ErrorCode>>,
+    max_diagnostics: usize,
+    /// Element-scoped text handlers (text.rs); their selectors follow the element handlers'
+    /// in the program.
+    scoped: crate::text::Scoped<'h>,
+    /// Whole text nodes: the node being held (text.rs).
+    whole: Option<Box<crate::text::Whole>>,
+    /// A whole text node is being held (ended by the next token that is not text).
+    whole_open: bool,
+    /// Text goes through [`Core::text_slow`]: scoped handlers, whole text or captures exist.
+    text_slow: bool,
+    /// Open captures (capture.rs), once an element handler asked for one.
+    captures: Option<Box<Captures<'h>>>,
+    /// Text content is always wanted (a document-wide text handler, strict mode).
+    text_always: bool,
+    /// Whether the tokenizer should build text content now (a text handler or capture can
+    /// see it), and what it was last told (the driver switches it between tokens).
+    pub(crate) want_text: bool,
+    pub(crate) text_built: bool,
+    memory: crate::MemoryLimits,
+    /// The error the rewrite stopped with (a memory limit).
+    failed: Option<crate::Error>,
 }
 
 /// HTML's void elements: never opened.
@@ -191,7 +215,15 @@ fn is_integration_point(name: &str) -> bool {
 
 impl<'h> Core<'h> {
     pub(crate) fn new(html: bool, output: bool, handlers: Handlers<'h>) -> Core<'h> {
-        let (lists, element_handlers): (Vec<_>, Vec<_>) = handlers.elements.into_iter().unzip();
+        let (mut lists, element_handlers): (Vec<_>, Vec<_>) = handlers.elements.into_iter().unzip();
+        let extra = handlers.text_settings;
+        let mut scoped = Vec::new();
+        for (list, handler) in extra.scoped {
+            lists.push(list);
+            scoped.push((handler, 0));
+        }
+        let text_always =
+            handlers.text.is_some() || handlers.modes.strictness != crate::modes::Strictness::Guess;
         let ns = lists.iter().any(SelectorList::uses_namespaces).then(|| {
             let max = handlers.limits.max_namespace_declarations;
             Box::new(crate::namespaces::Scope::new(html, max))
@@ -231,6 +263,20 @@ impl<'h> Core<'h> {
             ns,
             strict,
             diagnostics: Vec::new(),
+            max_diagnostics: handlers.limits.max_diagnostics.unwrap_or(usize::MAX),
+            text_slow: extra.whole || !scoped.is_empty(),
+            scoped: crate::text::Scoped {
+                handlers: scoped,
+                active: 0,
+            },
+            whole: extra.whole.then(Box::default),
+            whole_open: false,
+            captures: None,
+            text_always,
+            want_text: text_always,
+            text_built: text_always,
+            memory: extra.memory,
+            failed: None,
         }
     }
 
@@ -289,11 +335,27 @@ impl<'h> Core<'h> {
     /// Drops the source before `done` and before the pending output (called between feeds,
     /// after [`drain_output`](Self::drain_output)).
     pub(crate) fn compact(&mut self) {
-        let keep = self.done.min(self.pending.0);
+        let mut keep = self.done.min(self.pending.0);
+        if let Some(from) = self
+            .captures
+            .as_deref_mut()
+            .and_then(|c| c.retain_from(self.done))
+        {
+            keep = keep.min(from);
+        }
+        if let Some(start) = self.whole.as_deref().and_then(|w| w.start) {
+            keep = keep.min(start);
+        }
         let cut = keep.saturating_sub(self.base);
         if cut > 0 {
             self.src.drain(..cut);
             self.base += cut;
+        }
+        // What the tokenizer has not handed out yet: a token not complete.
+        let held = (self.base + self.src.len()).saturating_sub(self.done);
+        if crate::capture::past(self.memory.max_buffered, held) {
+            let at = self.done;
+            self.fail(crate::Error::new(ErrorCode::BufferLimit, Span::new(at, at)));
         }
     }
 
@@ -315,6 +377,31 @@ impl<'h> Core<'h> {
             | Event::Other { span }
             | Event::Eof { span } => *span,
         };
+        if self.whole_open
+            && !matches!(
+                event,
+                Event::Unit {
+                    kind: UnitKind::Text(_),
+                    ..
+                }
+            )
+        {
+            self.end_whole();
+        }
+        if let Some(max) = self.memory.max_buffered
+            && span.end - span.start > max
+            && !matches!(
+                event,
+                Event::Unit {
+                    kind: UnitKind::Text(_),
+                    ..
+                }
+            )
+        {
+            let at = span.start;
+            self.fail(crate::Error::new(ErrorCode::BufferLimit, Span::new(at, at)));
+            return;
+        }
         if span.start > self.done {
             // Source no token holds (a byte order mark the tokenizer skipped).
             self.emit_source(Span::new(self.done, span.start));
@@ -349,6 +436,36 @@ impl<'h> Core<'h> {
             frame.edits = None;
             frame.matching = None;
         }
+        self.scoped.handlers.clear();
+        self.scoped.active = 0;
+        self.whole = None;
+        self.whole_open = false;
+        if let Some(c) = self.captures.as_deref_mut() {
+            c.clear();
+        }
+        self.text_always = false;
+        self.update_want_text();
+    }
+
+    /// Stops the rewrite with `error` (a memory limit): as [`halt`](Self::halt), and every
+    /// later call returns the error.
+    pub(crate) fn fail(&mut self, error: crate::Error) {
+        if self.failed.is_none() {
+            self.failed = Some(error);
+            self.halt();
+        }
+    }
+
+    /// The error the rewrite stopped with, if a memory limit stopped it.
+    pub(crate) fn failed(&self) -> Option<&crate::Error> {
+        self.failed.as_ref()
+    }
+
+    /// Recomputes whether the tokenizer should build text.
+    fn update_want_text(&mut self) {
+        self.want_text = self.text_always
+            || self.scoped.active > 0
+            || self.captures.as_deref().is_some_and(Captures::wants_text);
     }
 
     fn open_count(&self, name: &str) -> u32 {
@@ -390,6 +507,7 @@ impl<'h> Core<'h> {
         }
         let ns_view = self.ns.as_deref_mut().map(|ns| {
             ns.start(name, attributes, foreign, in_foreign, &mut self.diagnostics);
+            self.diagnostics.truncate(self.max_diagnostics);
             &*ns as &dyn crate::namespaces::NsView
         });
         let mut matching = None;
@@ -412,7 +530,7 @@ impl<'h> Core<'h> {
         }
         let too_deep = opens && self.max_depth.is_some_and(|m| self.stack.len() >= m);
         if too_deep {
-            if self.unopened == 0 {
+            if self.unopened == 0 && self.diagnostics.len() < self.max_diagnostics {
                 self.diagnostics
                     .push(Diagnostic::new(ErrorCode::DepthLimit, span));
             }
@@ -427,6 +545,10 @@ impl<'h> Core<'h> {
             let mut e = self.spare_edits.pop().unwrap_or_default();
             for i in 0..self.matched.len() {
                 let h = self.matched[i];
+                if h >= self.element_handlers.len() {
+                    e.text_scopes.push(h - self.element_handlers.len());
+                    continue;
+                }
                 let mut element = Element {
                     name,
                     attributes,
@@ -465,6 +587,11 @@ impl<'h> Core<'h> {
                     }
                 }
             }
+        }
+        if let Some(e) = edits.as_deref_mut()
+            && (!e.captures.is_empty() || !e.text_scopes.is_empty())
+        {
+            self.open_captures(e, opens, span);
         }
         // Edits with nothing left for the element's end are reused at once.
         if let Some(e) = edits.take() {
@@ -648,6 +775,10 @@ impl<'h> Core<'h> {
         let append = std::mem::take(&mut e.append);
         self.emit(&append);
         let outer_end = end.map_or(at, |s| s.end);
+        if e.captured || !e.text_scopes.is_empty() {
+            let inner_end = end.map_or(at, |s| s.start);
+            self.close_captures(&mut e, index, inner_end, outer_end);
+        }
         for h in e.close_handlers.drain(..) {
             h(outer_end);
         }
@@ -704,6 +835,12 @@ impl<'h> Core<'h> {
         {
             return;
         }
+        if let UnitKind::Text(text) = kind
+            && self.text_slow
+        {
+            self.text_slow(text, span);
+            return;
+        }
         let handler = match kind {
             UnitKind::Text(_) => self.text.as_mut(),
             UnitKind::Comment(_) => self.comment.as_mut(),
@@ -740,5 +877,133 @@ impl<'h> Core<'h> {
             end(&mut DocumentEnd { out: &mut extra });
             self.emit(&extra);
         }
+    }
+}
+
+/// Captures, element-scoped text handlers and whole text nodes (capture.rs, text.rs).
+impl<'h> Core<'h> {
+    /// A matched element's captures and text scopes, after its handlers ran: opened for an
+    /// element with content, delivered at once (captures) or dropped (scopes) otherwise.
+    fn open_captures(&mut self, e: &mut ElementEdits<'h>, opens: bool, span: Span) {
+        let max = self.memory.max_captured;
+        if !opens {
+            e.text_scopes.clear();
+            for (what, handler) in e.captures.drain(..) {
+                let source = &self.src[span.start - self.base..span.end - self.base];
+                deliver_empty(what, source, handler, max, span);
+            }
+            return;
+        }
+        let depth = self.stack.len();
+        if !e.captures.is_empty() {
+            let captures = self
+                .captures
+                .get_or_insert_with(|| Box::new(Captures::new(max)));
+            for (what, handler) in e.captures.drain(..) {
+                captures.open(depth, what, span, handler);
+            }
+            e.captured = true;
+            self.text_slow = true;
+        }
+        for &k in &e.text_scopes {
+            self.scoped.enter(k, true);
+        }
+        self.update_want_text();
+    }
+
+    /// The element at stack index `index` closes: its captures are delivered, its text scopes
+    /// end.
+    fn close_captures(
+        &mut self,
+        e: &mut ElementEdits<'h>,
+        index: usize,
+        inner_end: usize,
+        outer_end: usize,
+    ) {
+        if e.captured
+            && let Some(c) = self.captures.as_deref_mut()
+        {
+            c.close(index, &self.src, self.base, inner_end, outer_end);
+        }
+        e.captured = false;
+        if !self.scoped.handlers.is_empty() {
+            for &k in &e.text_scopes {
+                self.scoped.enter(k, false);
+            }
+        }
+        e.text_scopes.clear();
+        self.update_want_text();
+    }
+
+    /// Text when scoped handlers, whole text nodes or captures exist.
+    fn text_slow(&mut self, text: &str, span: Span) {
+        if let Some(c) = self.captures.as_deref_mut() {
+            c.text(text);
+        }
+        if self.text.is_none() && self.scoped.active == 0 {
+            self.emit_source(span);
+            return;
+        }
+        let Some(whole) = self.whole.as_deref_mut() else {
+            self.text_handlers(text, span);
+            return;
+        };
+        let start = *whole.start.get_or_insert(span.start);
+        whole.end = span.end;
+        whole.text.push_str(text);
+        self.whole_open = true;
+        if crate::capture::past(self.memory.max_text_node, span.end - start) {
+            self.fail(crate::Error::new(
+                ErrorCode::TextNodeLimit,
+                Span::new(start, start),
+            ));
+        }
+    }
+
+    /// The whole text node held ends (at a token that is not text): its handlers run.
+    fn end_whole(&mut self) {
+        self.whole_open = false;
+        let Some(whole) = self.whole.as_deref_mut() else {
+            return;
+        };
+        let Some(start) = whole.start.take() else {
+            return;
+        };
+        let span = Span::new(start, whole.end);
+        let text = std::mem::take(&mut whole.text);
+        self.text_handlers(&text, span);
+        if let Some(whole) = self.whole.as_deref_mut() {
+            whole.text = text;
+            whole.text.clear();
+        }
+    }
+
+    /// Runs the text handlers that can fire (the document's, then the scoped ones whose
+    /// element is open) on one text unit, and writes it with their edits.
+    fn text_handlers(&mut self, text: &str, span: Span) {
+        let mut around = Around::default();
+        let source = &self.src[span.start - self.base..span.end - self.base];
+        let mut unit = Unit {
+            kind: UnitKind::Text(text),
+            source,
+            span,
+            around: &mut around,
+        };
+        if let Some(handler) = self.text.as_mut() {
+            handler(&mut unit);
+        }
+        if self.scoped.active > 0 {
+            for (handler, open) in &mut self.scoped.handlers {
+                if *open > 0 {
+                    handler(&mut unit);
+                }
+            }
+        }
+        self.emit(&around.before);
+        match &around.replacement {
+            Some(r) => self.emit(r),
+            None => self.emit_source(span),
+        }
+        self.emit(&around.after);
     }
 }

@@ -44,6 +44,7 @@ compile_error!(
     "thicket-rewrite needs a dialect: enable the `html` or `xml5` feature (or both, the default)"
 );
 
+mod capture;
 mod core;
 mod handlers;
 mod matcher;
@@ -54,13 +55,16 @@ mod reference;
 mod rewriter;
 mod selector;
 mod strict;
+mod text;
 
+pub use capture::{Capture, CaptureHandler};
 pub use handlers::{
     CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
 };
 pub use namespaces::Namespaces;
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
 pub use selector::SelectorList;
+pub use text::MemoryLimits;
 pub use thicket_input::{Diagnostic, Limits, Span};
 
 thicket_input::error_codes! {
@@ -97,6 +101,12 @@ thicket_input::error_codes! {
         SelectContent = "select-content", "a tag inside select that parsers handle differently (strict mode)";
         /// Strict mode: a start tag the HTML parser ignores or merges.
         IgnoredTag = "ignored-tag", "the HTML parser ignores this start tag (strict mode)";
+        /// A capture is longer than `MemoryLimits::max_captured`: its handler gets this error.
+        CaptureLimit = "capture-limit", "the captured content is longer than the capture limit";
+        /// A whole text node is longer than `MemoryLimits::max_text_node`; the rewrite stops.
+        TextNodeLimit = "text-node-limit", "a whole text node is longer than the text node limit";
+        /// A token is longer than `MemoryLimits::max_buffered`; the rewrite stops.
+        BufferLimit = "buffer-limit", "a token is longer than the buffer limit";
         /// The output sink failed.
         WriteFailed = "write-failed", "writing the output failed";
     }

@@ -78,6 +78,7 @@ impl std::fmt::Debug for Settings<'_> {
             .field("end", &h.end.is_some())
             .field("limits", &h.limits)
             .field("modes", &h.modes)
+            .field("text_settings", &h.text_settings)
             .finish()
     }
 }
@@ -101,6 +102,7 @@ impl<'h> Settings<'h> {
                 end: None,
                 limits: Limits::none(),
                 modes: Default::default(),
+                text_settings: Default::default(),
             },
         }
     }
@@ -418,6 +420,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Html(t) => {
                 while let Some(token) = t.next_token() {
                     html_event(core, token);
+                    // Text is built only while a text handler or capture can see it.
+                    if core.want_text != core.text_built {
+                        core.text_built = core.want_text;
+                        t.set_lazy_text(core.want_text);
+                    }
                 }
             }
             #[cfg(feature = "xml5")]
@@ -444,7 +451,9 @@ fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
     use crate::selector::Simple;
     let mut all = false;
     let mut names = Vec::new();
-    let selectors = handlers.elements.iter().flat_map(|(l, _)| &l.selectors);
+    let scoped = handlers.text_settings.scoped.iter().map(|(l, _)| l);
+    let lists = handlers.elements.iter().map(|(l, _)| l).chain(scoped);
+    let selectors = lists.flat_map(|l| &l.selectors);
     for selector in selectors {
         let subject = selector.compounds.len().saturating_sub(1);
         for (k, compound) in selector.compounds.iter().enumerate() {

@@ -411,9 +411,10 @@ impl Core<'_> {
         self.ambiguity(code, Span::new(start, start + len))
     }
 
-    /// The error strict mode stopped with.
+    /// The error strict mode (or a memory limit) stopped with.
     #[inline]
     pub(crate) fn refused(&self) -> Option<&Error> {
-        self.strict.as_deref().and_then(|s| s.error.as_ref())
+        self.failed()
+            .or_else(|| self.strict.as_deref().and_then(|s| s.error.as_ref()))
     }
 }
