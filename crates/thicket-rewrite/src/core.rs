@@ -135,6 +135,9 @@ pub(crate) struct Core<'h> {
     whole: Option<Box<crate::text::Whole>>,
     /// A whole text node is being held (ended by the next token that is not text).
     whole_open: bool,
+    /// Each token is checked before it is handled: a whole text node is held, or
+    /// `MemoryLimits::max_buffered` is set (one test per token when neither).
+    token_checks: bool,
     /// Text goes through [`Core::text_slow`]: scoped handlers, whole text or captures exist.
     text_slow: bool,
     /// Open captures (capture.rs), once an element handler asked for one.
@@ -142,9 +145,10 @@ pub(crate) struct Core<'h> {
     /// Text content is always wanted (a document-wide text handler, strict mode).
     text_always: bool,
     /// Whether the tokenizer should build text content now (a text handler or capture can
-    /// see it), and what it was last told (the driver switches it between tokens).
+    /// see it), and whether that changed since the driver last told the tokenizer
+    /// (`switch_text`: it switches between tokens).
     pub(crate) want_text: bool,
-    pub(crate) text_built: bool,
+    pub(crate) switch_text: bool,
     memory: crate::MemoryLimits,
     /// The error the rewrite stopped with (a memory limit).
     failed: Option<crate::Error>,
@@ -271,10 +275,11 @@ impl<'h> Core<'h> {
             },
             whole: extra.whole.then(Box::default),
             whole_open: false,
+            token_checks: extra.memory.max_buffered.is_some(),
             captures: None,
             text_always,
             want_text: text_always,
-            text_built: text_always,
+            switch_text: false,
             memory: extra.memory,
             failed: None,
         }
@@ -335,7 +340,13 @@ impl<'h> Core<'h> {
     /// Drops the source before `done` and before the pending output (called between feeds,
     /// after [`drain_output`](Self::drain_output)).
     pub(crate) fn compact(&mut self) {
-        let mut keep = self.done.min(self.pending.0);
+        // (An empty pending range holds nothing: in read-only selection it stays at 0.)
+        let (from, to) = self.pending;
+        let mut keep = if from < to {
+            self.done.min(from)
+        } else {
+            self.done
+        };
         if let Some(from) = self
             .captures
             .as_deref_mut()
@@ -377,29 +388,7 @@ impl<'h> Core<'h> {
             | Event::Other { span }
             | Event::Eof { span } => *span,
         };
-        if self.whole_open
-            && !matches!(
-                event,
-                Event::Unit {
-                    kind: UnitKind::Text(_),
-                    ..
-                }
-            )
-        {
-            self.end_whole();
-        }
-        if let Some(max) = self.memory.max_buffered
-            && span.end - span.start > max
-            && !matches!(
-                event,
-                Event::Unit {
-                    kind: UnitKind::Text(_),
-                    ..
-                }
-            )
-        {
-            let at = span.start;
-            self.fail(crate::Error::new(ErrorCode::BufferLimit, Span::new(at, at)));
+        if self.token_checks && self.check_token(&event, span) {
             return;
         }
         if span.start > self.done {
@@ -439,7 +428,7 @@ impl<'h> Core<'h> {
         self.scoped.handlers.clear();
         self.scoped.active = 0;
         self.whole = None;
-        self.whole_open = false;
+        self.set_whole_open(false);
         if let Some(c) = self.captures.as_deref_mut() {
             c.clear();
         }
@@ -463,9 +452,42 @@ impl<'h> Core<'h> {
 
     /// Recomputes whether the tokenizer should build text.
     fn update_want_text(&mut self) {
-        self.want_text = self.text_always
+        let want = self.text_always
             || self.scoped.active > 0
             || self.captures.as_deref().is_some_and(Captures::wants_text);
+        if want != self.want_text {
+            self.want_text = want;
+            self.switch_text = true;
+        }
+    }
+
+    fn set_whole_open(&mut self, open: bool) {
+        self.whole_open = open;
+        self.token_checks = open || self.memory.max_buffered.is_some();
+    }
+
+    /// The checks before a token when [`token_checks`](Self::token_checks): a token that is not
+    /// text ends the whole text node held; one past `MemoryLimits::max_buffered` stops the
+    /// rewrite (true: the token is not handled).
+    fn check_token(&mut self, event: &Event<'_>, span: Span) -> bool {
+        if matches!(
+            event,
+            Event::Unit {
+                kind: UnitKind::Text(_),
+                ..
+            }
+        ) {
+            return false;
+        }
+        if self.whole_open {
+            self.end_whole();
+        }
+        if crate::capture::past(self.memory.max_buffered, span.end - span.start) {
+            let at = span.start;
+            self.fail(crate::Error::new(ErrorCode::BufferLimit, Span::new(at, at)));
+            return true;
+        }
+        false
     }
 
     fn open_count(&self, name: &str) -> u32 {
@@ -951,7 +973,9 @@ impl<'h> Core<'h> {
         let start = *whole.start.get_or_insert(span.start);
         whole.end = span.end;
         whole.text.push_str(text);
-        self.whole_open = true;
+        if !self.whole_open {
+            self.set_whole_open(true);
+        }
         if crate::capture::past(self.memory.max_text_node, span.end - start) {
             self.fail(crate::Error::new(
                 ErrorCode::TextNodeLimit,
@@ -962,7 +986,7 @@ impl<'h> Core<'h> {
 
     /// The whole text node held ends (at a token that is not text): its handlers run.
     fn end_whole(&mut self) {
-        self.whole_open = false;
+        self.set_whole_open(false);
         let Some(whole) = self.whole.as_deref_mut() else {
             return;
         };

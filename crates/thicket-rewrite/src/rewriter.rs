@@ -331,6 +331,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         Ok(self.sink)
     }
 
+    /// Bytes of input text the rewriter holds between calls: an unfinished token, and the
+    /// source of open captures and of a whole text node being held (docs/rewrite.md,
+    /// "Limits"). The tokenizer holds its own copy of an unfinished token.
+    pub fn buffered(&self) -> usize {
+        self.core.src.len()
+    }
+
     /// The rewriter's own diagnostics (`depth-limit`, `namespace-limit`, and in HTML strict mode
     /// the ambiguities: `Settings::strict`), in input order.
     pub fn diagnostics(&self) -> &[Diagnostic<ErrorCode>] {
@@ -421,8 +428,8 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 while let Some(token) = t.next_token() {
                     html_event(core, token);
                     // Text is built only while a text handler or capture can see it.
-                    if core.want_text != core.text_built {
-                        core.text_built = core.want_text;
+                    if core.switch_text {
+                        core.switch_text = false;
                         t.set_lazy_text(core.want_text);
                     }
                 }
