@@ -583,6 +583,13 @@ impl<'h> Core<'h> {
             }
             edits = Some(e);
         }
+        // Captures of an element without content are delivered before its `on_close`
+        // handlers, as those of other elements are.
+        if let Some(e) = edits.as_deref_mut()
+            && (!e.captures.is_empty() || !e.text_scopes.is_empty())
+        {
+            self.open_captures(e, opens, span);
+        }
         match &mut edits {
             None => self.emit_source(span),
             Some(e) => {
@@ -609,11 +616,6 @@ impl<'h> Core<'h> {
                     }
                 }
             }
-        }
-        if let Some(e) = edits.as_deref_mut()
-            && (!e.captures.is_empty() || !e.text_scopes.is_empty())
-        {
-            self.open_captures(e, opens, span);
         }
         // Edits with nothing left for the element's end are reused at once.
         if let Some(e) = edits.take() {
@@ -999,6 +1001,22 @@ impl<'h> Core<'h> {
         if let Some(whole) = self.whole.as_deref_mut() {
             whole.text = text;
             whole.text.clear();
+        }
+    }
+
+    /// Writes the whole text node held as its source, without handlers (strict mode refuses
+    /// at a later piece of it).
+    pub(crate) fn release_whole(&mut self) {
+        if !self.whole_open {
+            return;
+        }
+        self.set_whole_open(false);
+        if let Some(whole) = self.whole.as_deref_mut()
+            && let Some(start) = whole.start.take()
+        {
+            whole.text.clear();
+            let end = whole.end;
+            self.emit_source(Span::new(start, end));
         }
     }
 

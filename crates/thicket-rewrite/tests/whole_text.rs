@@ -1,6 +1,7 @@
 //! Whole text nodes (`Settings::whole_text`): each text node once, whole, however the input is
 //! split; edits on the whole node; with scoped handlers; the text node limit.
 
+mod common;
 mod splits;
 
 use splits::{Seen, html, xml};
@@ -116,4 +117,88 @@ fn past_the_text_node_limit_the_rewrite_stops() {
         Settings::new().whole_text(true).with_memory_limits(limits)
     });
     assert_eq!(run.error, None);
+}
+
+#[test]
+fn strict_mode_refusing_inside_a_held_node() {
+    // The whitespace held as a node is written as it is, however the text came in pieces.
+    let run = html("<table>  \n x</table>", |seen| whole(seen).strict(true));
+    assert_eq!(run.error.as_deref(), Some("foster-parenting 11..12"));
+    assert_eq!(run.out, "<table>  \n ");
+    assert!(run.seen.is_empty());
+}
+
+/// On every corpus file (both dialects, whole and in 4093-byte chunks), whole text with a
+/// handler that reads each node, and an outer capture on every element: the output is the
+/// input, and each capture is the input from the start tag to where `on_close` says the
+/// element ends.
+#[test]
+fn corpus_identity_and_captures_are_the_source() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use thicket_rewrite::{Capture, Dialect, Rewriter};
+    for (sub, dialect) in [("html", Dialect::Html), ("xml", Dialect::Xml5)] {
+        for (name, text) in common::corpus(sub) {
+            for chunk in [text.len().max(1), 4093] {
+                let bad = Rc::new(RefCell::new(Vec::new()));
+                let nodes = Rc::new(RefCell::new(0usize));
+                let settings = {
+                    let (bad, nodes) = (bad.clone(), nodes.clone());
+                    let input: Rc<str> = text.as_str().into();
+                    Settings::new()
+                        .whole_text(true)
+                        .on_text(move |t| {
+                            if let UnitKind::Text(_) = t.kind() {
+                                *nodes.borrow_mut() += 1;
+                            }
+                        })
+                        .on_element("*", move |e| {
+                            let start = e.span().start;
+                            let got = Rc::new(RefCell::new(None));
+                            let g = got.clone();
+                            e.capture(Capture::Outer, move |r| {
+                                *g.borrow_mut() = Some(r.unwrap().to_owned())
+                            });
+                            let (bad, input) = (bad.clone(), input.clone());
+                            e.on_close(move |end| {
+                                // Captures are delivered before `on_close` handlers.
+                                let got = got.borrow_mut().take();
+                                if got.as_deref() != Some(&input[start..end]) {
+                                    bad.borrow_mut().push(start);
+                                }
+                            });
+                        })
+                        .unwrap()
+                };
+                let mut out = Vec::new();
+                {
+                    let mut r =
+                        Rewriter::new(dialect, settings, |b: &[u8]| out.extend_from_slice(b));
+                    for c in common_chunks(&text, chunk) {
+                        r.feed_str(c).unwrap();
+                    }
+                    let _sink = r.finish().unwrap();
+                }
+                assert!(out == text.as_bytes(), "{name} chunk {chunk}: identity");
+                assert_eq!(*bad.borrow(), Vec::<usize>::new(), "{name} chunk {chunk}");
+                assert!(*nodes.borrow() > 0 || text.is_empty(), "{name}");
+            }
+        }
+    }
+}
+
+/// `text` in pieces of about `n` bytes, cut at character boundaries.
+fn common_chunks(text: &str, n: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut cut = n.min(rest.len());
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let (a, b) = rest.split_at(cut);
+        out.push(a);
+        rest = b;
+    }
+    out
 }
