@@ -48,6 +48,7 @@ mod capture;
 mod core;
 mod handlers;
 mod matcher;
+mod memory;
 mod modes;
 mod namespaces;
 #[cfg(feature = "xml5")]
@@ -64,7 +65,7 @@ pub use handlers::{
 pub use namespaces::Namespaces;
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
 pub use selector::SelectorList;
-pub use text::MemoryLimits;
+pub use memory::MemoryLimits;
 pub use thicket_input::{Diagnostic, Limits, Span};
 
 thicket_input::error_codes! {
