@@ -113,3 +113,21 @@ fn capture_limit_bounds_what_is_held() {
     r.finish().unwrap();
     assert_eq!(*got.borrow(), [Err("capture-limit"), Ok(12)]);
 }
+
+#[test]
+fn when_the_rewrite_stops_open_captures_are_dropped() {
+    let run = html("<div>ab<!-- 0123456789 --></div>", |seen| {
+        Settings::new()
+            .with_memory_limits(MemoryLimits::none().with_max_buffered(Some(8)))
+            .on_element("div", move |d| {
+                let seen = seen.clone();
+                d.capture(thicket_rewrite::Capture::Outer, move |_| {
+                    seen.borrow_mut().push("called".to_owned())
+                });
+            })
+            .unwrap()
+    });
+    assert_eq!(run.error.as_deref(), Some("buffer-limit 7..7"));
+    assert_eq!(run.out, "<div>ab");
+    assert!(run.seen.is_empty());
+}
