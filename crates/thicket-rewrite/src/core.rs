@@ -569,6 +569,7 @@ impl<'h> Core<'h> {
                 let h = self.matched[i];
                 if h >= self.element_handlers.len() {
                     e.text_scopes.push(h - self.element_handlers.len());
+                    e.scoped = true;
                     continue;
                 }
                 let mut element = Element {
@@ -586,7 +587,7 @@ impl<'h> Core<'h> {
         // Captures of an element without content are delivered before its `on_close`
         // handlers, as those of other elements are.
         if let Some(e) = edits.as_deref_mut()
-            && (!e.captures.is_empty() || !e.text_scopes.is_empty())
+            && e.scoped
         {
             self.open_captures(e, opens, span);
         }
@@ -799,7 +800,7 @@ impl<'h> Core<'h> {
         let append = std::mem::take(&mut e.append);
         self.emit(&append);
         let outer_end = end.map_or(at, |s| s.end);
-        if e.captured || !e.text_scopes.is_empty() {
+        if e.scoped {
             let inner_end = end.map_or(at, |s| s.start);
             self.close_captures(&mut e, index, inner_end, outer_end);
         }
@@ -912,6 +913,7 @@ impl<'h> Core<'h> {
         let max = self.memory.max_captured;
         if !opens {
             e.text_scopes.clear();
+            e.scoped = false;
             for (what, handler) in e.captures.drain(..) {
                 let source = &self.src[span.start - self.base..span.end - self.base];
                 deliver_empty(what, source, handler, max, span);
@@ -956,6 +958,7 @@ impl<'h> Core<'h> {
             }
         }
         e.text_scopes.clear();
+        e.scoped = false;
         self.update_want_text();
     }
 

@@ -76,6 +76,8 @@ pub(crate) struct ElementEdits<'h> {
     pub(crate) captured: bool,
     /// The element-scoped text handlers whose selector matched it.
     pub(crate) text_scopes: Vec<usize>,
+    /// Captures or text scopes were asked for (one test for the three fields above).
+    pub(crate) scoped: bool,
 }
 
 /// Attribute edits in call order, their names and values end to end in one string (a reused
@@ -140,8 +142,7 @@ impl<'h> ElementEdits<'h> {
             || self.around.replacement.is_some()
             || !self.end_handlers.is_empty()
             || !self.close_handlers.is_empty()
-            || self.captured
-            || !self.text_scopes.is_empty()
+            || self.scoped
     }
 
     /// Empties the edits, keeping their allocations.
@@ -157,9 +158,12 @@ impl<'h> ElementEdits<'h> {
         self.attributes.clear();
         self.end_handlers.clear();
         self.close_handlers.clear();
-        self.captures.clear();
-        self.captured = false;
-        self.text_scopes.clear();
+        if self.scoped {
+            self.captures.clear();
+            self.captured = false;
+            self.text_scopes.clear();
+            self.scoped = false;
+        }
     }
 }
 
@@ -354,6 +358,7 @@ impl<'a, 'h> Element<'a, 'h> {
         handler: impl FnOnce(Result<&str, crate::Error>) + 'h,
     ) {
         self.edits.captures.push((what, Box::new(handler)));
+        self.edits.scoped = true;
     }
 
     /// Runs `handler` on the element's end tag. It does not run for elements without content

@@ -62,10 +62,10 @@ pub use capture::{Capture, CaptureHandler};
 pub use handlers::{
     CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
 };
+pub use memory::MemoryLimits;
 pub use namespaces::Namespaces;
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
 pub use selector::SelectorList;
-pub use memory::MemoryLimits;
 pub use thicket_input::{Diagnostic, Limits, Span};
 
 thicket_input::error_codes! {

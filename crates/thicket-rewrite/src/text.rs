@@ -3,9 +3,9 @@
 //! "Scoped text handlers" and "Whole text". Also the settings method for [`MemoryLimits`].
 
 use crate::Error;
-use crate::memory::MemoryLimits;
 use crate::core::UnitHandler;
 use crate::handlers::Unit;
+use crate::memory::MemoryLimits;
 use crate::rewriter::Settings;
 use crate::selector::SelectorList;
 
