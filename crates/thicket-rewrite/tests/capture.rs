@@ -275,3 +275,80 @@ fn deep_nesting_captures_without_copies() {
     r.finish().unwrap();
     assert_eq!((count.get(), total.get()), (depth, depth));
 }
+
+/// Random markup: nesting, implied closes, raw text, foreign content, references, cut-off tags.
+fn markup() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let piece = prop_oneof![
+        Just("<div>"),
+        Just("</div>"),
+        Just("<p>"),
+        Just("</p>"),
+        Just("<b x='>'>"),
+        Just("</b>"),
+        Just("<br>"),
+        Just("<svg><rect/>"),
+        Just("</svg>"),
+        Just("<script>"),
+        Just("</script>"),
+        Just("</>"),
+        Just("<!--c-->"),
+        Just("&amp;"),
+        Just("\r\n"),
+        Just("é"),
+        Just("t"),
+        Just("<"),
+    ];
+    prop::collection::vec(piece, 0..30).prop_map(|v| v.concat())
+}
+
+/// Outer, inner and text captures of every element, fed in chunks of `chunk` bytes; checks
+/// each outer capture against the source range `on_close` gives.
+fn captures_chunked(input: &str, dialect: thicket_rewrite::Dialect, chunk: usize) -> Vec<String> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    {
+        let seen = seen.clone();
+        let source: Rc<str> = input.into();
+        let settings = Settings::new()
+            .on_element("*", move |e| {
+                let start = e.span().start;
+                let outer = Rc::new(RefCell::new(String::new()));
+                for what in [Capture::Outer, Capture::Inner, Capture::Text] {
+                    let (seen, outer) = (seen.clone(), outer.clone());
+                    e.capture(what, move |r| {
+                        let s = r.unwrap();
+                        if what == Capture::Outer {
+                            *outer.borrow_mut() = s.to_owned();
+                        }
+                        seen.borrow_mut().push(format!("{start} {what:?} {s}"));
+                    });
+                }
+                let source = source.clone();
+                e.on_close(move |end| {
+                    assert_eq!(*outer.borrow(), source[start..end], "outer at {start}");
+                });
+            })
+            .unwrap();
+        let mut r = thicket_rewrite::Rewriter::read_only(dialect, settings);
+        for piece in input.as_bytes().chunks(chunk) {
+            r.feed(piece).unwrap();
+        }
+        r.finish().unwrap();
+    }
+    seen.take()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+    #[test]
+    fn captures_do_not_depend_on_chunking(input in markup(), chunk in 1usize..17) {
+        for dialect in [thicket_rewrite::Dialect::Html, thicket_rewrite::Dialect::Xml5] {
+            proptest::prop_assert_eq!(
+                captures_chunked(&input, dialect, chunk),
+                captures_chunked(&input, dialect, usize::MAX)
+            );
+        }
+    }
+}
