@@ -36,6 +36,10 @@ struct Open<'h> {
     what: Capture,
     /// Where the captured string starts: an absolute source offset (markup) or text offset.
     from: usize,
+    /// Markup: where the source must be kept from, the start of the start tag (for `Inner` too,
+    /// so that these never decrease from the bottom of the stack up, whatever order an
+    /// element's captures were asked in).
+    keep: usize,
     /// Abandoned past the limit: its handler gets the error when the element ends.
     dead: bool,
     start_tag: Span,
@@ -111,6 +115,7 @@ impl<'h> Captures<'h> {
             depth,
             what,
             from,
+            keep: start_tag.start,
             dead: false,
             start_tag,
             handler,
@@ -170,7 +175,7 @@ impl<'h> Captures<'h> {
         while let Some(c) = self.stack.get_mut(self.markup_live) {
             if c.what != Capture::Text && !c.dead {
                 if !past(self.max, done.saturating_sub(c.from)) {
-                    return Some(c.from);
+                    return Some(c.keep);
                 }
                 c.dead = true;
             }

@@ -117,7 +117,7 @@ pub(crate) struct Scoped<'h> {
 }
 
 impl Scoped<'_> {
-    /// An element of handler `k` opens (`delta` 1) or closes (`delta` -1).
+    /// An element of handler `k` opens (`open`) or closes.
     pub(crate) fn enter(&mut self, k: usize, open: bool) {
         let count = &mut self.handlers[k].1;
         if open {

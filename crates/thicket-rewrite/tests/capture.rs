@@ -63,6 +63,22 @@ fn outer_inner_and_text_at_the_end_tag() {
 }
 
 #[test]
+fn inner_asked_before_outer() {
+    // The source is kept from the start tag whatever the order (split anywhere).
+    let input = "<div>a<div>b</div>c</div>";
+    let run = html(input, capturing("div", &[Capture::Inner, Capture::Outer]));
+    assert_eq!(
+        run.seen,
+        [
+            "div Inner: b",
+            "div Outer: <div>b</div>",
+            "div Inner: a<div>b</div>c",
+            "div Outer: <div>a<div>b</div>c</div>",
+        ]
+    );
+}
+
+#[test]
 fn nested_captures_each_get_their_own() {
     let input = "<div><div>a<div>b</div>c</div>d</div>";
     let run = html(input, capturing("div", &[Capture::Outer, Capture::Text]));
