@@ -131,3 +131,15 @@ fn when_the_rewrite_stops_open_captures_are_dropped() {
     assert_eq!(run.out, "<div>ab");
     assert!(run.seen.is_empty());
 }
+
+#[test]
+fn long_text_passes_in_every_dialect() {
+    // Text, CDATA sections and raw text are handed out in pieces: never held whole.
+    let x = "x".repeat(100);
+    let input = format!("<r><![CDATA[{x}]]>{x}</r>");
+    let run = xml(&input, buffered(16));
+    assert_eq!((run.error, run.out), (None, input));
+    let input = format!("<p><script>{x}</script><textarea>{x}</textarea><svg><![CDATA[{x}]]></svg>");
+    let run = html(&input, buffered(16));
+    assert_eq!((run.error, run.out), (None, input));
+}
