@@ -1,6 +1,6 @@
 //! The bounds on the rewriter's own buffers (docs/rewrite.md, "Limits").
 
-/// Bounds on the rewriter's own buffers ([`Settings::with_memory_limits`]); `None` is no
+/// Bounds on the rewriter's own buffers ([`Settings::with_memory_limits`](crate::Settings::with_memory_limits)); `None` is no
 /// bound. The open-element stack is bounded by [`Limits::max_depth`](crate::Limits) and the
 /// tokenizers by the other [`Limits`](crate::Limits). Exceeding one of these is an error with
 /// its own code (docs/rewrite.md, "Limits").
@@ -13,7 +13,7 @@ pub struct MemoryLimits {
     /// The most bytes of one capture ([`Element::capture`](crate::Element::capture)): the
     /// capture's handler gets `capture-limit` past it.
     pub max_captured: Option<usize>,
-    /// The most bytes of source of one whole text node ([`Settings::whole_text`]):
+    /// The most bytes of source of one whole text node ([`Settings::whole_text`](crate::Settings::whole_text)):
     /// `text-node-limit` past it.
     pub max_text_node: Option<usize>,
 }

@@ -139,7 +139,8 @@ fn long_text_passes_in_every_dialect() {
     let input = format!("<r><![CDATA[{x}]]>{x}</r>");
     let run = xml(&input, buffered(16));
     assert_eq!((run.error, run.out), (None, input));
-    let input = format!("<p><script>{x}</script><textarea>{x}</textarea><svg><![CDATA[{x}]]></svg>");
+    let input =
+        format!("<p><script>{x}</script><textarea>{x}</textarea><svg><![CDATA[{x}]]></svg>");
     let run = html(&input, buffered(16));
     assert_eq!((run.error, run.out), (None, input));
 }
