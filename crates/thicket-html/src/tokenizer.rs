@@ -473,6 +473,18 @@ impl Tokenizer {
         self.options.cdata_allowed = allowed;
     }
 
+    /// For a lazy tokenizer ([`Options::lazy`]): whether text content is built, from the next
+    /// token handed out on ([`Lazy::text`] is the value it starts with). A caller whose text
+    /// handlers can fire only in some places (inside some elements) turns it on and off between
+    /// tokens, and pays for building text only there. No effect on a full tokenizer, which
+    /// always builds text. The tokens do not depend on it except in what was not asked for
+    /// (docs/html.md, "Lazy tokenizing").
+    pub fn set_lazy_text(&mut self, build: bool) {
+        if self.lazy.is_some() {
+            self.keep.text = build;
+        }
+    }
+
     /// Turns the direct paths on or off (on by default). They take plain text, references,
     /// tags and comments whole and give exactly the tokens and diagnostics of the states; off,
     /// every construct goes through the states, which is slower. For differential tests of the

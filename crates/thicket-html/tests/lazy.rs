@@ -491,3 +491,50 @@ fn a_tag_cut_by_a_chunk_end_is_the_same_tag() {
         [("div".into(), true, 0, 19), ("div".into(), false, 20, 26)]
     );
 }
+
+/// `set_lazy_text` switches text building between tokens: on after `<h1>`, off after `</h1>`,
+/// the text inside is built (references resolved) and the text outside is not, whole and at
+/// every split point.
+#[test]
+fn lazy_text_switched_between_tokens() {
+    let input = "a &amp; b<h1>x &lt; <b>y</b>&amp;z</h1>c &gt; d<h1>e</h1>";
+    for split in 0..=input.len() {
+        let (head, tail) = input.split_at(split);
+        let mut tok = Tokenizer::with_options(Options {
+            lazy: Some(Lazy::default()),
+            ..Options::document()
+        });
+        let (mut inside, mut outside) = (String::new(), String::new());
+        let mut open = false;
+        let mut pull = |tok: &mut Tokenizer, open: &mut bool| {
+            while let Some(t) = tok.next_token() {
+                let switch = match &t {
+                    Token::StartTag(tag) if tag.name == "h1" => Some(true),
+                    Token::EndTag(tag) if tag.name == "h1" => Some(false),
+                    Token::Text { text, .. } if *open => {
+                        inside.push_str(text);
+                        None
+                    }
+                    Token::Text { text, .. } => {
+                        outside.push_str(text);
+                        None
+                    }
+                    _ => None,
+                };
+                drop(t);
+                if let Some(on) = switch {
+                    *open = on;
+                    tok.set_lazy_text(on);
+                }
+            }
+        };
+        tok.feed(head);
+        pull(&mut tok, &mut open);
+        tok.feed(tail);
+        pull(&mut tok, &mut open);
+        tok.finish();
+        pull(&mut tok, &mut open);
+        assert_eq!(inside, "x < y&ze", "split at {split}");
+        assert_eq!(outside, "", "split at {split}");
+    }
+}

@@ -5,6 +5,7 @@ use thicket_input::{Diagnostic, Limits, Span};
 use thicket_names::keyed::NameHasher;
 
 use crate::ErrorCode;
+use crate::capture::{Captures, deliver_empty};
 use crate::handlers::{Around, DocumentEnd, Element, ElementEdits, EndTag, Unit, UnitKind};
 use crate::matcher::{MatchFrame, NameCounts, Program};
 use crate::rawtext::{Inside, inside};
@@ -75,6 +76,8 @@ pub(crate) struct Handlers<'h> {
     pub(crate) end: Option<EndHandler<'h>>,
     pub(crate) limits: Limits,
     pub(crate) modes: crate::modes::Modes,
+    /// Element-scoped text handlers, whole text, memory limits (text.rs).
+    pub(crate) text_settings: crate::text::TextSettings<'h>,
 }
 
 pub(crate) struct Core<'h> {
@@ -132,6 +135,31 @@ pub(crate) struct Core<'h> {
     scripting: bool,
     /// Text inserted into raw text (`raw-text-insertion`): the rewrite stopped there.
     pub(crate) raw_error: Option<crate::Error>,
+    max_diagnostics: usize,
+    /// Element-scoped text handlers (text.rs); their selectors follow the element handlers'
+    /// in the program.
+    scoped: crate::text::Scoped<'h>,
+    /// Whole text nodes: the node being held (text.rs).
+    whole: Option<Box<crate::text::Whole>>,
+    /// A whole text node is being held (ended by the next token that is not text).
+    whole_open: bool,
+    /// Each token is checked before it is handled: a whole text node is held, or
+    /// `MemoryLimits::max_buffered` is set (one test per token when neither).
+    token_checks: bool,
+    /// Text goes through [`Core::text_slow`]: scoped handlers, whole text or captures exist.
+    text_slow: bool,
+    /// Open captures (capture.rs), once an element handler asked for one.
+    captures: Option<Box<Captures<'h>>>,
+    /// Text content is always wanted (a document-wide text handler, strict mode).
+    text_always: bool,
+    /// Whether the tokenizer should build text content now (a text handler or capture can
+    /// see it), and whether that changed since the driver last told the tokenizer
+    /// (`switch_text`: it switches between tokens).
+    pub(crate) want_text: bool,
+    pub(crate) switch_text: bool,
+    memory: crate::MemoryLimits,
+    /// The error the rewrite stopped with (a memory limit).
+    failed: Option<crate::Error>,
 }
 
 /// HTML's void elements: never opened.
@@ -199,7 +227,15 @@ fn is_integration_point(name: &str) -> bool {
 
 impl<'h> Core<'h> {
     pub(crate) fn new(html: bool, output: bool, handlers: Handlers<'h>) -> Core<'h> {
-        let (lists, element_handlers): (Vec<_>, Vec<_>) = handlers.elements.into_iter().unzip();
+        let (mut lists, element_handlers): (Vec<_>, Vec<_>) = handlers.elements.into_iter().unzip();
+        let extra = handlers.text_settings;
+        let mut scoped = Vec::new();
+        for (list, handler) in extra.scoped {
+            lists.push(list);
+            scoped.push((handler, 0));
+        }
+        let text_always =
+            handlers.text.is_some() || handlers.modes.strictness != crate::modes::Strictness::Guess;
         let ns = lists.iter().any(SelectorList::uses_namespaces).then(|| {
             let max = handlers.limits.max_namespace_declarations;
             Box::new(crate::namespaces::Scope::new(html, max))
@@ -242,6 +278,21 @@ impl<'h> Core<'h> {
             diagnostics: Vec::new(),
             scripting: handlers.modes.scripting,
             raw_error: None,
+            max_diagnostics: handlers.limits.max_diagnostics.unwrap_or(usize::MAX),
+            text_slow: extra.whole || !scoped.is_empty(),
+            scoped: crate::text::Scoped {
+                handlers: scoped,
+                active: 0,
+            },
+            whole: extra.whole.then(Box::default),
+            whole_open: false,
+            token_checks: extra.memory.max_buffered.is_some(),
+            captures: None,
+            text_always,
+            want_text: text_always,
+            switch_text: false,
+            memory: extra.memory,
+            failed: None,
         }
     }
 
@@ -308,7 +359,23 @@ impl<'h> Core<'h> {
     /// Drops the source before `done` and before the pending output (called between feeds,
     /// after [`drain_output`](Self::drain_output)).
     pub(crate) fn compact(&mut self) {
-        let keep = self.done.min(self.pending.0);
+        // (An empty pending range holds nothing: in read-only selection it stays at 0.)
+        let (from, to) = self.pending;
+        let mut keep = if from < to {
+            self.done.min(from)
+        } else {
+            self.done
+        };
+        if let Some(from) = self
+            .captures
+            .as_deref_mut()
+            .and_then(|c| c.retain_from(self.done))
+        {
+            keep = keep.min(from);
+        }
+        if let Some(start) = self.whole.as_deref().and_then(|w| w.start) {
+            keep = keep.min(start);
+        }
         let cut = keep.saturating_sub(self.base);
         if let Some(l) = self.legacy.as_deref_mut() {
             l.compact(keep);
@@ -316,6 +383,12 @@ impl<'h> Core<'h> {
         if cut > 0 {
             self.src.drain(..cut);
             self.base += cut;
+        }
+        // What the tokenizer has not handed out yet: a token not complete.
+        let held = (self.base + self.src.len()).saturating_sub(self.done);
+        if crate::capture::past(self.memory.max_buffered, held) {
+            let at = self.done;
+            self.fail(crate::Error::new(ErrorCode::BufferLimit, Span::new(at, at)));
         }
     }
 
@@ -337,6 +410,9 @@ impl<'h> Core<'h> {
             | Event::Other { span }
             | Event::Eof { span } => *span,
         };
+        if self.token_checks && self.check_token(&event, span) {
+            return;
+        }
         if span.start > self.done {
             // Source no token holds (a byte order mark the tokenizer skipped).
             self.emit_source(Span::new(self.done, span.start));
@@ -371,6 +447,69 @@ impl<'h> Core<'h> {
             frame.edits = None;
             frame.matching = None;
         }
+        self.scoped.handlers.clear();
+        self.scoped.active = 0;
+        self.whole = None;
+        self.set_whole_open(false);
+        if let Some(c) = self.captures.as_deref_mut() {
+            c.clear();
+        }
+        self.text_always = false;
+        self.update_want_text();
+    }
+
+    /// Stops the rewrite with `error` (a memory limit): as [`halt`](Self::halt), and every
+    /// later call returns the error.
+    pub(crate) fn fail(&mut self, error: crate::Error) {
+        if self.failed.is_none() {
+            self.failed = Some(error);
+            self.halt();
+        }
+    }
+
+    /// The error the rewrite stopped with, if a memory limit stopped it.
+    pub(crate) fn failed(&self) -> Option<&crate::Error> {
+        self.failed.as_ref()
+    }
+
+    /// Recomputes whether the tokenizer should build text.
+    fn update_want_text(&mut self) {
+        let want = self.text_always
+            || self.scoped.active > 0
+            || self.captures.as_deref().is_some_and(Captures::wants_text);
+        if want != self.want_text {
+            self.want_text = want;
+            self.switch_text = true;
+        }
+    }
+
+    fn set_whole_open(&mut self, open: bool) {
+        self.whole_open = open;
+        self.token_checks = open || self.memory.max_buffered.is_some();
+    }
+
+    /// The checks before a token when [`token_checks`](Self::token_checks): a token that is not
+    /// text ends the whole text node held; one past `MemoryLimits::max_buffered` stops the
+    /// rewrite (true: the token is not handled).
+    fn check_token(&mut self, event: &Event<'_>, span: Span) -> bool {
+        if matches!(
+            event,
+            Event::Unit {
+                kind: UnitKind::Text(_),
+                ..
+            }
+        ) {
+            return false;
+        }
+        if self.whole_open {
+            self.end_whole();
+        }
+        if crate::capture::past(self.memory.max_buffered, span.end - span.start) {
+            let at = span.start;
+            self.fail(crate::Error::new(ErrorCode::BufferLimit, Span::new(at, at)));
+            return true;
+        }
+        false
     }
 
     fn open_count(&self, name: &str) -> u32 {
@@ -412,6 +551,7 @@ impl<'h> Core<'h> {
         }
         let ns_view = self.ns.as_deref_mut().map(|ns| {
             ns.start(name, attributes, foreign, in_foreign, &mut self.diagnostics);
+            self.diagnostics.truncate(self.max_diagnostics);
             &*ns as &dyn crate::namespaces::NsView
         });
         let mut matching = None;
@@ -434,7 +574,7 @@ impl<'h> Core<'h> {
         }
         let too_deep = opens && self.max_depth.is_some_and(|m| self.stack.len() >= m);
         if too_deep {
-            if self.unopened == 0 {
+            if self.unopened == 0 && self.diagnostics.len() < self.max_diagnostics {
                 self.diagnostics
                     .push(Diagnostic::new(ErrorCode::DepthLimit, span));
             }
@@ -456,6 +596,11 @@ impl<'h> Core<'h> {
             };
             for i in 0..self.matched.len() {
                 let h = self.matched[i];
+                if h >= self.element_handlers.len() {
+                    e.text_scopes.push(h - self.element_handlers.len());
+                    e.scoped = true;
+                    continue;
+                }
                 let mut element = Element {
                     name,
                     attributes,
@@ -473,6 +618,13 @@ impl<'h> Core<'h> {
                 return;
             }
             edits = Some(e);
+        }
+        // Captures of an element without content are delivered before its `on_close`
+        // handlers, as those of other elements are.
+        if let Some(e) = edits.as_deref_mut()
+            && e.scoped
+        {
+            self.open_captures(e, opens, span);
         }
         match &mut edits {
             None => self.emit_source(span),
@@ -691,6 +843,11 @@ impl<'h> Core<'h> {
         };
         let append = std::mem::take(&mut e.append);
         self.emit(&append);
+        // Captures slice the held text: decoded offsets.
+        if e.scoped {
+            let inner_end = end.map_or(at, |s| s.start);
+            self.close_captures(&mut e, index, inner_end, end.map_or(at, |s| s.end));
+        }
         // Handlers see source byte offsets (mapped in a legacy encoding), in input order.
         let shown_end = match end {
             Some(s) if !e.end_handlers.is_empty() || !e.close_handlers.is_empty() => {
@@ -764,6 +921,12 @@ impl<'h> Core<'h> {
         {
             return;
         }
+        if let UnitKind::Text(text) = kind
+            && self.text_slow
+        {
+            self.text_slow(text, span);
+            return;
+        }
         let handler = match kind {
             UnitKind::Text(_) => self.text.as_mut(),
             UnitKind::Comment(_) => self.comment.as_mut(),
@@ -829,5 +992,166 @@ impl<'h> Core<'h> {
             end(&mut DocumentEnd { out: &mut extra });
             self.emit(&extra);
         }
+    }
+}
+
+/// Captures, element-scoped text handlers and whole text nodes (capture.rs, text.rs).
+impl<'h> Core<'h> {
+    /// A matched element's captures and text scopes, after its handlers ran: opened for an
+    /// element with content, delivered at once (captures) or dropped (scopes) otherwise.
+    fn open_captures(&mut self, e: &mut ElementEdits<'h>, opens: bool, span: Span) {
+        let max = self.memory.max_captured;
+        if !opens {
+            e.text_scopes.clear();
+            e.scoped = false;
+            for (what, handler) in e.captures.drain(..) {
+                let source = &self.src[span.start - self.base..span.end - self.base];
+                deliver_empty(what, source, handler, max, span);
+            }
+            return;
+        }
+        let depth = self.stack.len();
+        if !e.captures.is_empty() {
+            let captures = self
+                .captures
+                .get_or_insert_with(|| Box::new(Captures::new(max)));
+            for (what, handler) in e.captures.drain(..) {
+                captures.open(depth, what, span, handler);
+            }
+            e.captured = true;
+            self.text_slow = true;
+        }
+        for &k in &e.text_scopes {
+            self.scoped.enter(k, true);
+        }
+        self.update_want_text();
+    }
+
+    /// The element at stack index `index` closes: its captures are delivered, its text scopes
+    /// end.
+    fn close_captures(
+        &mut self,
+        e: &mut ElementEdits<'h>,
+        index: usize,
+        inner_end: usize,
+        outer_end: usize,
+    ) {
+        if e.captured
+            && let Some(c) = self.captures.as_deref_mut()
+        {
+            c.close(index, &self.src, self.base, inner_end, outer_end);
+        }
+        e.captured = false;
+        if !self.scoped.handlers.is_empty() {
+            for &k in &e.text_scopes {
+                self.scoped.enter(k, false);
+            }
+        }
+        e.text_scopes.clear();
+        e.scoped = false;
+        self.update_want_text();
+    }
+
+    /// Text when scoped handlers, whole text nodes or captures exist.
+    fn text_slow(&mut self, text: &str, span: Span) {
+        if let Some(c) = self.captures.as_deref_mut() {
+            c.text(text);
+        }
+        if self.text.is_none() && self.scoped.active == 0 {
+            self.emit_source(span);
+            return;
+        }
+        let Some(whole) = self.whole.as_deref_mut() else {
+            self.text_handlers(text, span);
+            return;
+        };
+        let start = *whole.start.get_or_insert(span.start);
+        whole.end = span.end;
+        whole.text.push_str(text);
+        if !self.whole_open {
+            self.set_whole_open(true);
+        }
+        if crate::capture::past(self.memory.max_text_node, span.end - start) {
+            self.fail(crate::Error::new(
+                ErrorCode::TextNodeLimit,
+                Span::new(start, start),
+            ));
+        }
+    }
+
+    /// The whole text node held ends (at a token that is not text): its handlers run.
+    fn end_whole(&mut self) {
+        self.set_whole_open(false);
+        let Some(whole) = self.whole.as_deref_mut() else {
+            return;
+        };
+        let Some(start) = whole.start.take() else {
+            return;
+        };
+        let span = Span::new(start, whole.end);
+        let text = std::mem::take(&mut whole.text);
+        self.text_handlers(&text, span);
+        if let Some(whole) = self.whole.as_deref_mut() {
+            whole.text = text;
+            whole.text.clear();
+        }
+    }
+
+    /// Writes the whole text node held as its source, without handlers (strict mode refuses
+    /// at a later piece of it).
+    pub(crate) fn release_whole(&mut self) {
+        if !self.whole_open {
+            return;
+        }
+        self.set_whole_open(false);
+        if let Some(whole) = self.whole.as_deref_mut()
+            && let Some(start) = whole.start.take()
+        {
+            whole.text.clear();
+            let end = whole.end;
+            self.emit_source(Span::new(start, end));
+        }
+    }
+
+    /// Runs the text handlers that can fire (the document's, then the scoped ones whose
+    /// element is open) on one text unit, and writes it with their edits.
+    fn text_handlers(&mut self, text: &str, span: Span) {
+        let mut around = Around::default();
+        let source = &self.src[span.start - self.base..span.end - self.base];
+        let inside = match self.stack.last() {
+            Some(f) if self.html && !f.foreign => inside(&self.names[f.name_at..], self.scripting),
+            _ => Inside::Escaped,
+        };
+        let shown = match self.legacy.as_deref_mut() {
+            Some(l) => l.span(span),
+            None => span,
+        };
+        let mut unit = Unit {
+            kind: UnitKind::Text(text),
+            source,
+            span: shown,
+            around: &mut around,
+            inside,
+        };
+        if let Some(handler) = self.text.as_mut() {
+            handler(&mut unit);
+        }
+        if self.scoped.active > 0 {
+            for (handler, open) in &mut self.scoped.handlers {
+                if *open > 0 {
+                    handler(&mut unit);
+                }
+            }
+        }
+        if around.refused {
+            self.refuse_insertion(span);
+            return;
+        }
+        self.emit(&around.before);
+        match &around.replacement {
+            Some(r) => self.emit(r),
+            None => self.emit_source(span),
+        }
+        self.emit(&around.after);
     }
 }

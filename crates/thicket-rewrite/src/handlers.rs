@@ -73,6 +73,14 @@ pub(crate) struct ElementEdits<'h> {
     pub(crate) attributes: AttrEdits,
     pub(crate) end_handlers: Vec<EndTagHandler<'h>>,
     pub(crate) close_handlers: Vec<CloseHandler<'h>>,
+    /// Captures asked for, until the element opens (then they move to the core's).
+    pub(crate) captures: Vec<(crate::Capture, crate::CaptureHandler<'h>)>,
+    /// The element has captures open in the core.
+    pub(crate) captured: bool,
+    /// The element-scoped text handlers whose selector matched it.
+    pub(crate) text_scopes: Vec<usize>,
+    /// Captures or text scopes were asked for (one test for the three fields above).
+    pub(crate) scoped: bool,
 }
 
 /// Attribute edits in call order, their names and values end to end in one string (a reused
@@ -137,6 +145,7 @@ impl<'h> ElementEdits<'h> {
             || self.around.replacement.is_some()
             || !self.end_handlers.is_empty()
             || !self.close_handlers.is_empty()
+            || self.scoped
     }
 
     /// Empties the edits, keeping their allocations.
@@ -153,6 +162,12 @@ impl<'h> ElementEdits<'h> {
         self.attributes.clear();
         self.end_handlers.clear();
         self.close_handlers.clear();
+        if self.scoped {
+            self.captures.clear();
+            self.captured = false;
+            self.text_scopes.clear();
+            self.scoped = false;
+        }
     }
 }
 
@@ -321,6 +336,37 @@ impl<'a, 'h> Element<'a, 'h> {
     /// With [`span`](Self::span)`().start` this is the element's source range.
     pub fn on_close(&mut self, handler: impl FnOnce(usize) + 'h) {
         self.edits.close_handlers.push(Box::new(handler));
+    }
+
+    /// Captures the element's inner or outer markup (as written in the input, before any
+    /// handler's edits) or its text content, handed to `handler` when the element ends: at its
+    /// end tag, where it is closed implicitly, or at the end of the input with what there is. An
+    /// element without content gets it at once (outer: the start tag; inner and text: empty).
+    /// Past [`MemoryLimits::max_captured`](crate::MemoryLimits) bytes the handler gets the
+    /// error `capture-limit` (span: the start tag) instead, when the element ends, and the
+    /// rewrite goes on (docs/rewrite.md, "Capture").
+    ///
+    /// ```
+    /// use thicket_rewrite::{Capture, Dialect, Settings, rewrite_str};
+    /// let got = std::cell::RefCell::new(Vec::new());
+    /// let settings = Settings::new()
+    ///     .on_element("p", |p| {
+    ///         let got = &got;
+    ///         p.capture(Capture::Outer, move |s| got.borrow_mut().push(s.unwrap().to_owned()));
+    ///         p.set_attribute("class", "seen");
+    ///     })
+    ///     .unwrap();
+    /// let out = rewrite_str("<p>a &amp; <b>b</b></p>", Dialect::Html, settings).unwrap();
+    /// assert_eq!(out, "<p class=\"seen\">a &amp; <b>b</b></p>");
+    /// assert_eq!(got.into_inner(), ["<p>a &amp; <b>b</b></p>"]);
+    /// ```
+    pub fn capture(
+        &mut self,
+        what: crate::Capture,
+        handler: impl FnOnce(Result<&str, crate::Error>) + 'h,
+    ) {
+        self.edits.captures.push((what, Box::new(handler)));
+        self.edits.scoped = true;
     }
 
     /// Runs `handler` on the element's end tag. It does not run for elements without content

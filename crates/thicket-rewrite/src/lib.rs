@@ -44,10 +44,12 @@ compile_error!(
     "thicket-rewrite needs a dialect: enable the `html` or `xml5` feature (or both, the default)"
 );
 
+mod capture;
 mod core;
 mod encoding;
 mod handlers;
 mod matcher;
+mod memory;
 mod modes;
 mod namespaces;
 mod rawtext;
@@ -56,13 +58,16 @@ mod reference;
 mod rewriter;
 mod selector;
 mod strict;
+mod text;
 
 /// `encoding_rs`, whose `Encoding` statics name encodings ([`Settings::default_encoding`],
 /// [`Rewriter::encoding`]).
 pub use encoding_rs;
+pub use capture::{Capture, CaptureHandler};
 pub use handlers::{
     CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
 };
+pub use memory::MemoryLimits;
 pub use namespaces::Namespaces;
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
 pub use selector::SelectorList;
@@ -109,6 +114,12 @@ thicket_input::error_codes! {
         /// `style`, `xmp`, `iframe`, `noembed`, `noframes`, `noscript` with the scripting flag),
         /// where it cannot be escaped: the rewrite stops (docs/rewrite.md, "Inserting into raw text").
         RawTextInsertion = "raw-text-insertion", "text cannot be inserted into a raw-text element (it cannot be escaped there)";
+        /// A capture is longer than `MemoryLimits::max_captured`: its handler gets this error.
+        CaptureLimit = "capture-limit", "the captured content is longer than the capture limit";
+        /// A whole text node is longer than `MemoryLimits::max_text_node`; the rewrite stops.
+        TextNodeLimit = "text-node-limit", "a whole text node is longer than the text node limit";
+        /// A token is longer than `MemoryLimits::max_buffered`; the rewrite stops.
+        BufferLimit = "buffer-limit", "a token is longer than the buffer limit";
         /// The output sink failed.
         WriteFailed = "write-failed", "writing the output failed";
     }

@@ -78,6 +78,7 @@ impl std::fmt::Debug for Settings<'_> {
             .field("end", &h.end.is_some())
             .field("limits", &h.limits)
             .field("modes", &h.modes)
+            .field("text_settings", &h.text_settings)
             .finish()
     }
 }
@@ -101,6 +102,7 @@ impl<'h> Settings<'h> {
                 end: None,
                 limits: Limits::none(),
                 modes: Default::default(),
+                text_settings: Default::default(),
             },
         }
     }
@@ -439,6 +441,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         Ok(self.sink)
     }
 
+    /// Bytes of input text the rewriter holds between calls: an unfinished token, and the
+    /// source of open captures and of a whole text node being held (docs/rewrite.md,
+    /// "Limits"). The tokenizer holds its own copy of an unfinished token.
+    pub fn buffered(&self) -> usize {
+        self.core.src.len()
+    }
+
     /// The rewriter's own diagnostics (`depth-limit`, `namespace-limit`, and in HTML strict mode
     /// the ambiguities: `Settings::strict`), in input order.
     pub fn diagnostics(&self) -> &[Diagnostic<ErrorCode>] {
@@ -512,12 +521,14 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         self.pump();
         self.map_diagnostics();
         let r = self.flush();
-        self.core.compact();
-        r?;
-        match self.core.refused().cloned() {
-            Some(e) => self.fail(e),
-            None => Ok(()),
+        // A refusal's span is mapped (in a legacy encoding) before compaction lets go of it.
+        if r.is_ok()
+            && let Some(e) = self.core.refused().cloned()
+        {
+            return self.fail(e);
         }
+        self.core.compact();
+        r
     }
 
     fn flush(&mut self) -> Result<(), Error> {
@@ -540,6 +551,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Html(t) => {
                 while let Some(token) = t.next_token() {
                     html_event(core, token);
+                    // Text is built only while a text handler or capture can see it.
+                    if core.switch_text {
+                        core.switch_text = false;
+                        t.set_lazy_text(core.want_text);
+                    }
                 }
             }
             #[cfg(feature = "xml5")]
@@ -566,7 +582,9 @@ fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
     use crate::selector::Simple;
     let mut all = false;
     let mut names = Vec::new();
-    let selectors = handlers.elements.iter().flat_map(|(l, _)| &l.selectors);
+    let scoped = handlers.text_settings.scoped.iter().map(|(l, _)| l);
+    let lists = handlers.elements.iter().map(|(l, _)| l).chain(scoped);
+    let selectors = lists.flat_map(|l| &l.selectors);
     for selector in selectors {
         let subject = selector.compounds.len().saturating_sub(1);
         for (k, compound) in selector.compounds.iter().enumerate() {

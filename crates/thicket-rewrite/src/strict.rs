@@ -406,15 +406,19 @@ impl Core<'_> {
         let len = source[at..].chars().next().map_or(0, char::len_utf8);
         let start = span.start + at;
         if self.strict.as_deref().is_some_and(|s| s.refuse) {
+            // Text held as a whole node (whitespace so far) is written as it is, as it would
+            // be had it come in this piece.
+            self.release_whole();
             self.emit_source(Span::new(span.start, start));
         }
         self.ambiguity(code, Span::new(start, start + len))
     }
 
-    /// The error strict mode stopped with.
+    /// The error strict mode (or a memory limit) stopped with.
     #[inline]
     pub(crate) fn refused(&self) -> Option<&Error> {
-        let strict = self.strict.as_deref().and_then(|s| s.error.as_ref());
-        strict.or(self.raw_error.as_ref())
+        self.failed()
+            .or_else(|| self.strict.as_deref().and_then(|s| s.error.as_ref()))
+            .or(self.raw_error.as_ref())
     }
 }

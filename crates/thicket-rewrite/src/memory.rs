@@ -1,0 +1,54 @@
+//! The bounds on the rewriter's own buffers (docs/rewrite.md, "Limits").
+
+/// Bounds on the rewriter's own buffers ([`Settings::with_memory_limits`](crate::Settings::with_memory_limits)); `None` is no
+/// bound. The open-element stack is bounded by [`Limits::max_depth`](crate::Limits) and the
+/// tokenizers by the other [`Limits`](crate::Limits). Exceeding one of these is an error with
+/// its own code (docs/rewrite.md, "Limits").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MemoryLimits {
+    /// The most bytes of one token (a tag, comment, doctype, processing instruction, or a tag
+    /// the end of input cut off) the rewriter holds: `buffer-limit` past it.
+    pub max_buffered: Option<usize>,
+    /// The most bytes of one capture ([`Element::capture`](crate::Element::capture)): the
+    /// capture's handler gets `capture-limit` past it.
+    pub max_captured: Option<usize>,
+    /// The most bytes of source of one whole text node ([`Settings::whole_text`](crate::Settings::whole_text)):
+    /// `text-node-limit` past it.
+    pub max_text_node: Option<usize>,
+}
+
+impl MemoryLimits {
+    /// No bounds (the default).
+    pub fn none() -> MemoryLimits {
+        MemoryLimits::default()
+    }
+
+    /// Bounds for untrusted input: 16 MiB per token, capture and text node.
+    pub fn untrusted() -> MemoryLimits {
+        const MIB16: Option<usize> = Some(16 << 20);
+        MemoryLimits {
+            max_buffered: MIB16,
+            max_captured: MIB16,
+            max_text_node: MIB16,
+        }
+    }
+
+    /// Sets [`max_buffered`](Self::max_buffered).
+    pub fn with_max_buffered(mut self, max: Option<usize>) -> MemoryLimits {
+        self.max_buffered = max;
+        self
+    }
+
+    /// Sets [`max_captured`](Self::max_captured).
+    pub fn with_max_captured(mut self, max: Option<usize>) -> MemoryLimits {
+        self.max_captured = max;
+        self
+    }
+
+    /// Sets [`max_text_node`](Self::max_text_node).
+    pub fn with_max_text_node(mut self, max: Option<usize>) -> MemoryLimits {
+        self.max_text_node = max;
+        self
+    }
+}

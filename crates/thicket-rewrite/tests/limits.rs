@@ -1,0 +1,146 @@
+//! The rewriter's memory limits (`MemoryLimits`, `Limits::max_depth`,
+//! `Limits::max_diagnostics`): each an error or diagnostic with its own code, the same however
+//! the input is split, never a panic or unbounded growth.
+
+mod splits;
+
+use splits::{Seen, html, xml};
+use thicket_rewrite::{Dialect, Limits, MemoryLimits, Rewriter, Settings};
+
+fn buffered(max: usize) -> impl Fn(Seen) -> Settings<'static> {
+    move |_| Settings::new().with_memory_limits(MemoryLimits::none().with_max_buffered(Some(max)))
+}
+
+#[test]
+fn a_token_past_the_buffer_limit_stops_the_rewrite() {
+    // A comment of 21 bytes at offset 6: what comes before it is written.
+    let run = html("<p>ab<!-- 0123456789 -->cd</p>", buffered(16));
+    assert_eq!(run.error.as_deref(), Some("buffer-limit 5..5"));
+    assert_eq!(run.out, "<p>ab");
+    // A tag, in XML5.
+    let run = xml("<r><a x='0123456789'/></r>", buffered(16));
+    assert_eq!(run.error.as_deref(), Some("buffer-limit 3..3"));
+    assert_eq!(run.out, "<r>");
+    // At the limit, it passes.
+    let input = "<p>ab<!-- 012345 -->cd</p>";
+    let run = html(input, buffered(15));
+    assert_eq!((run.error, run.out.as_str()), (None, input));
+}
+
+#[test]
+fn text_is_not_held_so_long_text_passes() {
+    let input = format!("<p>{}</p>", "x".repeat(500));
+    let run = html(&input, buffered(16));
+    assert_eq!((run.error, run.out), (None, input));
+}
+
+#[test]
+fn a_tag_cut_off_by_the_end_of_input() {
+    let run = html("<p>ab<a href='0123456789012345", buffered(16));
+    assert_eq!(run.error.as_deref(), Some("buffer-limit 5..5"));
+    assert_eq!(run.out, "<p>ab");
+}
+
+#[test]
+fn an_unfinished_token_is_bounded_while_it_streams() {
+    // A comment that never ends: the rewriter stops holding it at the limit, fed in chunks.
+    let max = 1 << 10;
+    let settings =
+        Settings::new().with_memory_limits(MemoryLimits::none().with_max_buffered(Some(max)));
+    let mut r = Rewriter::new(Dialect::Html, settings, |_: &[u8]| {});
+    r.feed(b"<p><!--").unwrap();
+    let chunk = [b'x'; 100];
+    let mut failed = None;
+    for _ in 0..100 {
+        if let Err(e) = r.feed(&chunk) {
+            failed = Some(e);
+            break;
+        }
+    }
+    let e = failed.expect("the limit stops it");
+    assert_eq!((e.code.as_str(), e.span.start), ("buffer-limit", 3));
+    assert_eq!(r.feed(b"-->").unwrap_err().code.as_str(), "buffer-limit");
+}
+
+#[test]
+fn depth_limit_diagnostics_are_capped() {
+    // Each `<b>` past the depth limit after the counter of unopened elements went back to
+    // zero is a new report; `max_diagnostics` keeps the first two.
+    let limits = Limits::none().with_max_depth(1).with_max_diagnostics(2);
+    let run = html(&"<a><b></b>".repeat(5), |seen| {
+        let s = seen.clone();
+        Settings::new()
+            .with_limits(limits)
+            .on_end(move |_| s.borrow_mut().push(String::new()))
+    });
+    assert_eq!(run.error, None);
+    let mut r = Rewriter::read_only(Dialect::Html, Settings::new().with_limits(limits));
+    r.feed_str(&"<a><b></b>".repeat(5)).unwrap();
+    assert_eq!(r.diagnostics().len(), 2);
+    let codes: Vec<_> = r.diagnostics().iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["depth-limit", "depth-limit"]);
+}
+
+#[test]
+fn capture_limit_bounds_what_is_held() {
+    // A capture past the limit lets go of its source: fed in chunks, the source held stays
+    // within the limit and a chunk.
+    let max = 1 << 10;
+    let limits = MemoryLimits::none().with_max_captured(Some(max));
+    let got = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let settings = {
+        let got = got.clone();
+        Settings::new()
+            .with_memory_limits(limits)
+            .on_element("div", move |d| {
+                let got = got.clone();
+                d.capture(thicket_rewrite::Capture::Outer, move |r| {
+                    got.borrow_mut()
+                        .push(r.map(str::len).map_err(|e| e.code.as_str()))
+                });
+            })
+            .unwrap()
+    };
+    let mut r = Rewriter::read_only(Dialect::Html, settings);
+    r.feed_str("<div>").unwrap();
+    let mut most = 0;
+    for _ in 0..1000 {
+        r.feed_str("<p>text</p>").unwrap();
+        most = most.max(r.buffered());
+    }
+    assert!(most > max / 2 && most <= max + 11, "{most}");
+    r.feed_str("</div><div>x</div>").unwrap();
+    r.finish().unwrap();
+    assert_eq!(*got.borrow(), [Err("capture-limit"), Ok(12)]);
+}
+
+#[test]
+fn when_the_rewrite_stops_open_captures_are_dropped() {
+    let run = html("<div>ab<!-- 0123456789 --></div>", |seen| {
+        Settings::new()
+            .with_memory_limits(MemoryLimits::none().with_max_buffered(Some(8)))
+            .on_element("div", move |d| {
+                let seen = seen.clone();
+                d.capture(thicket_rewrite::Capture::Outer, move |_| {
+                    seen.borrow_mut().push("called".to_owned())
+                });
+            })
+            .unwrap()
+    });
+    assert_eq!(run.error.as_deref(), Some("buffer-limit 7..7"));
+    assert_eq!(run.out, "<div>ab");
+    assert!(run.seen.is_empty());
+}
+
+#[test]
+fn long_text_passes_in_every_dialect() {
+    // Text, CDATA sections and raw text are handed out in pieces: never held whole.
+    let x = "x".repeat(100);
+    let input = format!("<r><![CDATA[{x}]]>{x}</r>");
+    let run = xml(&input, buffered(16));
+    assert_eq!((run.error, run.out), (None, input));
+    let input =
+        format!("<p><script>{x}</script><textarea>{x}</textarea><svg><![CDATA[{x}]]></svg>");
+    let run = html(&input, buffered(16));
+    assert_eq!((run.error, run.out), (None, input));
+}
