@@ -1,4 +1,5 @@
-//! Streaming selection and rewriting of HTML and XML5 with byte-exact pass-through.
+//! Streaming selection and rewriting of HTML, XML5, MicroXML and LeafXML with byte-exact
+//! pass-through.
 //!
 //! Every byte no handler changes goes to the output unchanged, however the input is split into
 //! chunks. Element handlers are chosen by CSS selectors (parsed with `cssparser`) decided at
@@ -39,14 +40,23 @@
 //! ```
 #![warn(missing_debug_implementations)]
 
-#[cfg(not(any(feature = "html", feature = "xml5")))]
+#[cfg(not(any(
+    feature = "html",
+    feature = "xml5",
+    feature = "microxml",
+    feature = "leafxml"
+)))]
 compile_error!(
-    "thicket-rewrite needs a dialect: enable the `html` or `xml5` feature (or both, the default)"
+    "thicket-rewrite needs a dialect: enable the `html`, `xml5`, `microxml` or `leafxml` feature (all four are the default)"
 );
 
 mod core;
 mod handlers;
+#[cfg(feature = "leafxml")]
+mod leafxml;
 mod matcher;
+#[cfg(feature = "microxml")]
+mod microxml;
 mod modes;
 mod namespaces;
 #[cfg(feature = "xml5")]
@@ -58,6 +68,8 @@ mod strict;
 pub use handlers::{
     CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
 };
+#[cfg(feature = "leafxml")]
+pub use leafxml::ErrorOutput;
 pub use namespaces::Namespaces;
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
 pub use selector::SelectorList;
@@ -97,6 +109,11 @@ thicket_input::error_codes! {
         SelectContent = "select-content", "a tag inside select that parsers handle differently (strict mode)";
         /// Strict mode: a start tag the HTML parser ignores or merges.
         IgnoredTag = "ignored-tag", "the HTML parser ignores this start tag (strict mode)";
+        /// LeafXML: the input is not LeafXML; the reader's first error (its code and message
+        /// in `source()`, its span here) stops the rewrite.
+        NotWellFormed = "not-well-formed", "the input is not well-formed LeafXML";
+        /// LeafXML with `ErrorOutput::Discard`: the held output would pass `Settings::max_held_output`.
+        HeldOutputLimit = "held-output-limit", "the output held until the end would pass its limit";
         /// The output sink failed.
         WriteFailed = "write-failed", "writing the output failed";
     }

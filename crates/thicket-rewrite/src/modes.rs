@@ -25,6 +25,9 @@ pub(crate) struct Modes {
     pub(crate) strictness: Strictness,
     /// The prefixes (and default namespace) later selectors are parsed with.
     pub(crate) namespaces: Namespaces,
+    /// LeafXML's error output and held-output limit (`leafxml.rs`).
+    #[cfg(feature = "leafxml")]
+    pub(crate) leafxml: crate::leafxml::LeafSettings,
 }
 
 impl<'h> Settings<'h> {

@@ -20,6 +20,12 @@ pub enum Dialect {
     /// XML5, through `thicket_xml5`'s tokenizer.
     #[cfg(feature = "xml5")]
     Xml5,
+    /// MicroXML, through `thicket_microxml`'s streaming tokenizer (its recovery).
+    #[cfg(feature = "microxml")]
+    MicroXml,
+    /// LeafXML, through `thicket_leafxml`'s push reader: the first error stops the rewrite.
+    #[cfg(feature = "leafxml")]
+    LeafXml,
 }
 
 /// Where the output goes.
@@ -178,6 +184,10 @@ enum Driver {
     Html(Box<thicket_html::Tokenizer>),
     #[cfg(feature = "xml5")]
     Xml5(Box<thicket_xml5::Tokenizer<'static>>),
+    #[cfg(feature = "microxml")]
+    MicroXml(Box<crate::microxml::Driver>),
+    #[cfg(feature = "leafxml")]
+    LeafXml(Box<crate::leafxml::Driver>),
 }
 
 impl std::fmt::Debug for Driver {
@@ -187,6 +197,10 @@ impl std::fmt::Debug for Driver {
             Driver::Html(_) => f.write_str("Html"),
             #[cfg(feature = "xml5")]
             Driver::Xml5(_) => f.write_str("Xml5"),
+            #[cfg(feature = "microxml")]
+            Driver::MicroXml(_) => f.write_str("MicroXml"),
+            #[cfg(feature = "leafxml")]
+            Driver::LeafXml(_) => f.write_str("LeafXml"),
         }
     }
 }
@@ -253,6 +267,27 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                     false,
                 )
             }
+            #[cfg(feature = "microxml")]
+            Dialect::MicroXml => {
+                let options = thicket_microxml::Options {
+                    limits,
+                    ..Default::default()
+                };
+                (
+                    Driver::MicroXml(Box::new(crate::microxml::Driver::new(options))),
+                    SniffingDecoder::new(thicket_input::Sniff::Xml, encoding_rs::UTF_8).strict(),
+                    false,
+                )
+            }
+            #[cfg(feature = "leafxml")]
+            Dialect::LeafXml => (
+                Driver::LeafXml(Box::new(crate::leafxml::Driver::new(
+                    limits,
+                    settings.handlers.modes.leafxml,
+                ))),
+                SniffingDecoder::new(thicket_input::Sniff::Xml, encoding_rs::UTF_8).strict(),
+                false,
+            ),
         };
         Rewriter {
             driver,
@@ -320,11 +355,25 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Html(t) => t.finish(),
             #[cfg(feature = "xml5")]
             Driver::Xml5(t) => t.finish(),
+            #[cfg(feature = "microxml")]
+            Driver::MicroXml(d) => d.finish(),
+            #[cfg(feature = "leafxml")]
+            Driver::LeafXml(d) => d.finish(),
         }
         self.pump();
         self.flush()?;
-        if let Some(e) = self.core.refused().cloned() {
+        if let Some(e) = self.core.refused().cloned().or_else(|| self.driver_error()) {
             return Err(e);
+        }
+        #[cfg(feature = "leafxml")]
+        if let Driver::LeafXml(d) = &mut self.driver
+            && let Some(held) = d.take_held()
+            && let Err(e) = self.sink.write_bytes(&held)
+        {
+            let at = self.core.done;
+            let mut err = Error::new(ErrorCode::WriteFailed, Span::new(at, at));
+            err.source = Some(std::sync::Arc::new(e));
+            return Err(err);
         }
         Ok(self.sink)
     }
@@ -379,6 +428,10 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Html(t) => t.feed(text),
             #[cfg(feature = "xml5")]
             Driver::Xml5(t) => t.feed(text),
+            #[cfg(feature = "microxml")]
+            Driver::MicroXml(d) => d.feed(text),
+            #[cfg(feature = "leafxml")]
+            Driver::LeafXml(d) => d.feed(text),
         }
     }
 
@@ -392,13 +445,32 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         let r = self.flush();
         self.core.compact();
         r?;
-        match self.core.refused().cloned() {
+        match self.core.refused().cloned().or_else(|| self.driver_error()) {
             Some(e) => self.fail(e),
             None => Ok(()),
         }
     }
 
+    /// The dialect's error (LeafXML's first), once it happened.
+    fn driver_error(&self) -> Option<Error> {
+        match &self.driver {
+            #[cfg(feature = "leafxml")]
+            Driver::LeafXml(d) => d.failed(),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
     fn flush(&mut self) -> Result<(), Error> {
+        #[cfg(feature = "leafxml")]
+        if let Driver::LeafXml(d) = &mut self.driver
+            && d.holds()
+        {
+            return match d.hold(&mut self.core) {
+                Ok(()) => Ok(()),
+                Err(e) => self.fail(e),
+            };
+        }
         let sink = &mut self.sink;
         let r = self.core.drain_output(|b| sink.write_bytes(b));
         if let Err(e) = r {
@@ -430,6 +502,10 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                     }
                 }
             }
+            #[cfg(feature = "microxml")]
+            Driver::MicroXml(d) => d.pump(core),
+            #[cfg(feature = "leafxml")]
+            Driver::LeafXml(d) => d.pump(core),
         }
     }
 }
