@@ -58,6 +58,14 @@ impl<'h> Settings<'h> {
     }
 }
 
+impl Error {
+    /// For `not-well-formed`: the LeafXML reader's error (its own code, line, column and span;
+    /// the same as `source()`).
+    pub fn leafxml_error(&self) -> Option<&thicket_leafxml::Error> {
+        self.source.as_deref()?.downcast_ref()
+    }
+}
+
 /// The LeafXML reader and what the rewrite keeps beside it.
 pub(crate) struct Driver {
     reader: Reader<'static, Push>,
@@ -89,11 +97,16 @@ impl Driver {
         }
     }
 
-    /// Hands the reader the next text (as the UTF-8 bytes it is).
-    pub(crate) fn feed(&mut self, text: &str) {
+    /// Hands the reader the next text (as the UTF-8 bytes it is). `bom_taken`: the byte front
+    /// end took a byte order mark off the text already, so a U+FEFF at its start is content; the
+    /// reader is handed the mark it took (and counts from after it, as the core does). Text
+    /// given as text (`feed_str`) may start with the mark itself, which the reader takes off.
+    pub(crate) fn feed(&mut self, text: &str, bom_taken: bool) {
         if !self.started && !text.is_empty() {
             self.started = true;
-            if text.starts_with('\u{feff}') {
+            if bom_taken {
+                self.reader.feed("\u{feff}".as_bytes());
+            } else if text.starts_with('\u{feff}') {
                 self.shift = '\u{feff}'.len_utf8();
             }
         }
@@ -125,7 +138,7 @@ impl Driver {
                 Ok(None) => break,
                 Err(e) => {
                     let mut error = Error::new(ErrorCode::NotWellFormed, at(e.span));
-                    error.source = Some(Arc::new(std::io::Error::other(e)));
+                    error.source = Some(Arc::new(e));
                     self.error = Some(error);
                     core.halt();
                     return;

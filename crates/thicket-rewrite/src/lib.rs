@@ -126,7 +126,9 @@ pub struct Error {
     pub code: ErrorCode,
     /// Where: byte offsets into the input bytes, or into the selector text for selector errors.
     pub span: Span,
-    source: Option<std::sync::Arc<std::io::Error>>,
+    /// The cause: the sink's `io::Error` (`write-failed`), LeafXML's `thicket_leafxml::Error`
+    /// (`not-well-formed`).
+    source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync>>,
 }
 
 impl Error {

@@ -431,7 +431,10 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             #[cfg(feature = "microxml")]
             Driver::MicroXml(d) => d.feed(text),
             #[cfg(feature = "leafxml")]
-            Driver::LeafXml(d) => d.feed(text),
+            Driver::LeafXml(d) => {
+                let bom_taken = self.decoder.detected().is_some_and(|d| d.bom_len > 0);
+                d.feed(text, bom_taken)
+            }
         }
     }
 
