@@ -37,7 +37,7 @@ pub(crate) struct Driver {
     strings: String,
     name_len: usize,
     attrs: Vec<PendingAttr>,
-    /// Whether the last `AttributeName` may still get value pieces.
+    /// Whether the tag's `Data` pieces are the last attribute's value (from its name on).
     in_value: bool,
 }
 
@@ -144,9 +144,7 @@ impl Driver {
                 Token::Discarded { span } => {
                     // Inside a tag: whitespace and quotes, part of the tag's span. Outside:
                     // comments, instructions, the DOCTYPE, a byte order mark, written through.
-                    if tag_start.is_some() {
-                        *in_value = false;
-                    } else {
+                    if tag_start.is_none() {
                         core.process(Event::Other { span });
                     }
                 }
@@ -166,9 +164,7 @@ impl Driver {
 fn attribute_span(core: &Core<'_>, a: &PendingAttr) -> Span {
     let src = core.src.as_bytes();
     let at = |i: usize| i.checked_sub(core.base).and_then(|i| src.get(i)).copied();
-    let quoted = |open: usize, close: usize| {
-        matches!(at(open), Some(q @ (b'"' | b'\'')) if at(close) == Some(q))
-    };
+    let quoted = |open: usize, close: usize| matches!(at(open), Some(q @ (b'"' | b'\'')) if at(close) == Some(q));
     let end = match a.value_span {
         Some(v) if v.start > 0 && quoted(v.start - 1, v.end) => v.end + 1,
         Some(v) => v.end,

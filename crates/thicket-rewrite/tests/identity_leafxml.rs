@@ -44,11 +44,7 @@ fn leafxml_suite_inputs() -> Vec<Vec<u8>> {
 }
 
 /// Rewrites `input` fed as bytes in chunks of `chunk`: the output and the result.
-fn rewrite(
-    input: &[u8],
-    settings: Settings<'_>,
-    chunk: usize,
-) -> (Vec<u8>, Result<(), Error>) {
+fn rewrite(input: &[u8], settings: Settings<'_>, chunk: usize) -> (Vec<u8>, Result<(), Error>) {
     let mut out = Vec::new();
     let mut r = Rewriter::new(LEAFXML, settings, |b: &[u8]| out.extend_from_slice(b));
     let mut result = Ok(());
@@ -111,7 +107,10 @@ fn check(input: &[u8], chunks: &[usize]) -> bool {
 #[test]
 fn identity_on_the_leafxml_suite() {
     let inputs = leafxml_suite_inputs();
-    let accepted = inputs.iter().filter(|i| check(i, &[usize::MAX, 1, 5])).count();
+    let accepted = inputs
+        .iter()
+        .filter(|i| check(i, &[usize::MAX, 1, 5]))
+        .count();
     assert!(accepted > 50, "{accepted} of {}", inputs.len());
 }
 

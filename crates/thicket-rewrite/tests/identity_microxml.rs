@@ -37,7 +37,11 @@ fn check_small(input: &str) {
     }
     for chunk in [usize::MAX, 1, 5] {
         if let Some(out) = rewrite_bytes(input.as_bytes(), MICROXML, noop_everywhere(), chunk) {
-            assert_eq!(out, input.as_bytes(), "bytes in chunks of {chunk}: {input:?}");
+            assert_eq!(
+                out,
+                input.as_bytes(),
+                "bytes in chunks of {chunk}: {input:?}"
+            );
         }
     }
 }
