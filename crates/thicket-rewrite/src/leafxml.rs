@@ -145,6 +145,12 @@ impl Driver {
                 }
             };
             let span = at(event.span);
+            // What the reader skipped: the XML declaration, comments, instructions, the
+            // DOCTYPE, whitespace outside the root element.
+            let skipped = at(event.skipped);
+            if skipped.start < skipped.end {
+                core.process(Event::Other { span: skipped });
+            }
             match event.kind {
                 EventKind::Start {
                     local_name,

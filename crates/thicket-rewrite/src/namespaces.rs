@@ -123,7 +123,14 @@ fn split(name: &str) -> (Option<&str>, &str) {
     {
         thicket_xml5::split_qname(name)
     }
-    #[cfg(not(feature = "xml5"))]
+    // Without XML5: LeafXML's reader rejects a name with more than one colon or an empty
+    // prefix or local part, so on what it accepts a split at the colon is the same rule.
+    #[cfg(all(not(feature = "xml5"), feature = "leafxml"))]
+    {
+        name.split_once(':')
+            .map_or((None, name), |(prefix, local)| (Some(prefix), local))
+    }
+    #[cfg(not(any(feature = "xml5", feature = "leafxml")))]
     {
         (None, name)
     }

@@ -5,9 +5,15 @@ use std::io;
 use thicket_input::front::SniffingDecoder;
 use thicket_input::{Diagnostic, Limits, Span};
 
-use crate::core::{Core, Event, Handlers, reuse_attrs};
-use crate::handlers::{DocumentEnd, Element, Unit, UnitKind};
-use crate::selector::{Attr, SelectorList};
+use crate::core::{Core, Handlers};
+#[cfg(any(feature = "html", feature = "xml5"))]
+use crate::core::{Event, reuse_attrs};
+#[cfg(any(feature = "html", feature = "xml5"))]
+use crate::handlers::UnitKind;
+use crate::handlers::{DocumentEnd, Element, Unit};
+#[cfg(any(feature = "html", feature = "xml5"))]
+use crate::selector::Attr;
+use crate::selector::SelectorList;
 use crate::{Error, ErrorCode};
 
 /// Which markup language the input is.
@@ -275,7 +281,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 };
                 (
                     Driver::MicroXml(Box::new(crate::microxml::Driver::new(options))),
-                    SniffingDecoder::new(thicket_input::Sniff::Xml, encoding_rs::UTF_8).strict(),
+                    SniffingDecoder::new(thicket_input::Sniff::Bom, encoding_rs::UTF_8).strict(),
                     false,
                 )
             }
@@ -285,7 +291,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                     limits,
                     settings.handlers.modes.leafxml,
                 ))),
-                SniffingDecoder::new(thicket_input::Sniff::Xml, encoding_rs::UTF_8).strict(),
+                SniffingDecoder::new(thicket_input::Sniff::Bom, encoding_rs::UTF_8).strict(),
                 false,
             ),
         };
