@@ -145,3 +145,76 @@ proptest! {
         );
     }
 }
+
+/// The outer span of every element `*` matches, from the rewriter (start tag to `on_close`),
+/// feeding `input` as text in chunks of `chunk` bytes (as text: the tree's spans count a byte
+/// order mark, which the byte front end takes off).
+fn elements_streamed(input: &str, chunk: usize) -> Vec<(usize, usize)> {
+    let spans = std::cell::RefCell::new(Vec::new());
+    {
+        let settings = Settings::new()
+            .on_element("*", |e| {
+                let start = e.span().start;
+                let at = spans.borrow().len();
+                spans.borrow_mut().push((start, usize::MAX));
+                let spans = &spans;
+                e.on_close(move |end| spans.borrow_mut()[at].1 = end);
+            })
+            .unwrap();
+        let mut r = thicket_rewrite::Rewriter::read_only(MICROXML, settings);
+        let mut rest = input;
+        while !rest.is_empty() {
+            let mut cut = chunk.min(rest.len());
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            r.feed_str(&rest[..cut]).unwrap();
+            rest = &rest[cut..];
+        }
+        let _ = r.finish().unwrap();
+    }
+    spans.into_inner()
+}
+
+/// The outer span of every element of `thicket_microxml::parse`'s tree (not the `#doc`
+/// wrapper recovery adds).
+fn elements_in_tree(input: &str) -> Vec<(usize, usize)> {
+    let parsed = thicket_microxml::parse(input);
+    parsed
+        .root()
+        .descendants()
+        .filter_map(|n| match n {
+            thicket_microxml::NodeRef::Element(e) if e.name() != "#doc" => {
+                Some((e.span().start, e.span().end))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_stack_agrees_with_the_tree_on_the_suites_and_the_corpus() {
+    for (name, text) in corpus("xml") {
+        assert!(
+            elements_streamed(&text, 4093) == elements_in_tree(&text),
+            "{name}"
+        );
+    }
+    for input in &microxml_suite_inputs() {
+        assert_eq!(
+            elements_streamed(input, usize::MAX),
+            elements_in_tree(input),
+            "{input:?}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// The rewriter's open elements are the recovering tree builder's: the same elements, each
+    /// from its start tag to where the tree closes it.
+    #[test]
+    fn the_stack_agrees_with_the_tree(input in markup(), chunk in 1usize..17) {
+        prop_assert_eq!(elements_streamed(&input, chunk), elements_in_tree(&input));
+    }
+}
