@@ -78,6 +78,8 @@ pub(crate) struct Driver {
     error: Option<Error>,
     /// The next `End` is the end of an empty-element tag (the tag did not open an element).
     empty: bool,
+    /// The qualified name of the start tag being handed to the core, as written.
+    name: String,
     /// The output held in [`ErrorOutput::Discard`] mode.
     held: Option<Vec<u8>>,
     max_held: Option<usize>,
@@ -92,6 +94,7 @@ impl Driver {
             finished: false,
             error: None,
             empty: false,
+            name: String::new(),
             held: (settings.on_error == ErrorOutput::Discard).then(Vec::new),
             max_held: settings.max_held,
         }
@@ -162,7 +165,11 @@ impl Driver {
                     let name_len = source[1..]
                         .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
                         .unwrap_or(source.len() - 1);
-                    let name = source[1..1 + name_len].to_owned();
+                    // Copied (the core is borrowed mutably below), into one buffer kept for
+                    // the whole rewrite.
+                    self.name.clear();
+                    self.name.push_str(&source[1..1 + name_len]);
+                    let name = &self.name;
                     let mut list = reuse_attrs(std::mem::take(&mut core.attrs));
                     list.extend(attributes.written().map(|a| Attr {
                         name: a.name,
@@ -170,7 +177,7 @@ impl Driver {
                         span: at(a.span()),
                     }));
                     core.process(Event::Start {
-                        name: &name,
+                        name,
                         local: &local_name,
                         attributes: &list,
                         self_closing,
