@@ -26,10 +26,15 @@ pub enum Dialect {
     /// XML5, through `thicket_xml5`'s tokenizer.
     #[cfg(feature = "xml5")]
     Xml5,
-    /// MicroXML, through `thicket_microxml`'s streaming tokenizer (its recovery).
+    /// MicroXML, through `thicket_microxml`'s streaming tokenizer (its recovery: every input
+    /// rewrites). Its lexer discards comments, processing instructions and the DOCTYPE: they
+    /// pass through, and their handlers do not run.
     #[cfg(feature = "microxml")]
     MicroXml,
-    /// LeafXML, through `thicket_leafxml`'s push reader: the first error stops the rewrite.
+    /// LeafXML, through `thicket_leafxml`'s push reader: the first error stops the rewrite
+    /// (`not-well-formed`; [`Settings::output_on_error`] says what is written). The reader
+    /// filters comments, processing instructions and the DOCTYPE: they pass through, and their
+    /// handlers do not run.
     #[cfg(feature = "leafxml")]
     LeafXml,
 }
