@@ -59,10 +59,25 @@ impl<'h> Settings<'h> {
 }
 
 impl Error {
-    /// For `not-well-formed`: the LeafXML reader's error (its own code, line, column and span;
-    /// the same as `source()`).
+    /// For an error of the LeafXML reader (`not-well-formed`, or a limit's code): the reader's
+    /// error, with its own code, line, column and span (the same as `source()`).
     pub fn leafxml_error(&self) -> Option<&thicket_leafxml::Error> {
         self.source.as_deref()?.downcast_ref()
+    }
+}
+
+/// The rewrite's code for a reader's error: a limit keeps its name (the same code in every
+/// dialect), anything else is `not-well-formed`.
+fn code(code: thicket_leafxml::ErrorCode) -> ErrorCode {
+    use thicket_leafxml::ErrorCode as Leaf;
+    match code {
+        Leaf::DepthLimit => ErrorCode::DepthLimit,
+        Leaf::AttributeLimit => ErrorCode::AttributeLimit,
+        Leaf::NameLengthLimit => ErrorCode::NameLengthLimit,
+        Leaf::ValueLengthLimit => ErrorCode::ValueLengthLimit,
+        Leaf::NamespaceLimit => ErrorCode::NamespaceLimit,
+        Leaf::TokenLengthLimit => ErrorCode::TokenLengthLimit,
+        _ => ErrorCode::NotWellFormed,
     }
 }
 
@@ -140,7 +155,7 @@ impl Driver {
                 Ok(Some(event)) => event,
                 Ok(None) => break,
                 Err(e) => {
-                    let mut error = Error::new(ErrorCode::NotWellFormed, at(e.span));
+                    let mut error = Error::new(code(e.code), at(e.span));
                     error.source = Some(Arc::new(e));
                     self.error = Some(error);
                     core.halt();

@@ -90,11 +90,13 @@ thicket_input::error_codes! {
         UnsupportedEncoding = "unsupported-encoding", "the input is not UTF-8; only UTF-8 input can be rewritten for now";
         /// The bytes are not well-formed UTF-8.
         MalformedUtf8 = "malformed-utf8", "the input is not well-formed UTF-8";
-        /// An element would be deeper than `Limits::max_depth`; it is not opened.
+        /// An element would be deeper than `Limits::max_depth`; it is not opened (LeafXML: the
+        /// reader's error, which stops the rewrite).
         DepthLimit = "depth-limit", "an element is nested deeper than the depth limit";
         /// A namespace prefix in a selector that the caller did not bind (`Namespaces`).
         UnknownNamespacePrefix = "unknown-namespace-prefix", "the selector uses a namespace prefix that is not bound";
-        /// A namespace declaration past `Limits::max_namespace_declarations` in scope; it does not bind.
+        /// A namespace declaration past `Limits::max_namespace_declarations` in scope; it does not
+        /// bind (LeafXML: the reader's error, which stops the rewrite).
         NamespaceLimit = "namespace-limit", "too many namespace declarations in scope";
         /// Strict mode: a start tag ends an open element, or an end tag closes elements, where
         /// HTML tree construction and the rewriter's subset of it may differ.
@@ -114,6 +116,14 @@ thicket_input::error_codes! {
         /// LeafXML: the input is not LeafXML; the reader's first error (its code and message
         /// in `source()`, its span here) stops the rewrite.
         NotWellFormed = "not-well-formed", "the input is not well-formed LeafXML";
+        /// LeafXML: more attributes on a tag than `Limits::max_attributes` (the reader's error).
+        AttributeLimit = "attribute-limit", "more attributes on a tag than the attribute limit";
+        /// LeafXML: a name longer than `Limits::max_name_len` (the reader's error).
+        NameLengthLimit = "name-length-limit", "a name longer than the name length limit";
+        /// LeafXML: an attribute value longer than `Limits::max_value_len` (the reader's error).
+        ValueLengthLimit = "value-length-limit", "an attribute value longer than the value length limit";
+        /// LeafXML: a token longer than `Limits::max_token_len` (the reader's error).
+        TokenLengthLimit = "token-length-limit", "a token longer than the token length limit";
         /// LeafXML with `ErrorOutput::Discard`: the held output would pass `Settings::max_held_output`.
         HeldOutputLimit = "held-output-limit", "the output held until the end would pass its limit";
         /// The output sink failed.

@@ -226,6 +226,33 @@ fn leafxml_stops_at_the_first_error_flushing_or_discarding() {
 }
 
 #[test]
+fn leafxml_limits_are_the_readers_errors_with_their_own_codes() {
+    use thicket_rewrite::Limits;
+    let cases = [
+        (
+            Limits::none().with_max_depth(2),
+            "depth-limit 6..22 (depth-limit)",
+        ),
+        (
+            Limits::none().with_max_attributes(1),
+            "attribute-limit 15..16 (attribute-limit)",
+        ),
+        (
+            Limits::none().with_max_name_len(0),
+            "name-length-limit 1..2 (name-length-limit)",
+        ),
+    ];
+    for (limits, want) in cases {
+        for chunk in [1, 1 << 20] {
+            let settings = Settings::new().with_limits(limits);
+            let (out, err) = leaf_error("<a><b><c x='1' y='2'/></b></a>", settings, chunk);
+            assert_eq!(err, want, "{limits:?}");
+            assert!("<a><b><c x='1' y='2'/></b></a>".starts_with(&out));
+        }
+    }
+}
+
+#[test]
 fn leafxml_discard_holds_output_within_its_limit() {
     let input = format!("<r>{}</r>", "<a>x</a>".repeat(100));
     let settings = || {
