@@ -45,6 +45,21 @@ impl<'h> Settings<'h> {
     /// ([`ErrorOutput::Flush`], the default) or nothing at all ([`ErrorOutput::Discard`], which
     /// holds the whole output until `finish`). The other dialects recover from every input and
     /// stream their output.
+    ///
+    /// ```
+    /// use thicket_rewrite::{Dialect, ErrorOutput, Rewriter, Settings};
+    ///
+    /// for (mode, written) in [(ErrorOutput::Flush, &b"<r><a>x</a>"[..]), (ErrorOutput::Discard, b"")] {
+    ///     let mut out = Vec::new();
+    ///     let settings = Settings::new().output_on_error(mode);
+    ///     let mut r = Rewriter::new(Dialect::LeafXml, settings, |b: &[u8]| out.extend_from_slice(b));
+    ///     let e = r.feed(b"<r><a>x</a></b>").unwrap_err();
+    ///     assert_eq!((e.code.as_str(), e.span.start, e.span.end), ("not-well-formed", 11, 15));
+    ///     assert_eq!(e.leafxml_error().unwrap().code.as_str(), "mismatched-end-tag");
+    ///     drop(r);
+    ///     assert_eq!(out, written);
+    /// }
+    /// ```
     pub fn output_on_error(mut self, output: ErrorOutput) -> Settings<'h> {
         self.handlers.modes.leafxml.on_error = output;
         self

@@ -10,6 +10,7 @@
 //! are in docs/rewrite.md.
 //!
 //! ```
+//! # #[cfg(all(feature = "html", feature = "xml5"))] {
 //! use thicket_rewrite::{ContentType, Dialect, Settings, rewrite_str};
 //!
 //! let settings = Settings::new()
@@ -39,6 +40,7 @@
 //! rewriter.feed(b"xt</a>").unwrap();
 //! rewriter.finish().unwrap();
 //! assert_eq!(out, b"<a><b x='1'>text</a>");
+//! # }
 //! ```
 #![warn(missing_debug_implementations)]
 
@@ -178,6 +180,6 @@ impl std::error::Error for Error {
     }
 }
 
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "html"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeExample;

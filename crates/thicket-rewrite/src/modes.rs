@@ -50,6 +50,7 @@ impl<'h> Settings<'h> {
     /// written. No effect on XML5, whose stack follows the XML5 tree builder exactly.
     ///
     /// ```
+    /// # #[cfg(feature = "html")] {
     /// use thicket_rewrite::{Dialect, Rewriter, Settings};
     /// let mut out = Vec::new();
     /// let mut r = Rewriter::new(Dialect::Html, Settings::new().strict(true), |b: &[u8]| {
@@ -61,6 +62,7 @@ impl<'h> Settings<'h> {
     /// assert_eq!(r.diagnostics().len(), 1);
     /// assert!(r.finish().is_err());
     /// assert_eq!(out, b"<ul><li>one</li></ul><p>two");
+    /// # }
     /// ```
     pub fn strict(mut self, enabled: bool) -> Settings<'h> {
         self.handlers.modes.strictness = if enabled {

@@ -17,6 +17,7 @@ use crate::selector::Attr;
 /// and [`crate::Settings::with_namespaces`].
 ///
 /// ```
+/// # #[cfg(feature = "xml5")] {
 /// use thicket_rewrite::{Dialect, Namespaces, Settings};
 ///
 /// let ns = Namespaces::new().prefix("s", Namespaces::SVG);
@@ -28,6 +29,7 @@ use crate::selector::Attr;
 /// let xml = "<doc xmlns:svg='http://www.w3.org/2000/svg'><svg:rect/><rect/></doc>";
 /// thicket_rewrite::rewrite_str(xml, Dialect::Xml5, settings).unwrap();
 /// assert_eq!(found, ["svg:rect"]);
+/// # }
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Namespaces {
