@@ -1,12 +1,16 @@
-//! Streaming selection and rewriting of HTML and XML5 with byte-exact pass-through.
+//! Streaming selection and rewriting of HTML, XML5, MicroXML and LeafXML with byte-exact
+//! pass-through.
 //!
 //! Every byte no handler changes goes to the output unchanged, however the input is split into
 //! chunks. Element handlers are chosen by CSS selectors (parsed with `cssparser`) decided at
 //! each start tag from bounded state per open element; text, comment, doctype, processing
-//! instruction and document-end handlers see every such token. The rules are in
-//! docs/rewrite.md.
+//! instruction and document-end handlers see every such token (MicroXML's lexer and LeafXML's
+//! reader have no comment, doctype or processing instruction tokens: those pass through). One
+//! cargo feature per dialect (`html`, `xml5`, `microxml`, `leafxml`, all default). The rules
+//! are in docs/rewrite.md.
 //!
 //! ```
+//! # #[cfg(all(feature = "html", feature = "xml5"))] {
 //! use thicket_rewrite::{ContentType, Dialect, Settings, rewrite_str};
 //!
 //! let settings = Settings::new()
@@ -36,20 +40,30 @@
 //! rewriter.feed(b"xt</a>").unwrap();
 //! rewriter.finish().unwrap();
 //! assert_eq!(out, b"<a><b x='1'>text</a>");
+//! # }
 //! ```
 #![warn(missing_debug_implementations)]
 
-#[cfg(not(any(feature = "html", feature = "xml5")))]
+#[cfg(not(any(
+    feature = "html",
+    feature = "xml5",
+    feature = "microxml",
+    feature = "leafxml"
+)))]
 compile_error!(
-    "thicket-rewrite needs a dialect: enable the `html` or `xml5` feature (or both, the default)"
+    "thicket-rewrite needs a dialect: enable the `html`, `xml5`, `microxml` or `leafxml` feature (all four are the default)"
 );
 
 mod capture;
 mod core;
 mod encoding;
 mod handlers;
+#[cfg(feature = "leafxml")]
+mod leafxml;
 mod matcher;
 mod memory;
+#[cfg(feature = "microxml")]
+mod microxml;
 mod modes;
 mod namespaces;
 mod rawtext;
@@ -68,6 +82,8 @@ pub use handlers::{
     CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
 };
 pub use memory::MemoryLimits;
+#[cfg(feature = "leafxml")]
+pub use leafxml::ErrorOutput;
 pub use namespaces::Namespaces;
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
 pub use selector::SelectorList;
@@ -89,11 +105,13 @@ thicket_input::error_codes! {
         UnsupportedEncoding = "unsupported-encoding", "the input's encoding cannot be rewritten bytes in, bytes out (UTF-16, ISO-2022-JP, replacement)";
         /// The bytes are not well-formed UTF-8.
         MalformedUtf8 = "malformed-utf8", "the input is not well-formed UTF-8";
-        /// An element would be deeper than `Limits::max_depth`; it is not opened.
+        /// An element would be deeper than `Limits::max_depth`; it is not opened (LeafXML: the
+        /// reader's error, which stops the rewrite).
         DepthLimit = "depth-limit", "an element is nested deeper than the depth limit";
         /// A namespace prefix in a selector that the caller did not bind (`Namespaces`).
         UnknownNamespacePrefix = "unknown-namespace-prefix", "the selector uses a namespace prefix that is not bound";
-        /// A namespace declaration past `Limits::max_namespace_declarations` in scope; it does not bind.
+        /// A namespace declaration past `Limits::max_namespace_declarations` in scope; it does not
+        /// bind (LeafXML: the reader's error, which stops the rewrite).
         NamespaceLimit = "namespace-limit", "too many namespace declarations in scope";
         /// Strict mode: a start tag ends an open element, or an end tag closes elements, where
         /// HTML tree construction and the rewriter's subset of it may differ.
@@ -120,6 +138,19 @@ thicket_input::error_codes! {
         TextNodeLimit = "text-node-limit", "a whole text node is longer than the text node limit";
         /// A token is longer than `MemoryLimits::max_buffered`; the rewrite stops.
         BufferLimit = "buffer-limit", "a token is longer than the buffer limit";
+        /// LeafXML: the input is not LeafXML; the reader's first error (its code and message
+        /// in `source()`, its span here) stops the rewrite.
+        NotWellFormed = "not-well-formed", "the input is not well-formed LeafXML";
+        /// LeafXML: more attributes on a tag than `Limits::max_attributes` (the reader's error).
+        AttributeLimit = "attribute-limit", "more attributes on a tag than the attribute limit";
+        /// LeafXML: a name longer than `Limits::max_name_len` (the reader's error).
+        NameLengthLimit = "name-length-limit", "a name longer than the name length limit";
+        /// LeafXML: an attribute value longer than `Limits::max_value_len` (the reader's error).
+        ValueLengthLimit = "value-length-limit", "an attribute value longer than the value length limit";
+        /// LeafXML: a token longer than `Limits::max_token_len` (the reader's error).
+        TokenLengthLimit = "token-length-limit", "a token longer than the token length limit";
+        /// LeafXML with `ErrorOutput::Discard`: the held output would pass `Settings::max_held_output`.
+        HeldOutputLimit = "held-output-limit", "the output held until the end would pass its limit";
         /// The output sink failed.
         WriteFailed = "write-failed", "writing the output failed";
     }
@@ -132,7 +163,9 @@ pub struct Error {
     pub code: ErrorCode,
     /// Where: byte offsets into the input bytes, or into the selector text for selector errors.
     pub span: Span,
-    source: Option<std::sync::Arc<std::io::Error>>,
+    /// The cause: the sink's `io::Error` (`write-failed`), LeafXML's `thicket_leafxml::Error`
+    /// (`not-well-formed`).
+    source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync>>,
 }
 
 impl Error {
@@ -170,6 +203,6 @@ impl std::error::Error for Error {
     }
 }
 
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "html"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeExample;

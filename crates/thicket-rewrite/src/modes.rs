@@ -27,6 +27,9 @@ pub(crate) struct Modes {
     pub(crate) namespaces: Namespaces,
     /// The encoding when the input says none (`Settings::default_encoding`; else UTF-8).
     pub(crate) encoding: Option<&'static encoding_rs::Encoding>,
+    /// LeafXML's error output and held-output limit (`leafxml.rs`).
+    #[cfg(feature = "leafxml")]
+    pub(crate) leafxml: crate::leafxml::LeafSettings,
 }
 
 impl<'h> Settings<'h> {
@@ -49,6 +52,7 @@ impl<'h> Settings<'h> {
     /// written. No effect on XML5, whose stack follows the XML5 tree builder exactly.
     ///
     /// ```
+    /// # #[cfg(feature = "html")] {
     /// use thicket_rewrite::{Dialect, Rewriter, Settings};
     /// let mut out = Vec::new();
     /// let mut r = Rewriter::new(Dialect::Html, Settings::new().strict(true), |b: &[u8]| {
@@ -60,6 +64,7 @@ impl<'h> Settings<'h> {
     /// assert_eq!(r.diagnostics().len(), 1);
     /// assert!(r.finish().is_err());
     /// assert_eq!(out, b"<ul><li>one</li></ul><p>two");
+    /// # }
     /// ```
     pub fn strict(mut self, enabled: bool) -> Settings<'h> {
         self.handlers.modes.strictness = if enabled {

@@ -17,6 +17,7 @@ use crate::selector::Attr;
 /// and [`crate::Settings::with_namespaces`].
 ///
 /// ```
+/// # #[cfg(feature = "xml5")] {
 /// use thicket_rewrite::{Dialect, Namespaces, Settings};
 ///
 /// let ns = Namespaces::new().prefix("s", Namespaces::SVG);
@@ -28,6 +29,7 @@ use crate::selector::Attr;
 /// let xml = "<doc xmlns:svg='http://www.w3.org/2000/svg'><svg:rect/><rect/></doc>";
 /// thicket_rewrite::rewrite_str(xml, Dialect::Xml5, settings).unwrap();
 /// assert_eq!(found, ["svg:rect"]);
+/// # }
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Namespaces {
@@ -123,7 +125,14 @@ fn split(name: &str) -> (Option<&str>, &str) {
     {
         thicket_xml5::split_qname(name)
     }
-    #[cfg(not(feature = "xml5"))]
+    // Without XML5: LeafXML's reader rejects a name with more than one colon or an empty
+    // prefix or local part, so on what it accepts a split at the colon is the same rule.
+    #[cfg(all(not(feature = "xml5"), feature = "leafxml"))]
+    {
+        name.split_once(':')
+            .map_or((None, name), |(prefix, local)| (Some(prefix), local))
+    }
+    #[cfg(not(any(feature = "xml5", feature = "leafxml")))]
     {
         (None, name)
     }

@@ -5,9 +5,15 @@ use std::io;
 use thicket_input::front::SniffingDecoder;
 use thicket_input::{Diagnostic, Limits, Span};
 
-use crate::core::{Core, Event, Handlers, reuse_attrs};
-use crate::handlers::{DocumentEnd, Element, Unit, UnitKind};
-use crate::selector::{Attr, SelectorList};
+use crate::core::{Core, Handlers};
+#[cfg(any(feature = "html", feature = "xml5"))]
+use crate::core::{Event, reuse_attrs};
+#[cfg(any(feature = "html", feature = "xml5"))]
+use crate::handlers::UnitKind;
+use crate::handlers::{DocumentEnd, Element, Unit};
+#[cfg(any(feature = "html", feature = "xml5"))]
+use crate::selector::Attr;
+use crate::selector::SelectorList;
 use crate::{Error, ErrorCode};
 
 /// Which markup language the input is.
@@ -20,6 +26,17 @@ pub enum Dialect {
     /// XML5, through `thicket_xml5`'s tokenizer.
     #[cfg(feature = "xml5")]
     Xml5,
+    /// MicroXML, through `thicket_microxml`'s streaming tokenizer (its recovery: every input
+    /// rewrites). Its lexer discards comments, processing instructions and the DOCTYPE: they
+    /// pass through, and their handlers do not run.
+    #[cfg(feature = "microxml")]
+    MicroXml,
+    /// LeafXML, through `thicket_leafxml`'s push reader: the first error stops the rewrite
+    /// (`not-well-formed`; [`Settings::output_on_error`] says what is written). The reader
+    /// filters comments, processing instructions and the DOCTYPE: they pass through, and their
+    /// handlers do not run.
+    #[cfg(feature = "leafxml")]
+    LeafXml,
 }
 
 /// Where the output goes.
@@ -180,6 +197,10 @@ enum Driver {
     Html(Box<thicket_html::Tokenizer>),
     #[cfg(feature = "xml5")]
     Xml5(Box<thicket_xml5::Tokenizer<'static>>),
+    #[cfg(feature = "microxml")]
+    MicroXml(Box<crate::microxml::Driver>),
+    #[cfg(feature = "leafxml")]
+    LeafXml(Box<crate::leafxml::Driver>),
 }
 
 impl std::fmt::Debug for Driver {
@@ -189,6 +210,10 @@ impl std::fmt::Debug for Driver {
             Driver::Html(_) => f.write_str("Html"),
             #[cfg(feature = "xml5")]
             Driver::Xml5(_) => f.write_str("Xml5"),
+            #[cfg(feature = "microxml")]
+            Driver::MicroXml(_) => f.write_str("MicroXml"),
+            #[cfg(feature = "leafxml")]
+            Driver::LeafXml(_) => f.write_str("LeafXml"),
         }
     }
 }
@@ -269,6 +294,27 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                     false,
                 )
             }
+            #[cfg(feature = "microxml")]
+            Dialect::MicroXml => {
+                let options = thicket_microxml::Options {
+                    limits,
+                    ..Default::default()
+                };
+                (
+                    Driver::MicroXml(Box::new(crate::microxml::Driver::new(options))),
+                    SniffingDecoder::new(thicket_input::Sniff::Bom, encoding_rs::UTF_8).strict(),
+                    false,
+                )
+            }
+            #[cfg(feature = "leafxml")]
+            Dialect::LeafXml => (
+                Driver::LeafXml(Box::new(crate::leafxml::Driver::new(
+                    limits,
+                    settings.handlers.modes.leafxml,
+                ))),
+                SniffingDecoder::new(thicket_input::Sniff::Bom, encoding_rs::UTF_8).strict(),
+                false,
+            ),
         };
         Rewriter {
             driver,
@@ -431,12 +477,26 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Html(t) => t.finish(),
             #[cfg(feature = "xml5")]
             Driver::Xml5(t) => t.finish(),
+            #[cfg(feature = "microxml")]
+            Driver::MicroXml(d) => d.finish(),
+            #[cfg(feature = "leafxml")]
+            Driver::LeafXml(d) => d.finish(),
         }
         self.pump();
         self.map_diagnostics();
         self.flush()?;
-        if let Some(e) = self.core.refused().cloned() {
+        if let Some(e) = self.core.refused().cloned().or_else(|| self.driver_error()) {
             self.fail(e)?;
+        }
+        #[cfg(feature = "leafxml")]
+        if let Driver::LeafXml(d) = &mut self.driver
+            && let Some(held) = d.take_held()
+            && let Err(e) = self.sink.write_bytes(&held)
+        {
+            let at = self.core.done;
+            let mut err = Error::new(ErrorCode::WriteFailed, Span::new(at, at));
+            err.source = Some(std::sync::Arc::new(e));
+            return Err(err);
         }
         Ok(self.sink)
     }
@@ -509,6 +569,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Html(t) => t.feed(text),
             #[cfg(feature = "xml5")]
             Driver::Xml5(t) => t.feed(text),
+            #[cfg(feature = "microxml")]
+            Driver::MicroXml(d) => d.feed(text),
+            #[cfg(feature = "leafxml")]
+            Driver::LeafXml(d) => {
+                let bom_taken = self.decoder.detected().is_some_and(|d| d.bom_len > 0);
+                d.feed(text, bom_taken)
+            }
         }
     }
 
@@ -523,7 +590,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         let r = self.flush();
         // A refusal's span is mapped (in a legacy encoding) before compaction lets go of it.
         if r.is_ok()
-            && let Some(e) = self.core.refused().cloned()
+            && let Some(e) = self.core.refused().cloned().or_else(|| self.driver_error())
         {
             return self.fail(e);
         }
@@ -531,7 +598,26 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         r
     }
 
+    /// The dialect's error (LeafXML's first), once it happened.
+    fn driver_error(&self) -> Option<Error> {
+        match &self.driver {
+            #[cfg(feature = "leafxml")]
+            Driver::LeafXml(d) => d.failed(),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
     fn flush(&mut self) -> Result<(), Error> {
+        #[cfg(feature = "leafxml")]
+        if let Driver::LeafXml(d) = &mut self.driver
+            && d.holds()
+        {
+            return match d.hold(&mut self.core) {
+                Ok(()) => Ok(()),
+                Err(e) => self.fail(e),
+            };
+        }
         let sink = &mut self.sink;
         let r = self.core.drain_output(|b| sink.write_bytes(b));
         if let Err(e) = r {
@@ -568,6 +654,10 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                     }
                 }
             }
+            #[cfg(feature = "microxml")]
+            Driver::MicroXml(d) => d.pump(core),
+            #[cfg(feature = "leafxml")]
+            Driver::LeafXml(d) => d.pump(core),
         }
     }
 }

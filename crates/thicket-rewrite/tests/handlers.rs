@@ -1,4 +1,6 @@
 //! One test per handler operation, each checked whole and fed one character at a time.
+// The HTML and XML5 tests, built with both features (the default).
+#![cfg(all(feature = "html", feature = "xml5"))]
 
 mod common;
 

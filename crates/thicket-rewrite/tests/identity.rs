@@ -1,5 +1,7 @@
 //! Identity: with a no-op handler on every token kind, the output is the input byte for byte,
 //! over the suites' inputs, the corpus and random input, however it is split.
+// The HTML and XML5 tests, built with both features (the default).
+#![cfg(all(feature = "html", feature = "xml5"))]
 
 mod common;
 

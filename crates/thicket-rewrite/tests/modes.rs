@@ -1,5 +1,7 @@
 //! HTML settings beyond the handlers: the scripting flag and strict mode (one test per rule
 //! of the strict table, each also fed char by char).
+// The HTML and XML5 tests, built with both features (the default).
+#![cfg(all(feature = "html", feature = "xml5"))]
 
 mod common;
 

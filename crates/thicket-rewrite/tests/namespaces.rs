@@ -3,6 +3,8 @@
 //! (foreign content), insta snapshots; errors; the streaming matcher against the tree matcher
 //! on every XML corpus file with namespaced selectors built from each file's namespaces; and a
 //! bound on the declarations in scope.
+// The HTML and XML5 tests, built with both features (the default).
+#![cfg(all(feature = "html", feature = "xml5"))]
 
 mod common;
 

@@ -1,6 +1,8 @@
 //! The selector suite: a table of selectors over one HTML and one XML document, each match
 //! written out (insta snapshots); selector errors; and the streaming matcher against the
 //! non-streaming one (`SelectorList::matches_in_xml5`) on every XML corpus file.
+// The HTML and XML5 tests, built with both features (the default).
+#![cfg(all(feature = "html", feature = "xml5"))]
 
 mod common;
 

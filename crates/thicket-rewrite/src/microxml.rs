@@ -1,0 +1,176 @@
+//! The MicroXML driver: `thicket_microxml`'s streaming tokenizer, its lexical tokens assembled
+//! into the rewriter's events (docs/rewrite.md, "MicroXML and LeafXML").
+//!
+//! The tokenizer lends each token until the next call and hands a start tag out in pieces
+//! (`StartTagOpen`, then each `AttributeName` and its value's `Data` pieces, then a close), so
+//! the driver copies a tag's name, attribute names and values into buffers kept for the whole
+//! rewrite, and hands the core one `Start` event at the close. Token spans tile the input, so
+//! the tag's span runs from its `<` to the end of its close (an empty close where recovery
+//! closed the tag).
+
+use thicket_input::Span;
+use thicket_microxml::Token;
+
+use crate::core::{Core, Event, reuse_attrs};
+use crate::handlers::UnitKind;
+use crate::selector::Attr;
+
+/// One attribute of the tag being assembled: ranges into [`Driver::strings`].
+#[derive(Clone, Copy, Debug)]
+struct PendingAttr {
+    name: (usize, usize),
+    value: (usize, usize),
+    /// Where the name starts and where the name (with `=`) ends.
+    name_span: Span,
+    /// The source of the value's `Data` pieces (empty when it has none).
+    value_span: Option<Span>,
+}
+
+/// The MicroXML tokenizer and the start tag it is handing out.
+pub(crate) struct Driver {
+    tokenizer: thicket_microxml::Tokenizer,
+    /// `finish` was called: the next pump ends the document.
+    finished: bool,
+    /// Inside a start tag: where its `<` is.
+    tag_start: Option<usize>,
+    /// The tag's name, then its attributes' names and values, end to end.
+    strings: String,
+    name_len: usize,
+    attrs: Vec<PendingAttr>,
+    /// Whether the tag's `Data` pieces are the last attribute's value (from its name on).
+    in_value: bool,
+}
+
+impl Driver {
+    pub(crate) fn new(options: thicket_microxml::Options) -> Driver {
+        Driver {
+            tokenizer: thicket_microxml::Tokenizer::new(options),
+            finished: false,
+            tag_start: None,
+            strings: String::new(),
+            name_len: 0,
+            attrs: Vec::new(),
+            in_value: false,
+        }
+    }
+
+    /// Hands the tokenizer the next text.
+    pub(crate) fn feed(&mut self, text: &str) {
+        self.tokenizer.feed(text);
+    }
+
+    /// Ends the input.
+    pub(crate) fn finish(&mut self) {
+        self.tokenizer.finish();
+        self.finished = true;
+    }
+
+    /// Hands every token the tokenizer has to the core; at the end (after `finish`), the end
+    /// of the input as `Eof`.
+    pub(crate) fn pump(&mut self, core: &mut Core<'_>) {
+        let Driver {
+            tokenizer,
+            finished,
+            tag_start,
+            strings,
+            name_len,
+            attrs,
+            in_value,
+        } = self;
+        while let Some(token) = tokenizer.next_token() {
+            match token {
+                Token::StartTagOpen { name, span } => {
+                    *tag_start = Some(span.start);
+                    strings.clear();
+                    strings.push_str(&name);
+                    *name_len = name.len();
+                    attrs.clear();
+                    *in_value = false;
+                }
+                Token::AttributeName { name, span } => {
+                    let at = strings.len();
+                    strings.push_str(&name);
+                    attrs.push(PendingAttr {
+                        name: (at, strings.len()),
+                        value: (strings.len(), strings.len()),
+                        name_span: span,
+                        value_span: None,
+                    });
+                    *in_value = true;
+                }
+                Token::Data { text, span } | Token::CharRef { text, span }
+                    if tag_start.is_some() =>
+                {
+                    // A value's pieces: appended to the last attribute's value.
+                    if let Some(a) = attrs.last_mut().filter(|_| *in_value) {
+                        strings.push_str(&text);
+                        a.value.1 = strings.len();
+                        a.value_span = Some(match a.value_span {
+                            Some(s) => Span::new(s.start, span.end),
+                            None => span,
+                        });
+                    }
+                }
+                Token::StartTagClose { span } | Token::EmptyElementTagClose { span } => {
+                    let self_closing = matches!(token, Token::EmptyElementTagClose { .. });
+                    let start = tag_start.take().unwrap_or(span.start);
+                    *in_value = false;
+                    let mut list = reuse_attrs(std::mem::take(&mut core.attrs));
+                    list.extend(attrs.iter().map(|a| Attr {
+                        name: &strings[a.name.0..a.name.1],
+                        value: &strings[a.value.0..a.value.1],
+                        span: attribute_span(core, a),
+                    }));
+                    let name = &strings[..*name_len];
+                    core.process(Event::Start {
+                        name,
+                        local: name,
+                        attributes: &list,
+                        self_closing,
+                        span: Span::new(start, span.end),
+                    });
+                    core.attrs = reuse_attrs(list);
+                }
+                Token::EndTag { name, span } => core.process(Event::End {
+                    name: Some(&name),
+                    span,
+                }),
+                Token::Data { text, span } | Token::CharRef { text, span } => {
+                    core.process(Event::Unit {
+                        kind: UnitKind::Text(&text),
+                        span,
+                    })
+                }
+                Token::Discarded { span } => {
+                    // Inside a tag: whitespace and quotes, part of the tag's span. Outside:
+                    // comments, instructions, the DOCTYPE, a byte order mark, written through.
+                    if tag_start.is_none() {
+                        core.process(Event::Other { span });
+                    }
+                }
+            }
+        }
+        if std::mem::take(finished) {
+            let end = core.base + core.src.len();
+            core.process(Event::Eof {
+                span: Span::new(end, end),
+            });
+        }
+    }
+}
+
+/// An attribute's source: its name through its value's closing quote (the tokenizer hands the
+/// quotes out as discarded input, so they are found in the source beside the value).
+fn attribute_span(core: &Core<'_>, a: &PendingAttr) -> Span {
+    let src = core.src.as_bytes();
+    let at = |i: usize| i.checked_sub(core.base).and_then(|i| src.get(i)).copied();
+    let quoted = |open: usize, close: usize| matches!(at(open), Some(q @ (b'"' | b'\'')) if at(close) == Some(q));
+    let end = match a.value_span {
+        Some(v) if v.start > 0 && quoted(v.start - 1, v.end) => v.end + 1,
+        Some(v) => v.end,
+        // An empty quoted value: `x=""`.
+        None if quoted(a.name_span.end, a.name_span.end + 1) => a.name_span.end + 2,
+        None => a.name_span.end,
+    };
+    Span::new(a.name_span.start, end)
+}

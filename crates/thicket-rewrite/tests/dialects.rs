@@ -1,0 +1,320 @@
+//! Handlers and selectors on MicroXML and LeafXML, each rewrite checked whole and fed one
+//! character at a time; what a rewrite does with MicroXML's recovery and at LeafXML's first
+//! error.
+#![cfg(all(feature = "microxml", feature = "leafxml"))]
+
+mod common;
+
+use std::cell::RefCell;
+use std::fmt::Write as _;
+
+use common::rewrite_chunked;
+use thicket_rewrite::{
+    ContentType, Dialect, ErrorOutput, Namespaces, Rewriter, Settings, UnitKind, rewrite_str,
+    select,
+};
+
+/// Rewrites with settings built by `make`, whole and char by char; both must agree.
+fn run(input: &str, dialect: Dialect, make: impl Fn() -> Settings<'static>) -> String {
+    let whole = rewrite_str(input, dialect, make()).unwrap();
+    assert_eq!(rewrite_chunked(input, dialect, make(), 1), whole, "chunked");
+    whole
+}
+
+fn on(
+    selector: &'static str,
+    f: fn(&mut thicket_rewrite::Element<'_, 'static>),
+) -> impl Fn() -> Settings<'static> {
+    move || Settings::new().on_element(selector, f).unwrap()
+}
+
+fn spans(input: &str, dialect: Dialect, selector: &str) -> Vec<String> {
+    select(input, dialect, selector)
+        .unwrap()
+        .into_iter()
+        .map(|s| input[s.start..s.end].to_owned())
+        .collect()
+}
+
+#[test]
+fn microxml_attribute_edits_keep_the_other_attributes_as_written() {
+    assert_eq!(
+        run(
+            "<doc><a href = 'x'  id=\"1\" e=''>t</a><a>u</a></doc>",
+            Dialect::MicroXml,
+            on("a[href]", |e| e.set_attribute("href", "y&z"))
+        ),
+        "<doc><a href=\"y&amp;z\" id=\"1\" e=''>t</a><a>u</a></doc>"
+    );
+    assert_eq!(
+        run(
+            "<doc><a id='1' k='2'/></doc>",
+            Dialect::MicroXml,
+            on("a", |e| e.remove_attribute("id"))
+        ),
+        "<doc><a k='2'/></doc>"
+    );
+}
+
+#[test]
+fn microxml_selectors_see_the_recovered_stack() {
+    let input = "<doc><p>a<q x='1'>b</q><q>c</p><r/></doc>";
+    // `</p>` closes the unclosed `q` as the tree builder does: `r` follows `p`.
+    assert_eq!(spans(input, Dialect::MicroXml, "doc > r"), ["<r/>"]);
+    assert_eq!(spans(input, Dialect::MicroXml, "p > q + q"), ["<q>"]);
+    assert_eq!(spans(input, Dialect::MicroXml, "q[x='1']"), ["<q x='1'>"]);
+    assert_eq!(spans(input, Dialect::MicroXml, "p + r"), ["<r/>"]);
+    // A stray end tag closes nothing.
+    assert_eq!(
+        spans("<a></x><b/></a>", Dialect::MicroXml, "a > b"),
+        ["<b/>"]
+    );
+}
+
+#[test]
+fn microxml_elements_closed_by_recovery_have_no_end_tag() {
+    let make = || {
+        Settings::new()
+            .on_element("p", |e| {
+                e.append("!", ContentType::Text);
+                e.after("|", ContentType::Text);
+                e.on_end_tag(|t| t.after("end", ContentType::Text));
+            })
+            .unwrap()
+    };
+    // Closed at the end of the input: `append` and `after` where it closes, no end-tag handler.
+    assert_eq!(
+        run("<doc><p>text", Dialect::MicroXml, make),
+        "<doc><p>text!|"
+    );
+    // Closed by an ancestor's end tag: the same, before that end tag.
+    assert_eq!(
+        run("<doc><p>x</doc>", Dialect::MicroXml, make),
+        "<doc><p>x!|</doc>"
+    );
+    // A stray end tag is written as it is and closes nothing; `</p>` runs the handlers.
+    assert_eq!(
+        run("<doc><p>x</q></p></doc>", Dialect::MicroXml, make),
+        "<doc><p>x</q>!</p>end|</doc>"
+    );
+}
+
+#[test]
+fn microxml_remove_unwrap_and_text() {
+    assert_eq!(
+        run(
+            "<doc><p>a<b>x</b></p><q/></doc>",
+            Dialect::MicroXml,
+            on("b", |e| e.remove())
+        ),
+        "<doc><p>a</p><q/></doc>"
+    );
+    assert_eq!(
+        run(
+            "<doc><p>a<b>x</b></p></doc>",
+            Dialect::MicroXml,
+            on("p", |e| e.unwrap())
+        ),
+        "<doc>a<b>x</b></doc>"
+    );
+    let upper = || {
+        Settings::new().on_text(|t| {
+            if let UnitKind::Text(s) = t.kind() {
+                let s = s.to_uppercase();
+                t.replace(&s, ContentType::Text);
+            }
+        })
+    };
+    assert_eq!(
+        run("<doc>a &amp; b</doc>", Dialect::MicroXml, upper),
+        "<doc>A &amp; B</doc>"
+    );
+}
+
+#[test]
+fn leafxml_handlers_and_namespace_selectors() {
+    let input = "<?xml version=\"1.0\"?>\n<r xmlns:p='urn:p'><p:a p:x='1'/><a x='2'>t</a></r>\n";
+    let ns = || Namespaces::new().prefix("q", "urn:p");
+    assert_eq!(
+        run(input, Dialect::LeafXml, || {
+            Settings::new()
+                .with_namespaces(ns())
+                .on_element("q|a", |e| e.set_attribute("y", "3"))
+                .unwrap()
+        }),
+        "<?xml version=\"1.0\"?>\n<r xmlns:p='urn:p'><p:a p:x='1' y=\"3\"/><a x='2'>t</a></r>\n"
+    );
+    assert_eq!(spans(input, Dialect::LeafXml, "r > a[x]"), ["<a x='2'>"]);
+    assert_eq!(spans(input, Dialect::LeafXml, "a + a"), ["<a x='2'>"]);
+    assert_eq!(
+        run(input, Dialect::LeafXml, on("a:not([x])", |e| e.remove())),
+        "<?xml version=\"1.0\"?>\n<r xmlns:p='urn:p'><a x='2'>t</a></r>\n"
+    );
+    // The end tag of an element with content runs its handlers; the text unit is the
+    // reader's content assembly (references resolved).
+    let seen = RefCell::new(Vec::new());
+    let _ = rewrite_str(
+        "<r>x &lt; y<![CDATA[!]]></r>",
+        Dialect::LeafXml,
+        Settings::new()
+            .on_element("r", |e| {
+                e.on_end_tag(|t| t.before("?", ContentType::Text));
+            })
+            .unwrap()
+            .on_text(|t| seen.borrow_mut().push(format!("{:?}", t.kind()))),
+    )
+    .unwrap();
+    assert_eq!(seen.into_inner(), ["Text(\"x < y!\")"]);
+}
+
+/// Rewrites `input` with LeafXML in `mode`: the output and the error.
+fn leaf_error(input: &str, settings: Settings<'_>, chunk: usize) -> (String, String) {
+    let mut out = Vec::new();
+    let mut r = Rewriter::new(Dialect::LeafXml, settings, |b: &[u8]| {
+        out.extend_from_slice(b)
+    });
+    let mut err = None;
+    for piece in input.as_bytes().chunks(chunk) {
+        if let Err(e) = r.feed(piece) {
+            err = Some(e);
+            break;
+        }
+    }
+    let err = match err {
+        Some(e) => e,
+        None => match r.finish() {
+            Ok(_) => panic!("no error"),
+            Err(e) => e,
+        },
+    };
+    let leaf = err.leafxml_error().map_or("-", |l| l.code.as_str());
+    let text = format!(
+        "{} {}..{} ({leaf})",
+        err.code.as_str(),
+        err.span.start,
+        err.span.end
+    );
+    (String::from_utf8(out).unwrap(), text)
+}
+
+#[test]
+fn leafxml_stops_at_the_first_error_flushing_or_discarding() {
+    let mark = || {
+        Settings::new()
+            .on_element("a", |e| e.set_attribute("k", "v"))
+            .unwrap()
+    };
+    for chunk in [1, 3, 1 << 20] {
+        // Flush (the default): the output of every event before the error.
+        let (out, err) = leaf_error("<r><a>x</a><!-- c --></b></r>", mark(), chunk);
+        assert_eq!(out, "<r><a k=\"v\">x</a>");
+        assert_eq!(err, "not-well-formed 21..25 (mismatched-end-tag)");
+        let (out, err) = leaf_error("<r><a>x</a>", mark(), chunk);
+        assert_eq!(out, "<r><a k=\"v\">x</a>");
+        assert_eq!(err, "not-well-formed 11..11 (unclosed-tags)");
+        // Discard: nothing of the document.
+        let discard = || mark().output_on_error(ErrorOutput::Discard);
+        let (out, err) = leaf_error("<r><a>x</a><!-- c --></b></r>", discard(), chunk);
+        assert_eq!(
+            (out.as_str(), err.as_str()),
+            ("", "not-well-formed 21..25 (mismatched-end-tag)")
+        );
+        // And the whole output at the end when there is no error.
+        let ok = rewrite_chunked("<r><a>x</a></r>", Dialect::LeafXml, discard(), chunk);
+        assert_eq!(ok, "<r><a k=\"v\">x</a></r>");
+    }
+}
+
+#[test]
+fn leafxml_limits_are_the_readers_errors_with_their_own_codes() {
+    use thicket_rewrite::Limits;
+    let cases = [
+        (
+            Limits::none().with_max_depth(2),
+            "depth-limit 6..22 (depth-limit)",
+        ),
+        (
+            Limits::none().with_max_attributes(1),
+            "attribute-limit 15..16 (attribute-limit)",
+        ),
+        (
+            Limits::none().with_max_name_len(0),
+            "name-length-limit 1..2 (name-length-limit)",
+        ),
+    ];
+    for (limits, want) in cases {
+        for chunk in [1, 1 << 20] {
+            let settings = Settings::new().with_limits(limits);
+            let (out, err) = leaf_error("<a><b><c x='1' y='2'/></b></a>", settings, chunk);
+            assert_eq!(err, want, "{limits:?}");
+            assert!("<a><b><c x='1' y='2'/></b></a>".starts_with(&out));
+        }
+    }
+}
+
+#[test]
+fn leafxml_discard_holds_output_within_its_limit() {
+    let input = format!("<r>{}</r>", "<a>x</a>".repeat(100));
+    let settings = || {
+        Settings::new()
+            .output_on_error(ErrorOutput::Discard)
+            .max_held_output(100)
+    };
+    for chunk in [1, 64, 1 << 20] {
+        let (out, err) = leaf_error(&input, settings(), chunk);
+        assert_eq!(out, "");
+        assert!(err.starts_with("held-output-limit "), "{err}");
+    }
+    // Within the limit, and in flush mode (which holds nothing), the output is whole.
+    let big = Settings::new()
+        .output_on_error(ErrorOutput::Discard)
+        .max_held_output(input.len());
+    assert_eq!(rewrite_chunked(&input, Dialect::LeafXml, big, 7), input);
+    let flush = Settings::new().max_held_output(1);
+    assert_eq!(rewrite_chunked(&input, Dialect::LeafXml, flush, 7), input);
+}
+
+#[test]
+fn a_table_of_rewrites() {
+    let cases: &[(Dialect, &str)] = &[
+        (Dialect::MicroXml, "<doc><a x='1'<b/>t</doc>"),
+        (
+            Dialect::MicroXml,
+            "<doc a='1' a='2'><a/><!-- c --><?pi?></doc>",
+        ),
+        (Dialect::MicroXml, "<a><b>x</a>y</b>"),
+        (Dialect::MicroXml, "text<a>&#x41;<b/><a/>"),
+        (
+            Dialect::LeafXml,
+            "<!DOCTYPE a><a xmlns='urn:d'><b/><!--c--><b>t</b></a>",
+        ),
+        (Dialect::LeafXml, "<a\r\n x='1'\r\n>\r\n<b/></a>"),
+    ];
+    let mut out = String::new();
+    for (dialect, input) in cases {
+        let make = || {
+            Settings::new()
+                .on_element("a", |e| e.set_attribute("n", "1"))
+                .unwrap()
+                .on_element("b", |e| {
+                    e.prepend("[", ContentType::Text);
+                    e.append("]", ContentType::Text);
+                })
+                .unwrap()
+        };
+        let got = run(input, *dialect, make);
+        let comments = RefCell::new(0);
+        let _ = rewrite_str(
+            input,
+            *dialect,
+            Settings::new().on_comment(|_| *comments.borrow_mut() += 1),
+        );
+        writeln!(
+            out,
+            "{dialect:?} {input:?}\n  -> {got:?} (comment handler calls: {})",
+            comments.into_inner()
+        )
+        .unwrap();
+    }
+    insta::assert_snapshot!(out);
+}
