@@ -75,7 +75,7 @@ enum Command {
                       cannot be read."
     )]
     Check(CheckArgs),
-    /// Print the elements a CSS selector matches, streaming (HTML and XML5; UTF-8 input).
+    /// Print the elements a CSS selector matches, streaming (every dialect and ASCII-compatible encoding).
     #[command(
         after_help = "Per match: the outer markup (default), --text, --attr NAME or --json \
                       lines (file, start, end, line, column, outer). Matches are printed as \
@@ -86,7 +86,7 @@ enum Command {
     )]
     Select(SelectArgs),
     /// Edit documents, streaming: set or remove attributes, remove or unwrap elements matched
-    /// by CSS selectors (HTML and XML5).
+    /// by CSS selectors (every dialect).
     #[command(
         after_help = "Operations run in the order given: at each element, those whose \
                       selector matches it run one after the other (--set-attr a x 1 \
@@ -438,10 +438,6 @@ fn select_command(args: SelectArgs) -> Result<u8, CliError> {
                 return Ok(EXIT_TROUBLE);
             }
         };
-    if let Some(Err(message)) = args.dialect.map(|d| d.rewriter("select")) {
-        eprintln!("thicket: {message}");
-        return Ok(EXIT_TROUBLE);
-    }
     let mode = if args.text {
         select::Mode::Text
     } else if let Some(name) = args.attr {

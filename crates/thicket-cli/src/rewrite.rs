@@ -270,22 +270,16 @@ pub fn rewrite(
     }
 }
 
-/// The rewriter's dialect for `path`, or the message why there is none.
-fn dialect_for(path: &str, options: &Options) -> Result<thicket_rewrite::Dialect, String> {
+/// The rewriter's dialect for `path`.
+fn dialect_for(path: &str, options: &Options) -> thicket_rewrite::Dialect {
     options
         .dialect
         .unwrap_or_else(|| Dialect::from_path(path))
-        .rewriter("rewrite")
+        .rewriter()
 }
 
 fn to_stdout(operations: &[Operation], path: &str, options: &Options) -> Result<u8, CliError> {
-    let dialect = match dialect_for(path, options) {
-        Ok(d) => d,
-        Err(message) => {
-            eprintln!("thicket: {message}");
-            return Ok(EXIT_TROUBLE);
-        }
-    };
+    let dialect = dialect_for(path, options);
     let mut source = Source::open(path)?.with_progress();
     let stdout = io::stdout();
     let stderr = io::stderr();
@@ -327,13 +321,7 @@ fn to_stdout(operations: &[Operation], path: &str, options: &Options) -> Result<
 /// Rewrites the file at `path` in place; returns its exit status. Every failure is reported
 /// here (the next file is still rewritten), except a closed standard error.
 fn in_place(operations: &[Operation], path: &str, options: &Options) -> Result<u8, CliError> {
-    let dialect = match dialect_for(path, options) {
-        Ok(d) => d,
-        Err(message) => {
-            eprintln!("thicket: {path}: {message}; `{path}` is unchanged");
-            return Ok(EXIT_TROUBLE);
-        }
-    };
+    let dialect = dialect_for(path, options);
     match replace(operations, path, dialect, options) {
         Ok(0) => Ok(EXIT_OK),
         Ok(_) => Ok(EXIT_INVALID),

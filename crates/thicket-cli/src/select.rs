@@ -1,11 +1,13 @@
 //! `thicket select SELECTOR FILE...`: the elements a CSS selector matches, streamed through
 //! `thicket_rewrite` in read-only mode (docs/cli.md, docs/rewrite.md).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 
 use thicket_input::Limits;
+use thicket_rewrite::encoding_rs::{Encoding, UTF_8};
 use thicket_rewrite::{Rewriter, SelectorList, Settings, UnitKind};
 
 use crate::dialect::{CliError, Dialect};
@@ -35,8 +37,10 @@ struct Open {
 
 /// What the handlers share.
 struct State {
-    /// The input from offset `base` on (bytes of UTF-8 text: offsets are the text's).
+    /// The input's bytes from offset `base` on (spans are source byte offsets).
     buf: Vec<u8>,
+    /// The input's encoding (`Settings::on_encoding`: known before the first match).
+    encoding: &'static Encoding,
     base: usize,
     /// Everything before this offset was handled by the rewriter.
     seen: usize,
@@ -50,16 +54,29 @@ struct State {
 }
 
 impl State {
-    /// Moves the line counter to `to` (which never goes back).
+    /// Moves the line counter to `to` (which never goes back). Both ends are where tags start,
+    /// which are character boundaries in every encoding the rewriter reads.
     fn locate(&mut self, to: usize) -> (usize, usize) {
         if to > self.at {
-            let text = &self.buf[self.at - self.base..to - self.base];
-            for &b in text {
-                if b == b'\n' {
-                    self.line += 1;
-                    self.column = 1;
-                } else if b & 0xC0 != 0x80 {
-                    self.column += 1;
+            let bytes = &self.buf[self.at - self.base..to - self.base];
+            if self.encoding == UTF_8 {
+                for &b in bytes {
+                    if b == b'\n' {
+                        self.line += 1;
+                        self.column = 1;
+                    } else if b & 0xC0 != 0x80 {
+                        self.column += 1;
+                    }
+                }
+            } else {
+                let (text, _) = self.encoding.decode_without_bom_handling(bytes);
+                for c in text.chars() {
+                    if c == '\n' {
+                        self.line += 1;
+                        self.column = 1;
+                    } else {
+                        self.column += 1;
+                    }
                 }
             }
             self.at = to;
@@ -67,8 +84,13 @@ impl State {
         (self.line, self.column)
     }
 
-    fn slice(&self, start: usize, end: usize) -> &str {
-        std::str::from_utf8(&self.buf[start - self.base..end - self.base]).unwrap_or("")
+    /// The input from `start` to `end`, decoded.
+    fn slice(&self, start: usize, end: usize) -> Cow<'_, str> {
+        let bytes = &self.buf[start - self.base..end - self.base];
+        if self.encoding == UTF_8 {
+            return Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or(""));
+        }
+        self.encoding.decode_without_bom_handling(bytes).0
     }
 
     /// Drops the input no open match and no later token needs.
@@ -101,12 +123,7 @@ pub fn select(
     let mut total = 0;
     for path in files {
         let dialect = forced.unwrap_or_else(|| Dialect::from_path(path));
-        let dialect = dialect.rewriter("select").map_err(|message| {
-            CliError::Read(crate::source::OpenError {
-                name: path.to_owned(),
-                error: std::io::Error::other(message),
-            })
-        })?;
+        let dialect = dialect.rewriter();
         total += select_file(selector, path, dialect, mode, limits, out)?;
     }
     Ok(total)
@@ -122,6 +139,7 @@ fn select_file(
 ) -> Result<usize, CliError> {
     let state = Rc::new(RefCell::new(State {
         buf: Vec::new(),
+        encoding: UTF_8,
         base: 0,
         seen: 0,
         at: 0,
@@ -135,10 +153,12 @@ fn select_file(
     let s = Rc::clone(&state);
     let track = Rc::clone(&state);
     let texts = Rc::clone(&state);
+    let told = Rc::clone(&state);
     let mode2 = mode.clone();
     let path2 = path.to_owned();
     let mut settings = Settings::new()
         .with_limits(limits)
+        .on_encoding(move |e| told.borrow_mut().encoding = e)
         .on_element("*", move |e| {
             let mut st = track.borrow_mut();
             st.seen = st.seen.max(e.span().start);
@@ -184,7 +204,7 @@ fn select_file(
                             ",\"start\":{start},\"end\":{end},\"line\":{},\"column\":{},\"outer\":",
                             open.line, open.column
                         );
-                        let _ = write_json_str(&mut line, st.slice(start, end));
+                        let _ = write_json_str(&mut line, &st.slice(start, end));
                         line.push(b'}');
                     }
                     Mode::Attr(_) => {}

@@ -17,6 +17,8 @@ pub(crate) type ElementHandler<'h> = Box<dyn FnMut(&mut Element<'_, 'h>) + 'h>;
 pub(crate) type UnitHandler<'h> = Box<dyn FnMut(&mut Unit<'_>) + 'h>;
 /// The document-end handler.
 pub(crate) type EndHandler<'h> = Box<dyn FnOnce(&mut DocumentEnd<'_>) + 'h>;
+/// The handler told the input's encoding (`Settings::on_encoding`).
+pub(crate) type EncodingHandler<'h> = Box<dyn FnOnce(&'static encoding_rs::Encoding) + 'h>;
 
 /// A token as the rewriter sees it, from either dialect.
 #[derive(Debug)]
@@ -74,6 +76,8 @@ pub(crate) struct Handlers<'h> {
     pub(crate) doctype: Option<UnitHandler<'h>>,
     pub(crate) pi: Option<UnitHandler<'h>>,
     pub(crate) end: Option<EndHandler<'h>>,
+    /// Taken by the rewriter (the core never calls it).
+    pub(crate) encoding: Option<EncodingHandler<'h>>,
     pub(crate) limits: Limits,
     pub(crate) modes: crate::modes::Modes,
     /// Element-scoped text handlers, whole text, memory limits (text.rs).

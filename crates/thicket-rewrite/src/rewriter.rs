@@ -93,6 +93,7 @@ impl std::fmt::Debug for Settings<'_> {
             .field("doctype", &h.doctype.is_some())
             .field("pi", &h.pi.is_some())
             .field("end", &h.end.is_some())
+            .field("encoding", &h.encoding.is_some())
             .field("limits", &h.limits)
             .field("modes", &h.modes)
             .field("text_settings", &h.text_settings)
@@ -117,6 +118,7 @@ impl<'h> Settings<'h> {
                 doctype: None,
                 pi: None,
                 end: None,
+                encoding: None,
                 limits: Limits::none(),
                 modes: Default::default(),
                 text_settings: Default::default(),
@@ -170,6 +172,30 @@ impl<'h> Settings<'h> {
         handler: impl FnMut(&mut Unit<'_>) + 'h,
     ) -> Settings<'h> {
         self.handlers.pi = Some(Box::new(handler));
+        self
+    }
+
+    /// Runs `handler` once, with the input's encoding, as soon as it is known: before any
+    /// other handler runs (after sniffing, for [`Rewriter::feed`]; UTF-8 for
+    /// [`Rewriter::feed_str`]). Handlers that read the input's bytes themselves (the spans
+    /// they see are source byte offsets) decode them with it.
+    ///
+    /// ```
+    /// use std::cell::Cell;
+    /// use thicket_rewrite::{Dialect, Rewriter, Settings, encoding_rs};
+    ///
+    /// let seen = Cell::new(None);
+    /// let settings = Settings::new().on_encoding(|e| seen.set(Some(e.name())));
+    /// let mut r = Rewriter::read_only(Dialect::Html, settings);
+    /// r.feed(b"<meta charset=windows-1252><p>caf\xE9</p>").unwrap();
+    /// r.finish().unwrap();
+    /// assert_eq!(seen.get(), Some(encoding_rs::WINDOWS_1252.name()));
+    /// ```
+    pub fn on_encoding(
+        mut self,
+        handler: impl FnOnce(&'static encoding_rs::Encoding) + 'h,
+    ) -> Settings<'h> {
+        self.handlers.encoding = Some(Box::new(handler));
         self
     }
 
@@ -236,6 +262,8 @@ pub struct Rewriter<'h, S: Sink> {
     decoder_clean: bool,
     /// The diagnostics whose spans are source byte offsets already (legacy encodings).
     diagnostics_mapped: usize,
+    /// `Settings::on_encoding`, until it ran.
+    on_encoding: Option<crate::core::EncodingHandler<'h>>,
     error: Option<Error>,
 }
 
@@ -260,7 +288,8 @@ impl<'h> Rewriter<'h, NoOutput> {
 
 impl<'h, S: Sink> Rewriter<'h, S> {
     /// A rewriter for `dialect` running `settings`, writing to `sink`.
-    pub fn new(dialect: Dialect, settings: Settings<'h>, sink: S) -> Rewriter<'h, S> {
+    pub fn new(dialect: Dialect, mut settings: Settings<'h>, sink: S) -> Rewriter<'h, S> {
+        let on_encoding = settings.handlers.encoding.take();
         let limits = settings.handlers.limits;
         let default_encoding = settings
             .handlers
@@ -327,6 +356,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             text_only: false,
             decoder_clean: false,
             diagnostics_mapped: 0,
+            on_encoding,
             error: None,
         }
     }
@@ -472,6 +502,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             self.core.src.push_str(&text);
             self.push_driver(&text);
         }
+        self.announce_encoding();
         match &mut self.driver {
             #[cfg(feature = "html")]
             Driver::Html(t) => t.finish(),
@@ -579,10 +610,21 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         }
     }
 
+    /// Runs `Settings::on_encoding` once the encoding is known (before the first token).
+    fn announce_encoding(&mut self) {
+        if self.on_encoding.is_some()
+            && let Some(encoding) = self.encoding()
+            && let Some(handler) = self.on_encoding.take()
+        {
+            handler(encoding);
+        }
+    }
+
     fn feed_text(&mut self, text: &str) -> Result<(), Error> {
         if text.is_empty() {
             return self.flush();
         }
+        self.announce_encoding();
         self.core.src.push_str(text);
         self.push_driver(text);
         self.pump();

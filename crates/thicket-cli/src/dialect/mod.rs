@@ -63,17 +63,14 @@ impl Dialect {
         }
     }
 
-    /// The dialect `thicket_rewrite` reads this one as, for `command` (`select`, `rewrite`), or
-    /// the message saying it cannot. The one mapping from the command line's dialects to the
-    /// rewriter's.
-    pub fn rewriter(self, command: &str) -> Result<thicket_rewrite::Dialect, String> {
+    /// The dialect `thicket_rewrite` reads this one as (`select`, `rewrite`): the one mapping
+    /// from the command line's dialects to the rewriter's.
+    pub fn rewriter(self) -> thicket_rewrite::Dialect {
         match self {
-            Dialect::Html => Ok(thicket_rewrite::Dialect::Html),
-            Dialect::Xml5 => Ok(thicket_rewrite::Dialect::Xml5),
-            Dialect::Microxml | Dialect::Leafxml => Err(format!(
-                "{command} cannot read {self}: thicket-rewrite does not support it yet \
-                 (html and xml5 only)"
-            )),
+            Dialect::Html => thicket_rewrite::Dialect::Html,
+            Dialect::Xml5 => thicket_rewrite::Dialect::Xml5,
+            Dialect::Microxml => thicket_rewrite::Dialect::MicroXml,
+            Dialect::Leafxml => thicket_rewrite::Dialect::LeafXml,
         }
     }
 
