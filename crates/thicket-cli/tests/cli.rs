@@ -181,8 +181,14 @@ snap!(
 snap!(select_bad_selector, ["select", "a:hover", "page.html"]);
 snap!(select_not_utf8, ["select", "*", "latin.xml"]);
 // A windows-1252 page (`<meta charset>`): matches decoded, columns in characters.
-snap!(select_windows_1252, ["select", "--json", "p", "legacy.html"]);
-snap!(select_windows_1252_text, ["select", "--text", "p", "legacy.html"]);
+snap!(
+    select_windows_1252,
+    ["select", "--json", "p", "legacy.html"]
+);
+snap!(
+    select_windows_1252_text,
+    ["select", "--text", "p", "legacy.html"]
+);
 snap!(select_no_match, ["select", "nothing", "note.xml"]);
 // `select --ns`: prefixes bound on the command line, matched by namespace, not by the
 // document's prefixes; an unbound prefix is an error.

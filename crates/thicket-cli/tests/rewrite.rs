@@ -587,11 +587,32 @@ snap!(rewrite_missing_file, ["rewrite", "missing.xml"]);
 snap!(rewrite_not_utf8, ["rewrite", "latin.xml"]);
 snap!(
     rewrite_microxml,
-    ["rewrite", "-d", "microxml", "--set-attr", "to", "x", "1", "--unwrap", "body", "note.xml"]
+    [
+        "rewrite",
+        "-d",
+        "microxml",
+        "--set-attr",
+        "to",
+        "x",
+        "1",
+        "--unwrap",
+        "body",
+        "note.xml"
+    ]
 );
 snap!(
     rewrite_leafxml,
-    ["rewrite", "-d", "leafxml", "--remove-attr", "note", "lang", "--remove", "to", "note.xml"]
+    [
+        "rewrite",
+        "-d",
+        "leafxml",
+        "--remove-attr",
+        "note",
+        "lang",
+        "--remove",
+        "to",
+        "note.xml"
+    ]
 );
 // LeafXML stops at the first error: what came before it is written, then exit 2.
 snap!(
@@ -607,7 +628,14 @@ fn rewrite_keeps_a_legacy_encoding() {
     let input = std::fs::read(data().join("legacy.html")).unwrap();
     let out = output(
         &data(),
-        &["rewrite", "--set-attr", "p", "data-x", "\u{fc}\u{20ac}\u{65e5}", "legacy.html"],
+        &[
+            "rewrite",
+            "--set-attr",
+            "p",
+            "data-x",
+            "\u{fc}\u{20ac}\u{65e5}",
+            "legacy.html",
+        ],
         None,
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));

@@ -74,16 +74,16 @@ mod selector;
 mod strict;
 mod text;
 
+pub use capture::{Capture, CaptureHandler};
 /// `encoding_rs`, whose `Encoding` statics name encodings ([`Settings::default_encoding`],
 /// [`Rewriter::encoding`]).
 pub use encoding_rs;
-pub use capture::{Capture, CaptureHandler};
 pub use handlers::{
     CloseHandler, ContentType, DocumentEnd, Element, EndTag, EndTagHandler, Unit, UnitKind,
 };
-pub use memory::MemoryLimits;
 #[cfg(feature = "leafxml")]
 pub use leafxml::ErrorOutput;
+pub use memory::MemoryLimits;
 pub use namespaces::Namespaces;
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
 pub use selector::SelectorList;
