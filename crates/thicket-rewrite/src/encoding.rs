@@ -34,7 +34,8 @@ impl<'h> Settings<'h> {
     /// The encoding of byte input that says nothing about its own (no BOM; HTML: no `<meta>`
     /// charset in the first 1024 bytes; XML5: no declared encoding); UTF-8 if not set. Any
     /// ASCII-compatible encoding `encoding_rs` knows is rewritten bytes in, bytes out
-    /// (docs/rewrite.md, "Encodings").
+    /// (docs/rewrite.md, "Encodings"). HTML and XML5 only: MicroXML and LeafXML documents are
+    /// UTF-8 (a BOM, else UTF-8), as their crates read them.
     ///
     /// ```
     /// use thicket_rewrite::{Dialect, Rewriter, Settings, encoding_rs::WINDOWS_1252};

@@ -291,6 +291,8 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     pub fn new(dialect: Dialect, mut settings: Settings<'h>, sink: S) -> Rewriter<'h, S> {
         let on_encoding = settings.handlers.encoding.take();
         let limits = settings.handlers.limits;
+        // (MicroXML and LeafXML are UTF-8 documents: a BOM, else UTF-8.)
+        #[cfg(any(feature = "html", feature = "xml5"))]
         let default_encoding = settings
             .handlers
             .modes

@@ -2,6 +2,7 @@
 //! when the element ends; nested captures; elements closed implicitly or by the end of input;
 //! elements without content; the capture limit. Every case fed whole, byte by byte, char by
 //! char and split at every byte: the same output and the same captures.
+#![cfg(all(feature = "html", feature = "xml5"))]
 
 mod splits;
 

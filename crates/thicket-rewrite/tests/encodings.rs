@@ -1,5 +1,6 @@
 //! Bytes in, bytes out in legacy encodings (docs/rewrite.md, "Encodings") and text inserted
 //! into raw text ("Inserting into raw text").
+#![cfg(all(feature = "html", feature = "xml5"))]
 
 mod common;
 

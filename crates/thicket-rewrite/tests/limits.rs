@@ -1,6 +1,7 @@
 //! The rewriter's memory limits (`MemoryLimits`, `Limits::max_depth`,
 //! `Limits::max_diagnostics`): each an error or diagnostic with its own code, the same however
 //! the input is split, never a panic or unbounded growth.
+#![cfg(all(feature = "html", feature = "xml5"))]
 
 mod splits;
 

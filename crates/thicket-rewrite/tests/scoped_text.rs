@@ -2,6 +2,7 @@
 //! element, once per piece, with edits; the HTML tokenizer builds text only inside (checked by
 //! the decoded text being right on every split, and on the corpus against a document-wide text
 //! handler filtered by hand).
+#![cfg(all(feature = "html", feature = "xml5"))]
 
 mod common;
 mod splits;

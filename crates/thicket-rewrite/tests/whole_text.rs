@@ -1,5 +1,6 @@
 //! Whole text nodes (`Settings::whole_text`): each text node once, whole, however the input is
 //! split; edits on the whole node; with scoped handlers; the text node limit.
+#![cfg(all(feature = "html", feature = "xml5"))]
 
 mod common;
 mod splits;
