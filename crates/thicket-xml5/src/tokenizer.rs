@@ -371,7 +371,7 @@ impl<'a> Tokenizer<'a> {
             if self.eof_emitted {
                 return None;
             }
-            if self.fast && self.state == State::Data && !self.reconsume {
+            if self.fast && self.state == State::Data && (!self.reconsume || self.unread()) {
                 if LENT {
                     if let Some(found) = self.fast_scan() {
                         self.direct_found = Some(found);
@@ -397,10 +397,35 @@ impl<'a> Tokenizer<'a> {
                         return self.out.pop_front();
                     }
                 }
-                if self.fast && self.state == State::Data && !self.reconsume {
+                if self.fast && self.state == State::Data && (!self.reconsume || self.unread()) {
                     break;
                 }
             }
+        }
+    }
+
+    /// The character to reconsume in the data state read again from the input instead, when
+    /// reading it again is the same (an ASCII character that is itself and raises nothing, in
+    /// the buffer, the last character read): the direct path may then take it. Without this,
+    /// a `<` the tag open state hands back would keep the states reading `<<<<` (or `</</`)
+    /// one character at a time after the first chunk boundary, where the direct path's error
+    /// run takes them.
+    #[inline]
+    fn unread(&mut self) -> bool {
+        let base = self.input.base();
+        match self.cur {
+            Some(c)
+                if c.is_ascii()
+                    && self.cur_verbatim
+                    && self.cur_at >= base
+                    && self.cur_at + 1 == self.pos()
+                    && !runs::SPECIAL.contains(c as u8) =>
+            {
+                self.input.set_index(self.cur_at - base);
+                self.reconsume = false;
+                true
+            }
+            _ => false,
         }
     }
 
