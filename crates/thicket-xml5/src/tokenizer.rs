@@ -1028,6 +1028,45 @@ mod tests {
         }
     }
 
+    /// `<<<<` and `</</` split across feeds: after the boundary, where the tag open states
+    /// hand the `<` back to the data state, the direct path's error run takes the rest again
+    /// (not the states, one character at a time), and the events are those of the whole input.
+    #[test]
+    fn an_error_run_goes_on_after_a_chunk_boundary() {
+        for soup in ["<", "</"] {
+            let whole = soup.repeat(64);
+            let expected: Vec<String> = events(&whole, Options::default())
+                .iter()
+                .map(|e| format!("{e:?}"))
+                .collect();
+            for lent in [false, true] {
+                let mut tok = Tokenizer::streaming(Options::default());
+                let mut got = Vec::new();
+                let mut runs_after_boundary = 0;
+                for (i, chunk) in [soup.repeat(8), soup.repeat(56)].iter().enumerate() {
+                    tok.feed(chunk);
+                    if i == 1 {
+                        tok.finish();
+                    }
+                    loop {
+                        let e = if lent {
+                            tok.next_lent_event().map(|e| format!("{e:?}"))
+                        } else {
+                            tok.next_event().map(|e| format!("{e:?}"))
+                        };
+                        let Some(e) = e else { break };
+                        got.push(e);
+                        if i == 1 && tok.in_error_run() {
+                            runs_after_boundary += 1;
+                        }
+                    }
+                }
+                assert_eq!(got, expected, "{soup:?}, lent: {lent}");
+                assert!(runs_after_boundary > 50, "{soup:?}: {runs_after_boundary}");
+            }
+        }
+    }
+
     /// A numeric reference of megabytes of digits is not held: once a digit is read the
     /// reference ends as a character whatever follows, so the input is let go as it is read
     /// (in data and in an attribute value alike), and the result is that of the whole input.

@@ -163,6 +163,15 @@ impl<'a> Sink<'a> {
         Ok(())
     }
 
+    /// Writes one token or event line built as bytes (`line` ends with its line break): the
+    /// lines a hostile input floods, without the formatting machinery of [`Sink::line`].
+    pub fn line_bytes(&mut self, line: &[u8]) -> io::Result<()> {
+        if let Some(out) = self.out.as_mut() {
+            out.write_all(line)?;
+        }
+        Ok(())
+    }
+
     /// Records a diagnostic, and shows it while fewer than `cap` were shown.
     pub fn diag(&mut self, diag: Diag) -> io::Result<()> {
         self.count += 1;

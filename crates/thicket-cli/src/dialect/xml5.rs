@@ -8,7 +8,7 @@ use thicket_xml5::{
 };
 
 use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
-use crate::outline::{Attr, Item, Quoted, Visit, declaration_data};
+use crate::outline::{Attr, Item, Quoted, Visit, declaration_data, write_quoted};
 use crate::render::Diag;
 use crate::source::Source;
 
@@ -94,6 +94,25 @@ impl std::fmt::Display for TokenLine<'_, '_> {
     }
 }
 
+impl TokenLine<'_, '_> {
+    /// Appends the line and its line break to `out`: text (nearly every line of an error
+    /// soup such as 1 MB of `<`) as bytes, other tokens through [`std::fmt::Display`].
+    fn write_line(&self, out: &mut Vec<u8>) {
+        let token = self.0;
+        if let TokenKind::Text(t) = &token.kind {
+            out.extend_from_slice(b"Text ");
+            // Writing to a `Vec` cannot fail.
+            let _ = write_quoted(out, t);
+            out.push(b' ');
+            token.span.write_into(out);
+        } else {
+            use std::io::Write as _;
+            let _ = write!(out, "{self}");
+        }
+        out.push(b'\n');
+    }
+}
+
 /// The `--events` line of a parse error: `error[code] start..end`.
 #[derive(Clone, Copy, Debug)]
 struct ErrorLine<'a>(&'a thicket_xml5::Diagnostic);
@@ -104,6 +123,17 @@ impl std::fmt::Display for ErrorLine<'_> {
         f.write_str(self.0.code.as_str())?;
         f.write_str("] ")?;
         std::fmt::Display::fmt(&self.0.span, f)
+    }
+}
+
+impl ErrorLine<'_> {
+    /// Appends the line (as displayed) and its line break to `out`, as bytes.
+    fn write_line(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"error[");
+        out.extend_from_slice(self.0.code.as_str().as_bytes());
+        out.extend_from_slice(b"] ");
+        self.0.span.write_into(out);
+        out.push(b'\n');
     }
 }
 
@@ -119,6 +149,8 @@ pub fn stream(
         return check(src, limits, sink);
     }
     let mut tok = Tokenizer::streaming(options(limits));
+    // Each line is built here and written at once.
+    let mut line = Vec::new();
     drive_text(src, Sniff::Xml, sink, |piece, sink| {
         match piece {
             Piece::Text(t) => tok.feed(t),
@@ -129,12 +161,16 @@ pub fn stream(
             match event {
                 Event::Token(token) => {
                     if sink.wants_lines() {
-                        sink.line(format_args!("{}", TokenLine(&token)))?;
+                        line.clear();
+                        TokenLine(&token).write_line(&mut line);
+                        sink.line_bytes(&line)?;
                     }
                 }
                 Event::Diagnostic(d) => {
                     if view == StreamView::Events {
-                        sink.line(format_args!("{}", ErrorLine(&d)))?;
+                        line.clear();
+                        ErrorLine(&d).write_line(&mut line);
+                        sink.line_bytes(&line)?;
                     }
                     sink.diag(Diag::from_diagnostic(&d))?;
                 }
