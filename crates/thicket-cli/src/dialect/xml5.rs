@@ -137,6 +137,9 @@ impl ErrorLine<'_> {
     }
 }
 
+/// How many bytes of lines [`stream`] builds before it writes them.
+const LINES_BUFFERED: usize = 8 << 10;
+
 /// Streams tokens or events (with the tokenizer's errors), or checks the document (tokenizer
 /// and tree builder errors, in memory bounded by the open elements: `Parser::without_tree`).
 pub fn stream(
@@ -149,8 +152,9 @@ pub fn stream(
         return check(src, limits, sink);
     }
     let mut tok = Tokenizer::streaming(options(limits));
-    // Each line is built here and written at once.
-    let mut line = Vec::new();
+    // The lines are built here as bytes and written some kilobytes at a time (the sink's
+    // output is buffered too: this spares a call through it per line of an error soup).
+    let mut lines = Vec::new();
     drive_text(src, Sniff::Xml, sink, |piece, sink| {
         match piece {
             Piece::Text(t) => tok.feed(t),
@@ -161,21 +165,23 @@ pub fn stream(
             match event {
                 Event::Token(token) => {
                     if sink.wants_lines() {
-                        line.clear();
-                        TokenLine(&token).write_line(&mut line);
-                        sink.line_bytes(&line)?;
+                        TokenLine(&token).write_line(&mut lines);
                     }
                 }
                 Event::Diagnostic(d) => {
                     if view == StreamView::Events {
-                        line.clear();
-                        ErrorLine(&d).write_line(&mut line);
-                        sink.line_bytes(&line)?;
+                        ErrorLine(&d).write_line(&mut lines);
                     }
-                    sink.diag(Diag::from_diagnostic(&d))?;
+                    sink.diag_lazy(d.span.start, || Diag::from_diagnostic(&d))?;
                 }
             }
+            if lines.len() >= LINES_BUFFERED {
+                sink.line_bytes(&lines)?;
+                lines.clear();
+            }
         }
+        sink.line_bytes(&lines)?;
+        lines.clear();
         if matches!(piece, Piece::End) {
             sink.counted(tok.omitted_diagnostics());
         }
