@@ -269,13 +269,6 @@ impl<'a> Tokenizer<'a> {
     /// with the strings of the tokens lent from the buffer until the next call as
     /// [`Tokenizer::next_lent_token`] lends them.
     pub fn next_lent_event(&mut self) -> Option<Event<'_>> {
-        // An error run first (`<<<<`, `</</`: two events a byte), as the events loop would
-        // take it with nothing before it, without the checks in between.
-        if self.in_error_run()
-            && let Some(e) = self.error_run_event()
-        {
-            return Some(e);
-        }
         if let Some(held) = self.take_held() {
             let list = self.take_list();
             return Some(Event::Token(self.lend(Settled::Tag(held, list))));
@@ -287,6 +280,13 @@ impl<'a> Tokenizer<'a> {
         {
             let settled = self.settle(found);
             return Some(Event::Token(self.lend(settled)));
+        }
+        // An error run (`<<<<`, `</</`: two events a byte), as the events loop would take it
+        // with nothing before it, without its checks.
+        if self.in_error_run()
+            && let Some(e) = self.error_run_event()
+        {
+            return Some(e);
         }
         match self.events::<true>() {
             Some(e) => Some(e),
