@@ -377,6 +377,8 @@ impl<'a> Tokenizer<'a> {
     /// The held tag, taken (the direct path may run again).
     #[inline]
     pub(super) fn take_held(&mut self) -> Option<HeldTag> {
+        // Looked at before taken: `take` would write the whole slot even when it is empty.
+        self.held?;
         let held = self.held.take()?;
         self.fast = self.fast_paths;
         Some(held)
