@@ -83,7 +83,7 @@ const DIGIT_PAIRS: [u8; 200] = {
 
 impl Span {
     /// `start..end` in the end of `buf`; returns where it starts.
-    #[inline]
+    #[inline(always)]
     fn format(&self, buf: &mut [u8; 42]) -> usize {
         fn digits(mut n: usize, buf: &mut [u8; 42], at: &mut usize) {
             while n >= 100 {

@@ -101,8 +101,18 @@ impl TokenLine<'_, '_> {
         let token = self.0;
         if let TokenKind::Text(t) = &token.kind {
             out.extend_from_slice(b"Text ");
-            // Writing to a `Vec` cannot fail.
-            let _ = write_quoted(out, t);
+            if t.len() <= 2
+                && t.bytes()
+                    .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+            {
+                // `<`, `</` (the pieces of an error soup): nothing to escape.
+                out.push(b'"');
+                out.extend_from_slice(t.as_bytes());
+                out.push(b'"');
+            } else {
+                // Writing to a `Vec` cannot fail.
+                let _ = write_quoted(out, t);
+            }
             out.push(b' ');
             token.span.write_into(out);
         } else {
