@@ -1,5 +1,6 @@
 //! XML5: the draft's tokenizer and tree builder (draft profile).
 
+use std::borrow::Cow;
 use std::io;
 
 use thicket_input::Limits;
@@ -176,6 +177,11 @@ pub fn stream(
                 Event::Token(token) => {
                     if sink.wants_lines() {
                         TokenLine(&token).write_line(&mut lines);
+                    }
+                    if let TokenKind::Text(Cow::Borrowed(_)) = token.kind {
+                        // It owns nothing: forgotten, it costs no call to `Token`'s drop
+                        // (one a byte of an error soup such as 1 MB of `<`).
+                        std::mem::forget(token);
                     }
                 }
                 Event::Diagnostic(d) => {
