@@ -101,18 +101,16 @@ impl TokenLine<'_, '_> {
     fn write_line(&self, out: &mut Vec<u8>) {
         let token = self.0;
         if let TokenKind::Text(t) = &token.kind {
-            out.extend_from_slice(b"Text ");
-            if t.len() <= 2
-                && t.bytes()
-                    .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
-            {
-                // `<`, `</` (the pieces of an error soup): nothing to escape.
-                out.push(b'"');
-                out.extend_from_slice(t.as_bytes());
-                out.push(b'"');
-            } else {
-                // Writing to a `Vec` cannot fail.
-                let _ = write_quoted(out, t);
+            match t.as_ref() {
+                // The pieces of an error soup (1 MB of `<`, `</` repeated): a line a byte or
+                // two, each written in one piece.
+                "<" => out.extend_from_slice(b"Text \"<\""),
+                "</" => out.extend_from_slice(b"Text \"</\""),
+                _ => {
+                    out.extend_from_slice(b"Text ");
+                    // Writing to a `Vec` cannot fail.
+                    let _ = write_quoted(out, t);
+                }
             }
             out.push(b' ');
             token.span.write_into(out);
