@@ -69,28 +69,68 @@ impl fmt::Debug for Span {
     }
 }
 
+/// `00` to `99`, two bytes each: [`Span`]'s numbers are written two digits at a time.
+const DIGIT_PAIRS: [u8; 200] = {
+    let mut pairs = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        pairs[2 * i] = b'0' + (i / 10) as u8;
+        pairs[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    pairs
+};
+
+impl Span {
+    /// `start..end` in the end of `buf`; returns where it starts.
+    #[inline(always)]
+    fn format(&self, buf: &mut [u8; 42]) -> usize {
+        fn digits(mut n: usize, buf: &mut [u8; 42], at: &mut usize) {
+            while n >= 100 {
+                let pair = 2 * (n % 100);
+                n /= 100;
+                *at -= 2;
+                buf[*at..*at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+            }
+            if n >= 10 {
+                *at -= 2;
+                buf[*at..*at + 2].copy_from_slice(&DIGIT_PAIRS[2 * n..2 * n + 2]);
+            } else {
+                *at -= 1;
+                buf[*at] = b'0' + n as u8;
+            }
+        }
+        // Two numbers of at most 20 digits and `..`.
+        let mut at = buf.len();
+        digits(self.end, buf, &mut at);
+        at -= 2;
+        buf[at..at + 2].copy_from_slice(b"..");
+        digits(self.start, buf, &mut at);
+        at
+    }
+
+    /// Appends `start..end` (as [`fmt::Display`] writes it) to `out`: for output built as bytes,
+    /// such as the command line's token lines, without the formatting machinery.
+    ///
+    /// ```
+    /// let mut line = b"Text ".to_vec();
+    /// thicket_input::Span::new(7, 1024).write_into(&mut line);
+    /// assert_eq!(line, b"Text 7..1024");
+    /// ```
+    pub fn write_into(&self, out: &mut Vec<u8>) {
+        let mut buf = [0u8; 42];
+        let at = self.format(&mut buf);
+        out.extend_from_slice(&buf[at..]);
+    }
+}
+
 impl fmt::Display for Span {
     /// `start..end`, formatted on the stack and written at once: a span ends every token and
     /// diagnostic line the command line prints, and `write!` with two integers costs several
     /// times more (a megabyte of `<` prints two million of them).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fn digits(mut n: usize, buf: &mut [u8], at: &mut usize) {
-            loop {
-                *at -= 1;
-                buf[*at] = b'0' + (n % 10) as u8;
-                n /= 10;
-                if n == 0 {
-                    break;
-                }
-            }
-        }
-        // Two numbers of at most 20 digits and `..`.
         let mut buf = [0u8; 42];
-        let mut at = buf.len();
-        digits(self.end, &mut buf, &mut at);
-        at -= 2;
-        buf[at..at + 2].copy_from_slice(b"..");
-        digits(self.start, &mut buf, &mut at);
+        let at = self.format(&mut buf);
         f.write_str(std::str::from_utf8(&buf[at..]).map_err(|_| fmt::Error)?)
     }
 }
@@ -224,6 +264,22 @@ mod tests {
         }
         let max = Span::new(usize::MAX, usize::MAX);
         assert_eq!(max.to_string(), format!("{0}..{0}", usize::MAX));
+    }
+
+    /// Every number of up to five digits, and each power of ten and its neighbours, written two
+    /// digits at a time: as `format!` writes them, by `Display` and by `write_into`.
+    #[test]
+    fn span_digits_match_format() {
+        let powers = (0..20).map(|k| 10usize.pow(k));
+        let near = powers.flat_map(|p| [p - 1, p, p + 1]);
+        for n in (0..100_000).chain(near).chain([usize::MAX]) {
+            let span = Span::new(n, n / 3);
+            let expected = format!("{}..{}", n, n / 3);
+            assert_eq!(span.to_string(), expected);
+            let mut bytes = b"x".to_vec();
+            span.write_into(&mut bytes);
+            assert_eq!(bytes, format!("x{expected}").as_bytes());
+        }
     }
 
     #[test]

@@ -371,7 +371,7 @@ impl<'a> Tokenizer<'a> {
             if self.eof_emitted {
                 return None;
             }
-            if self.fast && self.state == State::Data && !self.reconsume {
+            if self.fast && self.state == State::Data && (!self.reconsume || self.unread()) {
                 if LENT {
                     if let Some(found) = self.fast_scan() {
                         self.direct_found = Some(found);
@@ -397,10 +397,35 @@ impl<'a> Tokenizer<'a> {
                         return self.out.pop_front();
                     }
                 }
-                if self.fast && self.state == State::Data && !self.reconsume {
+                if self.fast && self.state == State::Data && (!self.reconsume || self.unread()) {
                     break;
                 }
             }
+        }
+    }
+
+    /// The character to reconsume in the data state read again from the input instead, when
+    /// reading it again is the same (an ASCII character that is itself and raises nothing, in
+    /// the buffer, the last character read): the direct path may then take it. Without this,
+    /// a `<` the tag open state hands back would keep the states reading `<<<<` (or `</</`)
+    /// one character at a time after the first chunk boundary, where the direct path's error
+    /// run takes them.
+    #[inline]
+    fn unread(&mut self) -> bool {
+        let base = self.input.base();
+        match self.cur {
+            Some(c)
+                if c.is_ascii()
+                    && self.cur_verbatim
+                    && self.cur_at >= base
+                    && self.cur_at + 1 == self.pos()
+                    && !runs::SPECIAL.contains(c as u8) =>
+            {
+                self.input.set_index(self.cur_at - base);
+                self.reconsume = false;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -999,6 +1024,45 @@ mod tests {
                 for i in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
                     prop_assert_eq!(run_end(set, &text, i), naive(set, &text, i), "{:?} from {}", text, i);
                 }
+            }
+        }
+    }
+
+    /// `<<<<` and `</</` split across feeds: after the boundary, where the tag open states
+    /// hand the `<` back to the data state, the direct path's error run takes the rest again
+    /// (not the states, one character at a time), and the events are those of the whole input.
+    #[test]
+    fn an_error_run_goes_on_after_a_chunk_boundary() {
+        for soup in ["<", "</"] {
+            let whole = soup.repeat(64);
+            let expected: Vec<String> = events(&whole, Options::default())
+                .iter()
+                .map(|e| format!("{e:?}"))
+                .collect();
+            for lent in [false, true] {
+                let mut tok = Tokenizer::streaming(Options::default());
+                let mut got = Vec::new();
+                let mut runs_after_boundary = 0;
+                for (i, chunk) in [soup.repeat(8), soup.repeat(56)].iter().enumerate() {
+                    tok.feed(chunk);
+                    if i == 1 {
+                        tok.finish();
+                    }
+                    loop {
+                        let e = if lent {
+                            tok.next_lent_event().map(|e| format!("{e:?}"))
+                        } else {
+                            tok.next_event().map(|e| format!("{e:?}"))
+                        };
+                        let Some(e) = e else { break };
+                        got.push(e);
+                        if i == 1 && tok.in_error_run() {
+                            runs_after_boundary += 1;
+                        }
+                    }
+                }
+                assert_eq!(got, expected, "{soup:?}, lent: {lent}");
+                assert!(runs_after_boundary > 50, "{soup:?}: {runs_after_boundary}");
             }
         }
     }

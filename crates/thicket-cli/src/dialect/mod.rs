@@ -174,6 +174,16 @@ impl<'a> Sink<'a> {
         Ok(())
     }
 
+    /// Writes token or event lines built as bytes (`lines` ends with a line break, or is
+    /// empty): the lines a hostile input floods, without the formatting machinery of
+    /// [`Sink::line`].
+    pub fn line_bytes(&mut self, lines: &[u8]) -> io::Result<()> {
+        if let Some(out) = self.out.as_mut() {
+            out.write_all(lines)?;
+        }
+        Ok(())
+    }
+
     /// Records a diagnostic, and shows it while fewer than `cap` were shown.
     pub fn diag(&mut self, diag: Diag) -> io::Result<()> {
         self.count += 1;
@@ -192,6 +202,22 @@ impl<'a> Sink<'a> {
             self.shown += 1;
             write_diag(*err, &self.name, &mut self.window, &diag, self.styled)?;
         }
+        Ok(())
+    }
+
+    /// [`Sink::diag`] for a diagnostic at offset `start`, made by `make` only when it is
+    /// shown or is the earliest so far: past the cap, a flood of diagnostics (1 MB of `<`) is
+    /// only counted.
+    pub fn diag_lazy(&mut self, start: usize, make: impl FnOnce() -> Diag) -> io::Result<()> {
+        let shown = self.err.is_some() && self.cap.is_none_or(|cap| self.shown < cap);
+        let first = self
+            .first
+            .as_ref()
+            .is_none_or(|(first, _)| start < first.span.start);
+        if shown || first {
+            return self.diag(make());
+        }
+        self.count += 1;
         Ok(())
     }
 

@@ -1,5 +1,6 @@
 //! XML5: the draft's tokenizer and tree builder (draft profile).
 
+use std::borrow::Cow;
 use std::io;
 
 use thicket_input::Limits;
@@ -8,7 +9,7 @@ use thicket_xml5::{
 };
 
 use super::{CliError, Piece, Sink, Sniff, StreamView, drive_text};
-use crate::outline::{Attr, Item, Quoted, Visit, declaration_data};
+use crate::outline::{Attr, Item, Quoted, Visit, declaration_data, write_quoted};
 use crate::render::Diag;
 use crate::source::Source;
 
@@ -94,6 +95,33 @@ impl std::fmt::Display for TokenLine<'_, '_> {
     }
 }
 
+impl TokenLine<'_, '_> {
+    /// Appends the line and its line break to `out`: text (nearly every line of an error
+    /// soup such as 1 MB of `<`) as bytes, other tokens through [`std::fmt::Display`].
+    fn write_line(&self, out: &mut Vec<u8>) {
+        let token = self.0;
+        if let TokenKind::Text(t) = &token.kind {
+            match t.as_ref() {
+                // The pieces of an error soup (1 MB of `<`, `</` repeated): a line a byte or
+                // two, each written in one piece.
+                "<" => out.extend_from_slice(b"Text \"<\""),
+                "</" => out.extend_from_slice(b"Text \"</\""),
+                _ => {
+                    out.extend_from_slice(b"Text ");
+                    // Writing to a `Vec` cannot fail.
+                    let _ = write_quoted(out, t);
+                }
+            }
+            out.push(b' ');
+            token.span.write_into(out);
+        } else {
+            use std::io::Write as _;
+            let _ = write!(out, "{self}");
+        }
+        out.push(b'\n');
+    }
+}
+
 /// The `--events` line of a parse error: `error[code] start..end`.
 #[derive(Clone, Copy, Debug)]
 struct ErrorLine<'a>(&'a thicket_xml5::Diagnostic);
@@ -107,6 +135,20 @@ impl std::fmt::Display for ErrorLine<'_> {
     }
 }
 
+impl ErrorLine<'_> {
+    /// Appends the line (as displayed) and its line break to `out`, as bytes.
+    fn write_line(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"error[");
+        out.extend_from_slice(self.0.code.as_str().as_bytes());
+        out.extend_from_slice(b"] ");
+        self.0.span.write_into(out);
+        out.push(b'\n');
+    }
+}
+
+/// How many bytes of lines [`stream`] builds before it writes them.
+const LINES_BUFFERED: usize = 8 << 10;
+
 /// Streams tokens or events (with the tokenizer's errors), or checks the document (tokenizer
 /// and tree builder errors, in memory bounded by the open elements: `Parser::without_tree`).
 pub fn stream(
@@ -119,6 +161,9 @@ pub fn stream(
         return check(src, limits, sink);
     }
     let mut tok = Tokenizer::streaming(options(limits));
+    // The lines are built here as bytes and written some kilobytes at a time (the sink's
+    // output is buffered too: this spares a call through it per line of an error soup).
+    let mut lines = Vec::new();
     drive_text(src, Sniff::Xml, sink, |piece, sink| {
         match piece {
             Piece::Text(t) => tok.feed(t),
@@ -129,17 +174,28 @@ pub fn stream(
             match event {
                 Event::Token(token) => {
                     if sink.wants_lines() {
-                        sink.line(format_args!("{}", TokenLine(&token)))?;
+                        TokenLine(&token).write_line(&mut lines);
+                    }
+                    if let TokenKind::Text(Cow::Borrowed(_)) = token.kind {
+                        // It owns nothing: forgotten, it costs no call to `Token`'s drop
+                        // (one a byte of an error soup such as 1 MB of `<`).
+                        std::mem::forget(token);
                     }
                 }
                 Event::Diagnostic(d) => {
                     if view == StreamView::Events {
-                        sink.line(format_args!("{}", ErrorLine(&d)))?;
+                        ErrorLine(&d).write_line(&mut lines);
                     }
-                    sink.diag(Diag::from_diagnostic(&d))?;
+                    sink.diag_lazy(d.span.start, || Diag::from_diagnostic(&d))?;
                 }
             }
+            if lines.len() >= LINES_BUFFERED {
+                sink.line_bytes(&lines)?;
+                lines.clear();
+            }
         }
+        sink.line_bytes(&lines)?;
+        lines.clear();
         if matches!(piece, Piece::End) {
             sink.counted(tok.omitted_diagnostics());
         }

@@ -341,11 +341,14 @@ impl<'a> Tokenizer<'a> {
             ErrorStep::Diagnostic(d) => Event::Diagnostic(d),
             ErrorStep::Text(span) => {
                 let base = self.input.base();
-                let text = match &self.input.bytes()[span.start - base..span.end - base] {
-                    // One ASCII character (`<`, a control): a static string, also when the
-                    // input is fed (a control a byte allocates nothing).
-                    &[b] if b.is_ascii() => Cow::Borrowed(&ASCII[usize::from(b)..][..1]),
-                    b"</" => Cow::Borrowed("</"),
+                let text = match span.end - span.start {
+                    // `<`, `</` (the pieces of nearly every error run) or a control of one byte:
+                    // a static string, also when the input is fed (nothing allocated).
+                    1 if self.input.bytes()[span.start - base].is_ascii() => {
+                        let b = self.input.bytes()[span.start - base];
+                        Cow::Borrowed(&ASCII[usize::from(b)..][..1])
+                    }
+                    2 if self.input.bytes()[span.start - base] == b'<' => Cow::Borrowed("</"),
                     _ => self.input.slice_cow(span.start, span.end),
                 };
                 Event::Token(Token {

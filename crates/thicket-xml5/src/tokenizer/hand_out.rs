@@ -281,6 +281,13 @@ impl<'a> Tokenizer<'a> {
             let settled = self.settle(found);
             return Some(Event::Token(self.lend(settled)));
         }
+        // An error run (`<<<<`, `</</`: two events a byte), as the events loop would take it
+        // with nothing before it, without its checks.
+        if self.in_error_run()
+            && let Some(e) = self.error_run_event()
+        {
+            return Some(e);
+        }
         match self.events::<true>() {
             Some(e) => Some(e),
             None => {
@@ -370,6 +377,8 @@ impl<'a> Tokenizer<'a> {
     /// The held tag, taken (the direct path may run again).
     #[inline]
     pub(super) fn take_held(&mut self) -> Option<HeldTag> {
+        // Looked at before taken: `take` would write the whole slot even when it is empty.
+        self.held?;
         let held = self.held.take()?;
         self.fast = self.fast_paths;
         Some(held)
