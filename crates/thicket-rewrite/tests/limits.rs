@@ -145,3 +145,42 @@ fn long_text_passes_in_every_dialect() {
     let run = html(&input, buffered(16));
     assert_eq!((run.error, run.out), (None, input));
 }
+
+/// A removed or unwrapped element's content is dropped or passed as it streams: what the
+/// rewriter holds between chunks stays small however long the element is, in every dialect.
+#[test]
+fn removed_content_is_not_held() {
+    for dialect in [
+        Dialect::Html,
+        Dialect::Xml5,
+        Dialect::MicroXml,
+        Dialect::LeafXml,
+    ] {
+        for op in ["remove", "unwrap"] {
+            let settings = Settings::new()
+                .on_element("big", move |e| match op {
+                    "remove" => e.remove(),
+                    _ => e.unwrap(),
+                })
+                .unwrap();
+            let mut out = 0;
+            let mut r = Rewriter::new(dialect, settings, |b: &[u8]| out += b.len());
+            r.feed(b"<doc><big>").unwrap();
+            let mut most = 0;
+            let piece = b"<p a='1'>text &amp; more text</p>";
+            for _ in 0..2000 {
+                r.feed(piece).unwrap();
+                most = most.max(r.buffered());
+            }
+            r.feed(b"</big></doc>").unwrap();
+            r.finish().unwrap();
+            assert!(most < 64, "{dialect:?} {op}: {most} bytes held");
+            let kept = if op == "remove" {
+                11
+            } else {
+                11 + 2000 * piece.len()
+            };
+            assert_eq!(out, kept, "{dialect:?} {op}");
+        }
+    }
+}
