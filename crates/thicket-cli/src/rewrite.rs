@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use thicket_input::Limits;
-use thicket_rewrite::{ErrorCode, Rewriter, SelectorList, Settings, Sink, Span};
+use thicket_rewrite::{ErrorCode, MemoryLimits, Rewriter, SelectorList, Settings, Sink, Span};
 
 use crate::dialect::{CliError, Dialect};
 use crate::source::{OpenError, Source, describe};
@@ -111,7 +111,9 @@ type Refused = Rc<Cell<Option<Span>>>;
 /// operation checks the tag's attributes against the limit (see [`Refused`]); the attribute
 /// operations leave a refused tag alone.
 fn settings<'h>(operations: &'h [Operation], limits: Limits, refused: &Refused) -> Settings<'h> {
-    let mut settings = Settings::new().with_limits(limits);
+    let mut settings = Settings::new()
+        .with_limits(limits)
+        .with_memory_limits(memory_limits(limits));
     let attribute_ops = operations
         .iter()
         .filter(|op| matches!(op.edit, Edit::SetAttr { .. } | Edit::RemoveAttr { .. }));
@@ -268,6 +270,13 @@ pub fn rewrite(
             Ok(status)
         }
     }
+}
+
+/// What the rewriter may hold (`select` and `rewrite`): one token of at most
+/// `--max-token-len` bytes (`buffer-limit` past it, which stops the file); nothing else it holds
+/// grows with the input (no capture, no whole text node).
+pub(crate) fn memory_limits(limits: Limits) -> MemoryLimits {
+    MemoryLimits::none().with_max_buffered(limits.max_token_len)
 }
 
 /// The rewriter's dialect for `path`.

@@ -158,6 +158,7 @@ fn select_file(
     let path2 = path.to_owned();
     let mut settings = Settings::new()
         .with_limits(limits)
+        .with_memory_limits(crate::rewrite::memory_limits(limits))
         .on_encoding(move |e| told.borrow_mut().encoding = e)
         .on_element("*", move |e| {
             let mut st = track.borrow_mut();

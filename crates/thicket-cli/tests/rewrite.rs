@@ -659,3 +659,24 @@ snap!(
     ["rewrite", "-d", "html", "--unwrap", "b", "-"],
     stdin = b"<p>a <b>b</b> c</p>"
 );
+
+/// The rewriter holds one unfinished token of at most `--max-token-len` bytes: a longer one
+/// stops the file with `buffer-limit` (exit 2), and `--max-token-len none` lifts it.
+#[test]
+fn a_token_longer_than_max_token_len_stops_the_rewrite() {
+    let page = format!("<p>a</p><!--{}--><p>b</p>", "x".repeat(100_000));
+    let out = output(
+        &data(),
+        &["rewrite", "-d", "html", "--max-token-len", "65536", "-"],
+        Some(page.as_bytes()),
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("buffer-limit"), "{}", stderr(&out));
+    let out = output(
+        &data(),
+        &["rewrite", "-d", "html", "--max-token-len", "none", "-"],
+        Some(page.as_bytes()),
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(out.stdout, page.as_bytes());
+}
