@@ -418,7 +418,9 @@ impl<'h> Core<'h> {
             return;
         }
         if span.start > self.done {
-            // Source no token holds (a byte order mark the tokenizer skipped).
+            // Source no token holds: a byte order mark the tokenizer skipped, or text no
+            // handler can see, which the HTML tokenizer does not hand out (it would only be
+            // written through, as here).
             self.emit_source(Span::new(self.done, span.start));
         }
         match event {

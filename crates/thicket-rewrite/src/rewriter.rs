@@ -307,8 +307,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                     lazy: Some(html_lazy(&settings.handlers)),
                     ..thicket_html::Options::document()
                 };
+                let mut tokenizer = thicket_html::Tokenizer::with_options(options);
+                // Text nobody reads is not a token: the core writes the input between two
+                // tokens through as it is (`Core::process`), which is what it does with such
+                // a text token.
+                tokenizer.set_skipped_text_tokens(false);
                 (
-                    Driver::Html(Box::new(thicket_html::Tokenizer::with_options(options))),
+                    Driver::Html(Box::new(tokenizer)),
                     SniffingDecoder::whatwg(None, default_encoding).strict(),
                     true,
                 )
