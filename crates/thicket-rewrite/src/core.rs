@@ -68,6 +68,9 @@ struct Frame<'h> {
     edits: Option<Box<ElementEdits<'h>>>,
 }
 
+// A frame is moved on every start tag and end tag: small enough to be moved inline.
+const _: () = assert!(std::mem::size_of::<Frame<'_>>() <= 128);
+
 /// The handlers and limits a rewriter runs with.
 pub(crate) struct Handlers<'h> {
     pub(crate) elements: Vec<(SelectorList, ElementHandler<'h>)>,

@@ -16,8 +16,11 @@ pub(crate) type NameCounts = PrehashedMap<Vec<(Box<str>, u32)>>;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Bits {
     first: u64,
-    /// Words 1 and up (`None` for programs of at most 64 compounds: a frame stays small).
-    rest: Option<Box<[u64]>>,
+    /// Words 1 and up (`None` for programs of at most 64 compounds: a frame stays small). Boxed
+    /// twice so that the pointer is thin: an open element's frame stays small enough to be
+    /// moved without a call to `memcpy` (every start tag pushes one, every end tag pops one).
+    #[allow(clippy::redundant_allocation)]
+    rest: Option<Box<Box<[u64]>>>,
 }
 
 impl Bits {
@@ -25,11 +28,11 @@ impl Bits {
         let words = n.div_ceil(64).saturating_sub(1);
         Bits {
             first: 0,
-            rest: (words > 0).then(|| vec![0; words].into_boxed_slice()),
+            rest: (words > 0).then(|| Box::new(vec![0; words].into_boxed_slice())),
         }
     }
     fn rest(&self) -> &[u64] {
-        self.rest.as_deref().unwrap_or_default()
+        self.rest.as_deref().map_or(&[], |r| &r[..])
     }
     fn get(&self, i: usize) -> bool {
         let word = match i / 64 {
