@@ -216,6 +216,10 @@ impl<'h> Settings<'h> {
 /// WHATWG prescan reads 1,024).
 const SNIFF_STEP: usize = 1024;
 
+/// The most text the tokenizer is fed at a time: a larger chunk goes in pieces (the output
+/// does not depend on how the input is split).
+const FEED_PIECE: usize = 64 * 1024;
+
 /// The dialect's tokenizer.
 #[allow(clippy::large_enum_variant)]
 enum Driver {
@@ -632,6 +636,25 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             return self.flush();
         }
         self.announce_encoding();
+        // A large chunk goes in pieces: the core and the tokenizer each hold a copy of what
+        // they have not handled, so they hold a piece (and an unfinished token), reused and in
+        // cache, instead of growing two buffers as large as the chunk.
+        let mut rest = text;
+        while rest.len() > FEED_PIECE {
+            let mut cut = FEED_PIECE;
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let (piece, tail) = rest.split_at(cut);
+            self.feed_piece(piece)?;
+            rest = tail;
+        }
+        self.feed_piece(rest)
+    }
+
+    /// Tokenizes and handles one piece of text ([`FEED_PIECE`] bytes at most, unless it is
+    /// the sniffing head).
+    fn feed_piece(&mut self, text: &str) -> Result<(), Error> {
         self.core.src.push_str(text);
         self.push_driver(text);
         self.pump();
