@@ -297,6 +297,28 @@ impl Tokenizer {
     /// builds); others still come as text tokens. For a caller that handles text it does not
     /// read as the input between two tokens (a rewriter copying it through), and saves a token
     /// per text run. No effect on a full tokenizer.
+    ///
+    /// ```
+    /// use thicket_html::{Lazy, Options, Token, Tokenizer};
+    /// let mut tok = Tokenizer::with_options(Options {
+    ///     lazy: Some(Lazy::default()),
+    ///     ..Options::document()
+    /// });
+    /// tok.set_skipped_text_tokens(false);
+    /// tok.feed("<p>Hi &amp; bye</p>end");
+    /// tok.finish();
+    /// let mut spans = Vec::new();
+    /// while let Some(token) = tok.next_token() {
+    ///     match token {
+    ///         Token::StartTag(t) | Token::EndTag(t) => spans.push((t.name.into_owned(), t.span)),
+    ///         Token::Text { span, .. } => spans.push(("text".to_owned(), span)),
+    ///         _ => {}
+    ///     }
+    /// }
+    /// // The run before `</p>` is skipped; the one at the end of the input still comes.
+    /// let names: Vec<_> = spans.iter().map(|(n, s)| format!("{n} {s:?}")).collect();
+    /// assert_eq!(names, ["p 0..3", "p 15..19", "text 19..22"]);
+    /// ```
     pub fn set_skipped_text_tokens(&mut self, hand_out: bool) {
         self.keep.skipped_text_tokens = hand_out;
     }
