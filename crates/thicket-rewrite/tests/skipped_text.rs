@@ -26,7 +26,11 @@ fn edits<'h>(text: bool) -> Settings<'h> {
         .unwrap()
         .on_element("u", |e| e.unwrap())
         .unwrap();
-    if text { settings.on_text(|_| {}) } else { settings }
+    if text {
+        settings.on_text(|_| {})
+    } else {
+        settings
+    }
 }
 
 fn check(input: &str, chunk: usize) {
