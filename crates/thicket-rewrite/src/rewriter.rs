@@ -790,15 +790,32 @@ fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
 
 #[cfg(feature = "html")]
 fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
+    use std::borrow::Cow;
     use thicket_html::Token;
     match token {
-        Token::StartTag(tag) if tag.attributes.is_empty() => core.process(Event::Start {
-            name: &tag.name,
-            local: &tag.name,
-            attributes: &[],
-            self_closing: tag.self_closing,
-            span: tag.span,
-        }),
+        Token::StartTag(tag) if tag.attributes.capacity() == 0 => {
+            core.process(Event::Start {
+                name: &tag.name,
+                local: &tag.name,
+                attributes: &[],
+                self_closing: tag.self_closing,
+                span: tag.span,
+            });
+            // A borrowed name and no attribute list own nothing (a tag's other fields are
+            // `Copy`): no drop to run, about 13 instructions a tag.
+            if let Cow::Borrowed(_) = tag.name {
+                std::mem::forget(tag);
+            }
+        }
+        Token::EndTag(tag) if tag.attributes.capacity() == 0 => {
+            core.process(Event::End {
+                name: Some(&tag.name),
+                span: tag.span,
+            });
+            if let Cow::Borrowed(_) = tag.name {
+                std::mem::forget(tag);
+            }
+        }
         Token::StartTag(tag) => {
             let mut attributes = reuse_attrs(std::mem::take(&mut core.attrs));
             attributes.extend(tag.attributes.iter().map(|a| Attr {
