@@ -816,6 +816,26 @@ impl<'h> Core<'h> {
 
     /// Pops the current element, with its end tag's span or implicitly (`None`, at `at`).
     fn close_top(&mut self, end: Option<Span>, at: usize) {
+        // The usual element: no edits, no namespaces or strict mode to tell, not counted by
+        // name; its frame is dropped where it is.
+        if let Some(top) = self.stack.last()
+            && top.edits.is_none()
+            && self.ns.is_none()
+            && self.strict.is_none()
+            && self.stack.len() <= SHALLOW
+        {
+            let index = self.stack.len() - 1;
+            let name_at = top.name_at;
+            self.stack.truncate(index);
+            self.names.truncate(name_at);
+            if let Some(span) = end {
+                self.emit_source(span);
+            }
+            if self.suppress == Some(index) {
+                self.suppress = None;
+            }
+            return;
+        }
         let Some(frame) = self.stack.pop() else {
             return;
         };
