@@ -68,6 +68,9 @@ struct Frame<'h> {
     edits: Option<Box<ElementEdits<'h>>>,
 }
 
+// A frame is moved on every start tag and end tag: small enough to be moved inline.
+const _: () = assert!(std::mem::size_of::<Frame<'_>>() <= 128);
+
 /// The handlers and limits a rewriter runs with.
 pub(crate) struct Handlers<'h> {
     pub(crate) elements: Vec<(SelectorList, ElementHandler<'h>)>,
@@ -418,7 +421,9 @@ impl<'h> Core<'h> {
             return;
         }
         if span.start > self.done {
-            // Source no token holds (a byte order mark the tokenizer skipped).
+            // Source no token holds: a byte order mark the tokenizer skipped, or text no
+            // handler can see, which the HTML tokenizer does not hand out (it would only be
+            // written through, as here).
             self.emit_source(Span::new(self.done, span.start));
         }
         match event {
@@ -811,6 +816,26 @@ impl<'h> Core<'h> {
 
     /// Pops the current element, with its end tag's span or implicitly (`None`, at `at`).
     fn close_top(&mut self, end: Option<Span>, at: usize) {
+        // The usual element: no edits, no namespaces or strict mode to tell, not counted by
+        // name; its frame is dropped where it is.
+        if let Some(top) = self.stack.last()
+            && top.edits.is_none()
+            && self.ns.is_none()
+            && self.strict.is_none()
+            && self.stack.len() <= SHALLOW
+        {
+            let index = self.stack.len() - 1;
+            let name_at = top.name_at;
+            self.stack.truncate(index);
+            self.names.truncate(name_at);
+            if let Some(span) = end {
+                self.emit_source(span);
+            }
+            if self.suppress == Some(index) {
+                self.suppress = None;
+            }
+            return;
+        }
         let Some(frame) = self.stack.pop() else {
             return;
         };

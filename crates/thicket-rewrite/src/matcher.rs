@@ -16,21 +16,37 @@ pub(crate) type NameCounts = PrehashedMap<Vec<(Box<str>, u32)>>;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Bits {
     first: u64,
-    /// Words 1 and up (`None` for programs of at most 64 compounds: a frame stays small).
-    rest: Option<Box<[u64]>>,
+    /// Words 1 and up (`None` for programs of at most 64 compounds: a frame stays small). Boxed
+    /// twice so that the pointer is thin: an open element's frame stays small enough to be
+    /// moved without a call to `memcpy` (every start tag pushes one, every end tag pops one).
+    #[allow(clippy::redundant_allocation)]
+    rest: Option<Box<Box<[u64]>>>,
 }
 
 impl Bits {
+    #[inline]
     fn zeros(n: usize) -> Bits {
+        if n <= 64 {
+            return Bits {
+                first: 0,
+                rest: None,
+            };
+        }
+        Bits::zeros_wide(n)
+    }
+    #[cold]
+    fn zeros_wide(n: usize) -> Bits {
         let words = n.div_ceil(64).saturating_sub(1);
         Bits {
             first: 0,
-            rest: (words > 0).then(|| vec![0; words].into_boxed_slice()),
+            rest: Some(Box::new(vec![0; words].into_boxed_slice())),
         }
     }
+    #[inline]
     fn rest(&self) -> &[u64] {
-        self.rest.as_deref().unwrap_or_default()
+        self.rest.as_deref().map_or(&[], |r| &r[..])
     }
+    #[inline]
     fn get(&self, i: usize) -> bool {
         let word = match i / 64 {
             0 => self.first,
@@ -38,6 +54,7 @@ impl Bits {
         };
         word >> (i % 64) & 1 == 1
     }
+    #[inline]
     fn set(&mut self, i: usize) {
         match i / 64 {
             0 => self.first |= 1 << (i % 64),
@@ -48,6 +65,7 @@ impl Bits {
             }
         }
     }
+    #[inline]
     fn or(&mut self, other: &Bits) {
         self.first |= other.first;
         if let Some(rest) = self.rest.as_deref_mut() {
@@ -56,6 +74,7 @@ impl Bits {
             }
         }
     }
+    #[inline]
     fn clear(&mut self) {
         self.first = 0;
         if let Some(rest) = self.rest.as_deref_mut() {

@@ -216,6 +216,10 @@ impl<'h> Settings<'h> {
 /// WHATWG prescan reads 1,024).
 const SNIFF_STEP: usize = 1024;
 
+/// The most text the tokenizer is fed at a time: a larger chunk goes in pieces (the output
+/// does not depend on how the input is split).
+const FEED_PIECE: usize = 64 * 1024;
+
 /// The dialect's tokenizer.
 #[allow(clippy::large_enum_variant)]
 enum Driver {
@@ -307,8 +311,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                     lazy: Some(html_lazy(&settings.handlers)),
                     ..thicket_html::Options::document()
                 };
+                let mut tokenizer = thicket_html::Tokenizer::with_options(options);
+                // Text nobody reads is not a token: the core writes the input between two
+                // tokens through as it is (`Core::process`), which is what it does with such
+                // a text token.
+                tokenizer.set_skipped_text_tokens(false);
                 (
-                    Driver::Html(Box::new(thicket_html::Tokenizer::with_options(options))),
+                    Driver::Html(Box::new(tokenizer)),
                     SniffingDecoder::whatwg(None, default_encoding).strict(),
                     true,
                 )
@@ -627,6 +636,25 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             return self.flush();
         }
         self.announce_encoding();
+        // A large chunk goes in pieces: the core and the tokenizer each hold a copy of what
+        // they have not handled, so they hold a piece (and an unfinished token), reused and in
+        // cache, instead of growing two buffers as large as the chunk.
+        let mut rest = text;
+        while rest.len() > FEED_PIECE {
+            let mut cut = FEED_PIECE;
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let (piece, tail) = rest.split_at(cut);
+            self.feed_piece(piece)?;
+            rest = tail;
+        }
+        self.feed_piece(rest)
+    }
+
+    /// Tokenizes and handles one piece of text ([`FEED_PIECE`] bytes at most, unless it is
+    /// the sniffing head).
+    fn feed_piece(&mut self, text: &str) -> Result<(), Error> {
         self.core.src.push_str(text);
         self.push_driver(text);
         self.pump();
@@ -762,15 +790,32 @@ fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
 
 #[cfg(feature = "html")]
 fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
+    use std::borrow::Cow;
     use thicket_html::Token;
     match token {
-        Token::StartTag(tag) if tag.attributes.is_empty() => core.process(Event::Start {
-            name: &tag.name,
-            local: &tag.name,
-            attributes: &[],
-            self_closing: tag.self_closing,
-            span: tag.span,
-        }),
+        Token::StartTag(tag) if tag.attributes.capacity() == 0 => {
+            core.process(Event::Start {
+                name: &tag.name,
+                local: &tag.name,
+                attributes: &[],
+                self_closing: tag.self_closing,
+                span: tag.span,
+            });
+            // A borrowed name and no attribute list own nothing (a tag's other fields are
+            // `Copy`): no drop to run, about 13 instructions a tag.
+            if let Cow::Borrowed(_) = tag.name {
+                std::mem::forget(tag);
+            }
+        }
+        Token::EndTag(tag) if tag.attributes.capacity() == 0 => {
+            core.process(Event::End {
+                name: Some(&tag.name),
+                span: tag.span,
+            });
+            if let Cow::Borrowed(_) = tag.name {
+                std::mem::forget(tag);
+            }
+        }
         Token::StartTag(tag) => {
             let mut attributes = reuse_attrs(std::mem::take(&mut core.attrs));
             attributes.extend(tag.attributes.iter().map(|a| Attr {

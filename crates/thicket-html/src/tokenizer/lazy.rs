@@ -99,6 +99,9 @@ pub(super) struct Keep {
     pub(super) comments: bool,
     pub(super) doctypes: bool,
     pub(super) pis: bool,
+    /// Text not built (`text` off) is still handed out, as an empty text token; off, the
+    /// direct path hands out only the tag after it ([`Tokenizer::set_skipped_text_tokens`]).
+    pub(super) skipped_text_tokens: bool,
 }
 
 impl Keep {
@@ -107,6 +110,7 @@ impl Keep {
         comments: true,
         doctypes: true,
         pis: true,
+        skipped_text_tokens: true,
     };
 
     pub(super) fn new(lazy: Option<&Lazy>) -> Keep {
@@ -117,6 +121,7 @@ impl Keep {
                 comments: l.comments,
                 doctypes: l.doctypes,
                 pis: l.processing_instructions,
+                skipped_text_tokens: true,
             },
         }
     }
@@ -284,6 +289,40 @@ pub(super) fn skim_attributes(bytes: &[u8], mut j: usize) -> Option<(usize, bool
 }
 
 impl Tokenizer {
+    /// For a lazy tokenizer ([`Options::lazy`](super::Options::lazy)) while it does not build
+    /// text ([`Lazy::text`] off, or [`set_lazy_text`](Tokenizer::set_lazy_text)`(false)`):
+    /// whether a text run before a tag is still handed out as an empty text token (the default)
+    /// or skipped, so that the tag comes next and the tokens' spans leave a gap where the text
+    /// was. Only runs the direct path takes whole are skipped (a run up to a tag it skims or
+    /// builds); others still come as text tokens. For a caller that handles text it does not
+    /// read as the input between two tokens (a rewriter copying it through), and saves a token
+    /// per text run. No effect on a full tokenizer.
+    ///
+    /// ```
+    /// use thicket_html::{Lazy, Options, Token, Tokenizer};
+    /// let mut tok = Tokenizer::with_options(Options {
+    ///     lazy: Some(Lazy::default()),
+    ///     ..Options::document()
+    /// });
+    /// tok.set_skipped_text_tokens(false);
+    /// tok.feed("<p>Hi &amp; bye</p>end");
+    /// tok.finish();
+    /// let mut spans = Vec::new();
+    /// while let Some(token) = tok.next_token() {
+    ///     match token {
+    ///         Token::StartTag(t) | Token::EndTag(t) => spans.push((t.name.into_owned(), t.span)),
+    ///         Token::Text { span, .. } => spans.push(("text".to_owned(), span)),
+    ///         _ => {}
+    ///     }
+    /// }
+    /// // The run before `</p>` is skipped; the one at the end of the input still comes.
+    /// let names: Vec<_> = spans.iter().map(|(n, s)| format!("{n} {s:?}")).collect();
+    /// assert_eq!(names, ["p 0..3", "p 15..19", "text 19..22"]);
+    /// ```
+    pub fn set_skipped_text_tokens(&mut self, hand_out: bool) {
+        self.keep.skipped_text_tokens = hand_out;
+    }
+
     /// [`Tokenizer::fast_data`] for a lazy tokenizer. When its caller does not read text: the
     /// text up to the next `<` in one run, then the tag there ([`Tokenizer::lazy_tag`]).
     #[inline(always)]
@@ -305,7 +344,7 @@ impl Tokenizer {
         if lt.is_some() {
             self.input.set_offset(end);
             if let Some(span) = self.lazy_tag() {
-                return if end > start {
+                return if end > start && self.keep.skipped_text_tokens {
                     Fast::SkippedTextThenTag(start, end, span)
                 } else {
                     Fast::Tag(span)
