@@ -64,6 +64,35 @@ pub enum Token<'a> {
         /// `&...;`.
         span: Span,
     },
+    /// A comment, only with [`crate::Options::markup_tokens`] (the spec's `COMMENT` in Main
+    /// mode; comments in a DOCTYPE's internal subset are part of the [`Token::Doctype`]).
+    Comment {
+        /// Between `<!--` and `-->`, line breaks normalized.
+        data: Cow<'a, str>,
+        /// `<!--...-->`.
+        span: Span,
+    },
+    /// A processing instruction, only with [`crate::Options::markup_tokens`] (the spec's `PI`
+    /// in Main mode).
+    ProcessingInstruction {
+        /// Up to the first whitespace after `<?` (may be empty).
+        target: Cow<'a, str>,
+        /// After the whitespace that follows the target, up to `?>`, line breaks normalized.
+        data: Cow<'a, str>,
+        /// `<?...?>`.
+        span: Span,
+    },
+    /// A DOCTYPE declaration, only with [`crate::Options::markup_tokens`]: `DOCTYPE_OPEN` and
+    /// everything the spec's Doctype and Subset modes consume after it.
+    Doctype {
+        /// The first run of characters after `<!DOCTYPE` and any whitespace that are neither
+        /// whitespace nor a delimiter (`[ ] < > " '`), if there is one (cut at
+        /// `Limits::max_name_len`, as names are).
+        name: Option<Cow<'a, str>>,
+        /// From `<!DOCTYPE` to the end of the declaration (its `>`, the subset's `]>`, or where
+        /// recovery ended it).
+        span: Span,
+    },
     /// Input the spec consumes without a token, between two tokens: a leading BOM, `S` inside
     /// tags, attribute value quotes, comments, PIs, CDATA delimiters and DOCTYPE declarations
     /// that are not between two characters of one `Data` token, and attributes dropped by
@@ -85,6 +114,9 @@ impl Token<'_> {
             | Token::EndTag { span, .. }
             | Token::Data { span, .. }
             | Token::CharRef { span, .. }
+            | Token::Comment { span, .. }
+            | Token::ProcessingInstruction { span, .. }
+            | Token::Doctype { span, .. }
             | Token::Discarded { span } => *span,
         }
     }
@@ -113,6 +145,19 @@ impl Token<'_> {
             },
             Token::CharRef { text, span } => Token::CharRef {
                 text: own(text),
+                span,
+            },
+            Token::Comment { data, span } => Token::Comment {
+                data: own(data),
+                span,
+            },
+            Token::ProcessingInstruction { target, data, span } => Token::ProcessingInstruction {
+                target: own(target),
+                data: own(data),
+                span,
+            },
+            Token::Doctype { name, span } => Token::Doctype {
+                name: name.map(own),
                 span,
             },
             Token::Discarded { span } => Token::Discarded { span },
