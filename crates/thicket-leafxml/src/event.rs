@@ -31,6 +31,23 @@ pub enum EventKind<'a> {
         /// The local name of the matching start tag.
         local_name: Cow<'a, str>,
     },
+    /// A comment token, only with
+    /// [`Reader::with_markup_events`](crate::Reader::with_markup_events): between `<!--` and
+    /// `-->`, as written.
+    Comment(Cow<'a, str>),
+    /// An instruction token, only with `with_markup_events`: between `<?` and `?>`, as written,
+    /// cut at its first whitespace.
+    Instruction {
+        /// Up to the first whitespace (may be empty).
+        target: Cow<'a, str>,
+        /// After the whitespace that follows the target.
+        data: Cow<'a, str>,
+    },
+    /// The DOCTYPE token, only with `with_markup_events`.
+    Doctype {
+        /// The first word after `<!DOCTYPE` and whitespace, if there is one.
+        name: Option<Cow<'a, str>>,
+    },
 }
 
 /// One decoding event with its position.
@@ -404,6 +421,14 @@ impl EventKind<'_> {
                 namespace: namespace.map(owned),
                 local_name: owned(local_name),
             },
+            EventKind::Comment(c) => EventKind::Comment(owned(c)),
+            EventKind::Instruction { target, data } => EventKind::Instruction {
+                target: owned(target),
+                data: owned(data),
+            },
+            EventKind::Doctype { name } => EventKind::Doctype {
+                name: name.map(owned),
+            },
         }
     }
 }
@@ -444,6 +469,18 @@ impl fmt::Display for EventKind<'_> {
             }
             EventKind::Text(text) => {
                 let _ = write!(out, "text {}", quote(text));
+            }
+            EventKind::Comment(text) => {
+                let _ = write!(out, "comment {}", quote(text));
+            }
+            EventKind::Instruction { target, data } => {
+                let _ = write!(out, "instruction {target} {}", quote(data));
+            }
+            EventKind::Doctype { name } => {
+                out.push_str("doctype");
+                if let Some(name) = name {
+                    let _ = write!(out, " {name}");
+                }
             }
             EventKind::End {
                 namespace,

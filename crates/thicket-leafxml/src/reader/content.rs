@@ -133,6 +133,11 @@ impl<'a, S: Source> Reader<'a, S> {
                     self.asm.end = at + n;
                 }
                 Token::Comment(n) | Token::Instruction(n) => {
+                    if self.markup
+                        && let Some(ready) = self.markup_token(tok, n)
+                    {
+                        return Ok(Some(ready));
+                    }
                     self.filtered();
                     self.text.cursor.advance(n);
                 }
@@ -148,6 +153,11 @@ impl<'a, S: Source> Reader<'a, S> {
                             .into());
                     }
                     self.doctype_seen = true;
+                    if self.markup
+                        && let Some(ready) = self.markup_token(tok, n)
+                    {
+                        return Ok(Some(ready));
+                    }
                     self.filtered();
                     self.text.cursor.advance(n);
                 }
@@ -233,6 +243,48 @@ impl<'a, S: Source> Reader<'a, S> {
         self.text.cursor.advance(n);
         self.asm.end = at + n;
         Ok(())
+    }
+
+    /// With `with_markup_events`, a comment, instruction or DOCTYPE token `tok` of `n` bytes at
+    /// the position: the event to hand out now, or `None` to filter it as the spec does.
+    /// Inside the root element, the text and CDATA tokens of the assembly before it go out
+    /// first as a `Text` event of their own (decoded as an assembly), and the token waits for
+    /// the next step. Outside it, the assembly stays open (one assembly for the padding and
+    /// stray-content rules): the token is an event while the assembly so far can be padding,
+    /// and is filtered once it cannot (the stray-content error follows at its end).
+    #[cold]
+    fn markup_token(&mut self, tok: Token, n: usize) -> Option<Ready> {
+        if let Some(start) = self.asm.start {
+            if self.state == StackState::Active {
+                self.asm.start = None;
+                if self.finish_content() {
+                    self.peeked = Some(tok);
+                    self.line = self.asm.line;
+                    self.span = thicket_input::Span::new(start, self.asm.end);
+                    return Some(Ready::Text);
+                }
+                // Empty (`<![CDATA[]]>`): no event; a new assembly starts after the token.
+                self.asm.reset(&self.text.cursor);
+            } else if !self
+                .asm
+                .text(&self.text.cursor)
+                .chars()
+                .all(|c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{85}' | '\u{2028}'))
+            {
+                return None;
+            } else {
+                self.filtered();
+            }
+        }
+        let at = self.text.cursor.offset();
+        self.line = self.text.line(at);
+        self.span = thicket_input::Span::new(at, at + n);
+        self.text.cursor.advance(n);
+        Some(match tok {
+            Token::Comment(_) => Ready::Comment,
+            Token::Instruction(_) => Ready::Instruction,
+            _ => Ready::Doctype,
+        })
     }
 
     /// A comment, instruction or DOCTYPE inside the assembly: while the text is a range of an
