@@ -73,12 +73,10 @@ pub enum Token<'a> {
         span: Span,
     },
     /// A processing instruction, only with [`crate::Options::markup_tokens`] (the spec's `PI`
-    /// in Main mode).
+    /// in Main mode). [`Token::pi_target_and_data`] splits it.
     ProcessingInstruction {
-        /// Up to the first whitespace after `<?` (may be empty).
-        target: Cow<'a, str>,
-        /// After the whitespace that follows the target, up to `?>`, line breaks normalized.
-        data: Cow<'a, str>,
+        /// Between `<?` and `?>`, line breaks normalized.
+        text: Cow<'a, str>,
         /// `<?...?>`.
         span: Span,
     },
@@ -86,9 +84,9 @@ pub enum Token<'a> {
     /// everything the spec's Doctype and Subset modes consume after it.
     Doctype {
         /// The first run of characters after `<!DOCTYPE` and any whitespace that are neither
-        /// whitespace nor a delimiter (`[ ] < > " '`), if there is one (cut at
+        /// whitespace nor a delimiter (`[ ] < > " '`); empty when there is none (cut at
         /// `Limits::max_name_len`, as names are).
-        name: Option<Cow<'a, str>>,
+        name: Cow<'a, str>,
         /// From `<!DOCTYPE` to the end of the declaration (its `>`, the subset's `]>`, or where
         /// recovery ended it).
         span: Span,
@@ -121,6 +119,26 @@ impl Token<'_> {
         }
     }
 
+    /// For a [`Token::ProcessingInstruction`]: its target (up to the first whitespace, maybe
+    /// empty) and its data (after the whitespace that follows the target).
+    ///
+    /// ```
+    /// use thicket_microxml::{Options, Token, Tokenizer};
+    ///
+    /// let options = Options { markup_tokens: true, ..Options::default() };
+    /// let (tokens, _) = Tokenizer::tokenize("<?pi  some data?><r/>", options);
+    /// assert_eq!(tokens[0].pi_target_and_data(), Some(("pi", "some data")));
+    /// assert!(matches!(&tokens[1], Token::StartTagOpen { .. }));
+    /// ```
+    pub fn pi_target_and_data(&self) -> Option<(&str, &str)> {
+        let Token::ProcessingInstruction { text, .. } = self else {
+            return None;
+        };
+        let is_s = |c: char| matches!(c, '\t' | '\n' | '\u{c}' | ' ');
+        let t = text.find(is_s).unwrap_or(text.len());
+        Some((&text[..t], text[t..].trim_start_matches(is_s)))
+    }
+
     /// The same token, owning its strings.
     pub fn into_owned(self) -> Token<'static> {
         let own = |c: Cow<'_, str>| Cow::Owned(c.into_owned());
@@ -151,13 +169,12 @@ impl Token<'_> {
                 data: own(data),
                 span,
             },
-            Token::ProcessingInstruction { target, data, span } => Token::ProcessingInstruction {
-                target: own(target),
-                data: own(data),
+            Token::ProcessingInstruction { text, span } => Token::ProcessingInstruction {
+                text: own(text),
                 span,
             },
             Token::Doctype { name, span } => Token::Doctype {
-                name: name.map(own),
+                name: own(name),
                 span,
             },
             Token::Discarded { span } => Token::Discarded { span },

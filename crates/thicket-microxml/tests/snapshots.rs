@@ -17,8 +17,8 @@ fn dump(text: &str, options: Options) -> String {
             Token::Data { text, span } => writeln!(out, "Data {text:?} {span}"),
             Token::CharRef { text, span } => writeln!(out, "CharRef {text:?} {span}"),
             Token::Comment { data, span } => writeln!(out, "Comment {data:?} {span}"),
-            Token::ProcessingInstruction { target, data, span } => {
-                writeln!(out, "ProcessingInstruction {target:?} {data:?} {span}")
+            Token::ProcessingInstruction { text, span } => {
+                writeln!(out, "ProcessingInstruction {text:?} {span}")
             }
             Token::Doctype { name, span } => writeln!(out, "Doctype {name:?} {span}"),
             Token::Discarded { span } => {

@@ -147,12 +147,15 @@ impl Driver {
                     kind: UnitKind::Comment(&data),
                     span,
                 }),
-                Token::ProcessingInstruction { target, data, span } => core.process(Event::Unit {
-                    kind: UnitKind::ProcessingInstruction(&target, &data),
-                    span,
-                }),
+                Token::ProcessingInstruction { span, .. } => {
+                    let (target, data) = token.pi_target_and_data().unwrap_or_default();
+                    core.process(Event::Unit {
+                        kind: UnitKind::ProcessingInstruction(target, data),
+                        span,
+                    })
+                }
                 Token::Doctype { name, span } => core.process(Event::Unit {
-                    kind: UnitKind::Doctype(name.as_deref()),
+                    kind: UnitKind::Doctype((!name.is_empty()).then_some(&name)),
                     span,
                 }),
                 Token::Discarded { span } => {

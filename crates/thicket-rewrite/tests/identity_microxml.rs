@@ -65,10 +65,13 @@ fn units_expected(input: &str) -> Vec<String> {
         .filter_map(|t| {
             let kind = match t {
                 Token::Comment { data, .. } => UnitKind::Comment(data),
-                Token::ProcessingInstruction { target, data, .. } => {
+                Token::ProcessingInstruction { .. } => {
+                    let (target, data) = t.pi_target_and_data().unwrap();
                     UnitKind::ProcessingInstruction(target, data)
                 }
-                Token::Doctype { name, .. } => UnitKind::Doctype(name.as_deref()),
+                Token::Doctype { name, .. } => {
+                    UnitKind::Doctype((!name.is_empty()).then_some(name))
+                }
                 _ => return None,
             };
             Some(format!("{kind:?} {}", t.span()))

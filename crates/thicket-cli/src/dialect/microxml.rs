@@ -38,16 +38,10 @@ impl std::fmt::Display for TokenLine<'_, '_> {
             Token::Data { text, .. } => write!(f, "Data {}", Quoted(text))?,
             Token::CharRef { text, .. } => write!(f, "CharRef {}", Quoted(text))?,
             Token::Comment { data, .. } => write!(f, "Comment {}", Quoted(data))?,
-            Token::ProcessingInstruction { target, data, .. } => write!(
-                f,
-                "ProcessingInstruction {} {}",
-                Quoted(target),
-                Quoted(data)
-            )?,
-            Token::Doctype { name, .. } => match name {
-                Some(name) => write!(f, "Doctype {}", Quoted(name))?,
-                None => f.write_str("Doctype")?,
-            },
+            Token::ProcessingInstruction { text, .. } => {
+                write!(f, "ProcessingInstruction {}", Quoted(text))?
+            }
+            Token::Doctype { name, .. } => write!(f, "Doctype {}", Quoted(name))?,
             Token::Discarded { .. } => f.write_str("Discarded")?,
         }
         write!(f, " {}", self.0.span())

@@ -236,7 +236,7 @@ impl Lexer<'_> {
             self.diag(ErrorCode::DoubleHyphenInComment, a, a + n);
         }
         if self.mode == Mode::Main && self.markup_tokens() {
-            let text = self.range(a + 4, a + n - 3);
+            let text = self.markup_text(a + 4, a + n - 3);
             self.emit(Kind::Comment, text, Span::new(a, a + n));
             self.input.advance(n);
             return;
@@ -253,7 +253,7 @@ impl Lexer<'_> {
         let n = f + 2 - a;
         self.diag(ErrorCode::ProcessingInstruction, a, a + n);
         if self.mode == Mode::Main && self.markup_tokens() {
-            let text = self.range(a + 2, a + n - 2);
+            let text = self.markup_text(a + 2, a + n - 2);
             self.emit(Kind::Pi, text, Span::new(a, a + n));
             self.input.advance(n);
             return Ok(Some(n));
@@ -369,6 +369,19 @@ impl Lexer<'_> {
 
     /// The input `start..end` (absolute) as a token's text.
     #[inline]
+    /// The text of a comment or PI, `start..end` (absolute): the input, line breaks
+    /// normalized (the spec's preprocessing: CR LF and CR are LF).
+    #[cold]
+    fn markup_text(&self, start: usize, end: usize) -> TextAcc {
+        let raw = self.input.slice(start, end);
+        if !raw.contains('\r') {
+            return self.range(start, end);
+        }
+        let mut t = TextAcc::new();
+        t.push_str(&raw.replace("\r\n", "\n").replace('\r', "\n"), &self.input);
+        t
+    }
+
     pub(super) fn range(&self, start: usize, end: usize) -> TextAcc {
         let mut t = TextAcc::new();
         t.push_range(start, end, &self.input);

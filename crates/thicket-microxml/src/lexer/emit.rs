@@ -171,18 +171,9 @@ impl<'a> Lexer<'a> {
             Kind::End => Token::EndTag { name: text, span },
             Kind::Data => Token::Data { text, span },
             Kind::CharRef => Token::CharRef { text, span },
-            Kind::Comment => Token::Comment {
-                data: normalize_newlines(text),
-                span,
-            },
-            Kind::Pi => {
-                let (target, data) = split_pi(text);
-                Token::ProcessingInstruction { target, data, span }
-            }
-            Kind::Doctype => Token::Doctype {
-                name: (!text.is_empty()).then_some(text),
-                span,
-            },
+            Kind::Comment => Token::Comment { data: text, span },
+            Kind::Pi => Token::ProcessingInstruction { text, span },
+            Kind::Doctype => Token::Doctype { name: text, span },
             Kind::Discarded | Kind::EmptyValue => Token::Discarded { span },
         }
     }
@@ -525,45 +516,6 @@ impl<'a> Lexer<'a> {
                     end: b,
                 });
             }
-        }
-    }
-}
-
-/// The spec's preprocessing: CR LF and CR are LF (a comment's or PI's text is the input as
-/// written until here).
-fn normalize_newlines(text: std::borrow::Cow<'_, str>) -> std::borrow::Cow<'_, str> {
-    if !text.contains('\r') {
-        return text;
-    }
-    std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
-}
-
-/// A PI's text (between `<?` and `?>`) as target and data: the target runs to the first
-/// whitespace, the data starts after the whitespace that follows it.
-fn split_pi(
-    text: std::borrow::Cow<'_, str>,
-) -> (std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>) {
-    use std::borrow::Cow;
-    let is_s = |c: char| matches!(c, '\t' | '\n' | '\u{c}' | '\r' | ' ');
-    let cut = |s: &str| {
-        let t = s.find(is_s).unwrap_or(s.len());
-        let d = s[t..].find(|c| !is_s(c)).map_or(s.len(), |k| t + k);
-        (t, d)
-    };
-    match text {
-        Cow::Borrowed(s) => {
-            let (t, d) = cut(s);
-            (
-                Cow::Borrowed(&s[..t]),
-                normalize_newlines(Cow::Borrowed(&s[d..])),
-            )
-        }
-        Cow::Owned(s) => {
-            let (t, d) = cut(&s);
-            (
-                Cow::Owned(s[..t].to_owned()),
-                normalize_newlines(Cow::Owned(s[d..].to_owned())),
-            )
         }
     }
 }
