@@ -35,19 +35,12 @@ pub enum EventKind<'a> {
     /// [`Reader::with_markup_events`](crate::Reader::with_markup_events): between `<!--` and
     /// `-->`, as written.
     Comment(Cow<'a, str>),
-    /// An instruction token, only with `with_markup_events`: between `<?` and `?>`, as written,
-    /// cut at its first whitespace.
-    Instruction {
-        /// Up to the first whitespace (may be empty).
-        target: Cow<'a, str>,
-        /// After the whitespace that follows the target.
-        data: Cow<'a, str>,
-    },
-    /// The DOCTYPE token, only with `with_markup_events`.
-    Doctype {
-        /// The first word after `<!DOCTYPE` and whitespace, if there is one.
-        name: Option<Cow<'a, str>>,
-    },
+    /// An instruction token, only with `with_markup_events`: between `<?` and `?>`, as
+    /// written ([`EventKind::instruction_target_and_data`] splits it).
+    Instruction(Cow<'a, str>),
+    /// The DOCTYPE token, only with `with_markup_events`: its name (the first word after
+    /// `<!DOCTYPE` and whitespace), empty when there is none.
+    Doctype(Cow<'a, str>),
 }
 
 /// One decoding event with its position.
@@ -401,6 +394,17 @@ fn owned(s: Cow<'_, str>) -> Cow<'static, str> {
 }
 
 impl EventKind<'_> {
+    /// For an [`EventKind::Instruction`]: its target (up to the first whitespace, maybe empty)
+    /// and its data (after the whitespace that follows the target).
+    pub fn instruction_target_and_data(&self) -> Option<(&str, &str)> {
+        let EventKind::Instruction(text) = self else {
+            return None;
+        };
+        let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+        let t = text.find(ws).unwrap_or(text.len());
+        Some((&text[..t], text[t..].trim_start_matches(ws)))
+    }
+
     /// The same event owning its strings.
     pub fn into_owned(self) -> EventKind<'static> {
         match self {
@@ -422,13 +426,8 @@ impl EventKind<'_> {
                 local_name: owned(local_name),
             },
             EventKind::Comment(c) => EventKind::Comment(owned(c)),
-            EventKind::Instruction { target, data } => EventKind::Instruction {
-                target: owned(target),
-                data: owned(data),
-            },
-            EventKind::Doctype { name } => EventKind::Doctype {
-                name: name.map(owned),
-            },
+            EventKind::Instruction(t) => EventKind::Instruction(owned(t)),
+            EventKind::Doctype(name) => EventKind::Doctype(owned(name)),
         }
     }
 }
@@ -473,12 +472,13 @@ impl fmt::Display for EventKind<'_> {
             EventKind::Comment(text) => {
                 let _ = write!(out, "comment {}", quote(text));
             }
-            EventKind::Instruction { target, data } => {
+            EventKind::Instruction(_) => {
+                let (target, data) = self.instruction_target_and_data().unwrap_or_default();
                 let _ = write!(out, "instruction {target} {}", quote(data));
             }
-            EventKind::Doctype { name } => {
+            EventKind::Doctype(name) => {
                 out.push_str("doctype");
-                if let Some(name) = name {
+                if !name.is_empty() {
                     let _ = write!(out, " {name}");
                 }
             }

@@ -198,6 +198,8 @@ pub struct Reader<'a, S = Push> {
     external_scratch: Vec<(usize, usize)>,
     /// Comments, instructions and the DOCTYPE are events (`with_markup_events`).
     markup: bool,
+    /// The text of the last such event (absolute).
+    markup_text: (usize, usize),
 }
 
 impl<S> std::fmt::Debug for Reader<'_, S> {
@@ -297,6 +299,7 @@ impl<'a, S> Reader<'a, S> {
             fast_text: None,
             external_scratch: Vec::new(),
             markup: false,
+            markup_text: (0, 0),
         }
     }
 
@@ -484,15 +487,21 @@ impl<'a, S> Reader<'a, S> {
         }
     }
 
+    /// The text of the last comment, instruction or DOCTYPE event.
+    fn markup_text(&self) -> &str {
+        self.text
+            .cursor
+            .slice(self.markup_text.0, self.markup_text.1)
+    }
+
     /// Builds the event `ready` from the reader's state.
     #[inline]
     fn build(&self, ready: Ready) -> Event<'_> {
         let kind = match ready {
             Ready::Text => EventKind::Text(Cow::Borrowed(self.asm.text(&self.text.cursor))),
-            Ready::Comment | Ready::Instruction | Ready::Doctype => {
-                let token = self.text.cursor.slice(self.span.start, self.span.end);
-                markup_event(ready, token)
-            }
+            Ready::Comment => EventKind::Comment(Cow::Borrowed(self.markup_text())),
+            Ready::Instruction => EventKind::Instruction(Cow::Borrowed(self.markup_text())),
+            Ready::Doctype => EventKind::Doctype(Cow::Borrowed(self.markup_text())),
             Ready::End => {
                 let open = self.closed.unwrap_or(Open {
                     start: self.names.len(),
@@ -767,34 +776,6 @@ impl<'a, S> Reader<'a, S> {
         self.pending_truncate = self.scopes.pop();
         if self.name_starts.is_empty() {
             self.state = StackState::Finished;
-        }
-    }
-}
-
-/// The event of a comment, instruction or DOCTYPE token (`with_markup_events`): an
-/// instruction's target runs to the first whitespace, its data after the whitespace that
-/// follows; a DOCTYPE's name is the first word after `<!DOCTYPE` and whitespace.
-#[cold]
-fn markup_event(ready: Ready, token: &str) -> EventKind<'_> {
-    let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
-    match ready {
-        Ready::Comment => EventKind::Comment(Cow::Borrowed(&token[4..token.len() - 3])),
-        Ready::Instruction => {
-            let inner = &token[2..token.len() - 2];
-            let t = inner.find(ws).unwrap_or(inner.len());
-            EventKind::Instruction {
-                target: Cow::Borrowed(&inner[..t]),
-                data: Cow::Borrowed(inner[t..].trim_start_matches(ws)),
-            }
-        }
-        _ => {
-            let rest = token["<!DOCTYPE".len()..].trim_start_matches(ws);
-            let n = rest
-                .find(|c: char| ws(c) || matches!(c, '>' | '\'' | '"'))
-                .unwrap_or(rest.len());
-            EventKind::Doctype {
-                name: (n > 0).then_some(Cow::Borrowed(&rest[..n])),
-            }
         }
     }
 }

@@ -230,12 +230,16 @@ impl Driver {
                     kind: UnitKind::Comment(&data),
                     span,
                 }),
-                EventKind::Instruction { target, data } => core.process(Event::Unit {
-                    kind: UnitKind::ProcessingInstruction(&target, &data),
-                    span,
-                }),
-                EventKind::Doctype { name } => core.process(Event::Unit {
-                    kind: UnitKind::Doctype(name.as_deref()),
+                EventKind::Instruction(_) => {
+                    let (target, data) =
+                        event.kind.instruction_target_and_data().unwrap_or_default();
+                    core.process(Event::Unit {
+                        kind: UnitKind::ProcessingInstruction(target, data),
+                        span,
+                    })
+                }
+                EventKind::Doctype(name) => core.process(Event::Unit {
+                    kind: UnitKind::Doctype((!name.is_empty()).then_some(&name)),
                     span,
                 }),
             }

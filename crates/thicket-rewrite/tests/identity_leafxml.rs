@@ -69,10 +69,11 @@ fn units_expected(input: &[u8]) -> Vec<String> {
     while let Ok(Some(e)) = reader.next_event() {
         let kind = match &e.kind {
             EventKind::Comment(c) => UnitKind::Comment(c),
-            EventKind::Instruction { target, data } => {
+            EventKind::Instruction(_) => {
+                let (target, data) = e.kind.instruction_target_and_data().unwrap();
                 UnitKind::ProcessingInstruction(target, data)
             }
-            EventKind::Doctype { name } => UnitKind::Doctype(name.as_deref()),
+            EventKind::Doctype(name) => UnitKind::Doctype((!name.is_empty()).then_some(name)),
             _ => continue,
         };
         out.push(format!("{kind:?} {}", e.span));

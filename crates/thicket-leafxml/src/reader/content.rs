@@ -279,12 +279,25 @@ impl<'a, S: Source> Reader<'a, S> {
         let at = self.text.cursor.offset();
         self.line = self.text.line(at);
         self.span = thicket_input::Span::new(at, at + n);
+        let token = &self.text.cursor.rest()[..n];
+        let (ready, text) = match tok {
+            Token::Comment(_) => (Ready::Comment, (at + 4, at + n - 3)),
+            Token::Instruction(_) => (Ready::Instruction, (at + 2, at + n - 2)),
+            _ => {
+                // The name: the first word after `<!DOCTYPE` and whitespace.
+                let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+                let after = &token["<!DOCTYPE".len()..];
+                let rest = after.trim_start_matches(ws);
+                let from = at + "<!DOCTYPE".len() + (after.len() - rest.len());
+                let len = rest
+                    .find(|c: char| ws(c) || matches!(c, '>' | '\'' | '"'))
+                    .unwrap_or(rest.len());
+                (Ready::Doctype, (from, from + len))
+            }
+        };
+        self.markup_text = text;
         self.text.cursor.advance(n);
-        Some(match tok {
-            Token::Comment(_) => Ready::Comment,
-            Token::Instruction(_) => Ready::Instruction,
-            _ => Ready::Doctype,
-        })
+        Some(ready)
     }
 
     /// A comment, instruction or DOCTYPE inside the assembly: while the text is a range of an
@@ -302,6 +315,7 @@ impl<'a, S: Source> Reader<'a, S> {
 
     /// Line break normalization, then NFC, of the assembly's text (a range of the input stays
     /// borrowed when both leave it unchanged); false when the assembly is empty.
+    #[inline(always)]
     fn finish_content(&mut self) -> bool {
         let input = &self.text.cursor;
         if let Some((a, b)) = self.asm.acc.range() {
