@@ -16,7 +16,7 @@ fn pushed<'c>(chunks: impl IntoIterator<Item = &'c [u8]>, markup: bool, fast: bo
         reader = reader.without_fast_paths();
     }
     let mut events = Vec::new();
-    let mut take = |reader: &mut Reader, events: &mut Vec<Event<'static>>| loop {
+    let take = |reader: &mut Reader, events: &mut Vec<Event<'static>>| loop {
         match reader.next_owned() {
             Ok(Some(e)) => events.push(e),
             Ok(None) => return None,
