@@ -32,6 +32,8 @@ fn decode(bytes: &[u8], general: bool) -> Result<usize, thicket_leafxml::Error> 
             }
             EventKind::Text(t) => n += t.len(),
             EventKind::End { .. } => n += 1,
+            // Only with `Reader::with_markup_events` (off here).
+            _ => {}
         }
     }
     Ok(n)

@@ -119,7 +119,9 @@ impl Document {
     /// Builds the tree from a reader's events (a push reader must have been fed and finished:
     /// a wait for more input is taken as the end, and a document cut off there has an empty
     /// root element with no name).
-    pub fn from_reader<S: Source>(mut reader: Reader<'_, S>) -> Result<Document, Error> {
+    pub fn from_reader<S: Source>(reader: Reader<'_, S>) -> Result<Document, Error> {
+        // A tree holds the content assemblies whole: no markup events.
+        let mut reader = reader.with_markup_events(false);
         let mut doc = Document::default();
         let mut interner = Interner::new();
         let mut open: Vec<usize> = Vec::new();
@@ -167,6 +169,9 @@ impl Document {
                     doc.nodes.push(rec);
                     open.push(id);
                 }
+                EventKind::Comment(_)
+                | EventKind::Instruction { .. }
+                | EventKind::Doctype { .. } => continue,
                 EventKind::Text(text) => {
                     let (a, b) = doc.push_str(&text);
                     doc.nodes.push(Rec {

@@ -31,6 +31,16 @@ pub enum EventKind<'a> {
         /// The local name of the matching start tag.
         local_name: Cow<'a, str>,
     },
+    /// A comment token, only with
+    /// [`Reader::with_markup_events`](crate::Reader::with_markup_events): between `<!--` and
+    /// `-->`, as written.
+    Comment(Cow<'a, str>),
+    /// An instruction token, only with `with_markup_events`: between `<?` and `?>`, as
+    /// written ([`EventKind::instruction_target_and_data`] splits it).
+    Instruction(Cow<'a, str>),
+    /// The DOCTYPE token, only with `with_markup_events`: its name (the first word after
+    /// `<!DOCTYPE` and whitespace), empty when there is none.
+    Doctype(Cow<'a, str>),
 }
 
 /// One decoding event with its position.
@@ -384,6 +394,17 @@ fn owned(s: Cow<'_, str>) -> Cow<'static, str> {
 }
 
 impl EventKind<'_> {
+    /// For an [`EventKind::Instruction`]: its target (up to the first whitespace, maybe empty)
+    /// and its data (after the whitespace that follows the target).
+    pub fn instruction_target_and_data(&self) -> Option<(&str, &str)> {
+        let EventKind::Instruction(text) = self else {
+            return None;
+        };
+        let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+        let t = text.find(ws).unwrap_or(text.len());
+        Some((&text[..t], text[t..].trim_start_matches(ws)))
+    }
+
     /// The same event owning its strings.
     pub fn into_owned(self) -> EventKind<'static> {
         match self {
@@ -404,6 +425,9 @@ impl EventKind<'_> {
                 namespace: namespace.map(owned),
                 local_name: owned(local_name),
             },
+            EventKind::Comment(c) => EventKind::Comment(owned(c)),
+            EventKind::Instruction(t) => EventKind::Instruction(owned(t)),
+            EventKind::Doctype(name) => EventKind::Doctype(owned(name)),
         }
     }
 }
@@ -444,6 +468,19 @@ impl fmt::Display for EventKind<'_> {
             }
             EventKind::Text(text) => {
                 let _ = write!(out, "text {}", quote(text));
+            }
+            EventKind::Comment(text) => {
+                let _ = write!(out, "comment {}", quote(text));
+            }
+            EventKind::Instruction(_) => {
+                let (target, data) = self.instruction_target_and_data().unwrap_or_default();
+                let _ = write!(out, "instruction {target} {}", quote(data));
+            }
+            EventKind::Doctype(name) => {
+                out.push_str("doctype");
+                if !name.is_empty() {
+                    let _ = write!(out, " {name}");
+                }
             }
             EventKind::End {
                 namespace,

@@ -74,6 +74,10 @@ enum Ready {
     Text,
     Start,
     End,
+    /// With `with_markup_events`: the filtered token at `Reader::span`.
+    Comment,
+    Instruction,
+    Doctype,
 }
 
 /// Why a step stopped without an event: the buffered text ran out before the answer is known
@@ -192,6 +196,10 @@ pub struct Reader<'a, S = Push> {
     fast_text: Option<fast::TextToken>,
     /// Scratch space for `check_rewrite`.
     external_scratch: Vec<(usize, usize)>,
+    /// Comments, instructions and the DOCTYPE are events (`with_markup_events`).
+    markup: bool,
+    /// The text of the last such event (absolute).
+    markup_text: (usize, usize),
 }
 
 impl<S> std::fmt::Debug for Reader<'_, S> {
@@ -290,6 +298,8 @@ impl<'a, S> Reader<'a, S> {
             fast_tag: false,
             fast_text: None,
             external_scratch: Vec::new(),
+            markup: false,
+            markup_text: (0, 0),
         }
     }
 
@@ -302,6 +312,37 @@ impl<'a, S> Reader<'a, S> {
             .into_iter()
             .flatten()
             .fold(fast::MAX_TOKEN, usize::min);
+        self
+    }
+
+    /// Reports the tokens that token filtering discards (comments, instructions, the DOCTYPE)
+    /// as [`EventKind::Comment`](crate::EventKind::Comment),
+    /// [`EventKind::Instruction`](crate::EventKind::Instruction) and
+    /// [`EventKind::Doctype`](crate::EventKind::Doctype) events, in document order, each with
+    /// its span (the token) and `skipped` input, so that the tiling of the text holds. Off by
+    /// default. The spec's token filtering still applies: the errors are the same and a content
+    /// assembly is still one assembly for the padding and stray-content rules, but inside the
+    /// root element a content assembly that holds such a token is handed out as one `Text`
+    /// event per run of text and CDATA tokens between them (each decoded as an assembly is;
+    /// docs/leafxml.md, "Markup events").
+    ///
+    /// ```
+    /// use thicket_leafxml::Reader;
+    ///
+    /// let mut reader = Reader::from_bytes(b"<!DOCTYPE r><r>a<!--c-->b<?p d?></r>").with_markup_events(true);
+    /// let mut dump = Vec::new();
+    /// while let Some(event) = reader.next_event()? {
+    ///     dump.push(format!("{} {}", event.kind, event.span));
+    /// }
+    /// assert_eq!(
+    ///     dump,
+    ///     ["doctype r 0..12", "start r 12..15", "text \"a\" 15..16", "comment \"c\" 16..24",
+    ///      "text \"b\" 24..25", "instruction p \"d\" 25..32", "end r 32..36"]
+    /// );
+    /// # Ok::<(), thicket_leafxml::Error>(())
+    /// ```
+    pub fn with_markup_events(mut self, on: bool) -> Reader<'a, S> {
+        self.markup = on;
         self
     }
 
@@ -446,11 +487,21 @@ impl<'a, S> Reader<'a, S> {
         }
     }
 
+    /// The text of the last comment, instruction or DOCTYPE event.
+    fn markup_text(&self) -> &str {
+        self.text
+            .cursor
+            .slice(self.markup_text.0, self.markup_text.1)
+    }
+
     /// Builds the event `ready` from the reader's state.
     #[inline]
     fn build(&self, ready: Ready) -> Event<'_> {
         let kind = match ready {
             Ready::Text => EventKind::Text(Cow::Borrowed(self.asm.text(&self.text.cursor))),
+            Ready::Comment => EventKind::Comment(Cow::Borrowed(self.markup_text())),
+            Ready::Instruction => EventKind::Instruction(Cow::Borrowed(self.markup_text())),
+            Ready::Doctype => EventKind::Doctype(Cow::Borrowed(self.markup_text())),
             Ready::End => {
                 let open = self.closed.unwrap_or(Open {
                     start: self.names.len(),

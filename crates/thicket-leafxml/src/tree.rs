@@ -164,7 +164,9 @@ impl Element {
 
     /// Builds the tree from a reader's events (a push reader must have been fed and finished:
     /// a wait for more input is taken as the end).
-    pub fn from_reader<S: Source>(mut reader: Reader<'_, S>) -> Result<Element, Error> {
+    pub fn from_reader<S: Source>(reader: Reader<'_, S>) -> Result<Element, Error> {
+        // A tree holds the content assemblies whole: no markup events.
+        let mut reader = reader.with_markup_events(false);
         let mut names = Interner::new();
         // The open elements with where their children start in `children`, which holds the
         // children of every open element; each list is copied out at its final size when its
@@ -202,6 +204,9 @@ impl Element {
                     };
                     open.push((element, children.len()));
                 }
+                EventKind::Comment(_)
+                | EventKind::Instruction { .. }
+                | EventKind::Doctype { .. } => {}
                 EventKind::Text(t) => {
                     if !open.is_empty() {
                         children.push(Node::Text(exact(t)));

@@ -199,6 +199,12 @@ impl<W: Write> Writer<W> {
                 namespace,
                 local_name,
             } => self.end(namespace.as_deref(), local_name),
+            // Token filtering discards them: a decoder would not give them back.
+            EventKind::Comment(_) | EventKind::Instruction { .. } | EventKind::Doctype { .. } => {
+                Err(WriteError::Structure(
+                    "comments, instructions and DOCTYPEs are not written",
+                ))
+            }
         }
     }
 

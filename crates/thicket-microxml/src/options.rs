@@ -36,6 +36,14 @@ pub struct Options {
     /// `Data`, so that whitespace stripping keeps whitespace written as a reference (TODO:
     /// "Should there be a CharRef abstract token ...").
     pub reference_tokens: bool,
+    /// Deliver comments, processing instructions and DOCTYPE declarations (with their internal
+    /// subset) as [`crate::Token::Comment`], [`crate::Token::ProcessingInstruction`] and
+    /// [`crate::Token::Doctype`] from the streaming [`crate::Tokenizer`] and [`crate::Tokens`],
+    /// instead of leaving them inside a `Data` span or a `Discarded` token (so a comment
+    /// between two characters ends one `Data` token and the next begins after it). The spec
+    /// emits nothing for them, so the tree and the diagnostics are the same either way; the
+    /// tree path ignores the option. Off by default.
+    pub markup_tokens: bool,
     /// Limits for untrusted input (depth, attributes, name and value lengths, diagnostics kept);
     /// all off by default. What each does when reached: docs/microxml.md.
     pub limits: thicket_input::Limits,
@@ -50,6 +58,7 @@ impl Options {
             boolean_attributes: false,
             angle_brackets_end_quoted_values: false,
             reference_tokens: false,
+            markup_tokens: false,
             limits: thicket_input::Limits::none(),
         }
     }
@@ -64,6 +73,7 @@ impl Options {
             boolean_attributes: true,
             angle_brackets_end_quoted_values: true,
             reference_tokens: false,
+            markup_tokens: false,
             limits: thicket_input::Limits::none(),
         }
     }

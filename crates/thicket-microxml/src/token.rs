@@ -64,6 +64,33 @@ pub enum Token<'a> {
         /// `&...;`.
         span: Span,
     },
+    /// A comment, only with [`crate::Options::markup_tokens`] (the spec's `COMMENT` in Main
+    /// mode; comments in a DOCTYPE's internal subset are part of the [`Token::Doctype`]).
+    Comment {
+        /// Between `<!--` and `-->`, line breaks normalized.
+        data: Cow<'a, str>,
+        /// `<!--...-->`.
+        span: Span,
+    },
+    /// A processing instruction, only with [`crate::Options::markup_tokens`] (the spec's `PI`
+    /// in Main mode). [`Token::pi_target_and_data`] splits it.
+    ProcessingInstruction {
+        /// Between `<?` and `?>`, line breaks normalized.
+        text: Cow<'a, str>,
+        /// `<?...?>`.
+        span: Span,
+    },
+    /// A DOCTYPE declaration, only with [`crate::Options::markup_tokens`]: `DOCTYPE_OPEN` and
+    /// everything the spec's Doctype and Subset modes consume after it.
+    Doctype {
+        /// The first run of characters after `<!DOCTYPE` and any whitespace that are neither
+        /// whitespace nor a delimiter (`[ ] < > " '`); empty when there is none (cut at
+        /// `Limits::max_name_len`, as names are).
+        name: Cow<'a, str>,
+        /// From `<!DOCTYPE` to the end of the declaration (its `>`, the subset's `]>`, or where
+        /// recovery ended it).
+        span: Span,
+    },
     /// Input the spec consumes without a token, between two tokens: a leading BOM, `S` inside
     /// tags, attribute value quotes, comments, PIs, CDATA delimiters and DOCTYPE declarations
     /// that are not between two characters of one `Data` token, and attributes dropped by
@@ -85,8 +112,31 @@ impl Token<'_> {
             | Token::EndTag { span, .. }
             | Token::Data { span, .. }
             | Token::CharRef { span, .. }
+            | Token::Comment { span, .. }
+            | Token::ProcessingInstruction { span, .. }
+            | Token::Doctype { span, .. }
             | Token::Discarded { span } => *span,
         }
+    }
+
+    /// For a [`Token::ProcessingInstruction`]: its target (up to the first whitespace, maybe
+    /// empty) and its data (after the whitespace that follows the target).
+    ///
+    /// ```
+    /// use thicket_microxml::{Options, Token, Tokenizer};
+    ///
+    /// let options = Options { markup_tokens: true, ..Options::default() };
+    /// let (tokens, _) = Tokenizer::tokenize("<?pi  some data?><r/>", options);
+    /// assert_eq!(tokens[0].pi_target_and_data(), Some(("pi", "some data")));
+    /// assert!(matches!(&tokens[1], Token::StartTagOpen { .. }));
+    /// ```
+    pub fn pi_target_and_data(&self) -> Option<(&str, &str)> {
+        let Token::ProcessingInstruction { text, .. } = self else {
+            return None;
+        };
+        let is_s = |c: char| matches!(c, '\t' | '\n' | '\u{c}' | ' ');
+        let t = text.find(is_s).unwrap_or(text.len());
+        Some((&text[..t], text[t..].trim_start_matches(is_s)))
     }
 
     /// The same token, owning its strings.
@@ -113,6 +163,18 @@ impl Token<'_> {
             },
             Token::CharRef { text, span } => Token::CharRef {
                 text: own(text),
+                span,
+            },
+            Token::Comment { data, span } => Token::Comment {
+                data: own(data),
+                span,
+            },
+            Token::ProcessingInstruction { text, span } => Token::ProcessingInstruction {
+                text: own(text),
+                span,
+            },
+            Token::Doctype { name, span } => Token::Doctype {
+                name: own(name),
                 span,
             },
             Token::Discarded { span } => Token::Discarded { span },

@@ -240,7 +240,11 @@ impl<'a> TreeBuilder<'a> {
             Token::EndTag { ref name, span } => self.end_tag(name.as_bytes(), span),
             Token::Data { ref text, span } => self.text(Chars::Copy(text), span, false),
             Token::CharRef { ref text, span } => self.text(Chars::Copy(text), span, true),
-            Token::Discarded { .. } => {}
+            // The spec emits nothing for them (`Options::markup_tokens` only shows them).
+            Token::Comment { .. }
+            | Token::ProcessingInstruction { .. }
+            | Token::Doctype { .. }
+            | Token::Discarded { .. } => {}
         }
     }
 

@@ -16,6 +16,11 @@ fn dump(text: &str, options: Options) -> String {
             Token::EndTag { name, span } => writeln!(out, "EndTag {name:?} {span}"),
             Token::Data { text, span } => writeln!(out, "Data {text:?} {span}"),
             Token::CharRef { text, span } => writeln!(out, "CharRef {text:?} {span}"),
+            Token::Comment { data, span } => writeln!(out, "Comment {data:?} {span}"),
+            Token::ProcessingInstruction { text, span } => {
+                writeln!(out, "ProcessingInstruction {text:?} {span}")
+            }
+            Token::Doctype { name, span } => writeln!(out, "Doctype {name:?} {span}"),
             Token::Discarded { span } => {
                 writeln!(out, "Discarded {:?} {span}", &text[span.start..span.end])
             }

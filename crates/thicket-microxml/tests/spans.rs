@@ -13,7 +13,7 @@ use thicket_testkit::runners::microxml::{
     tokenize_chunks, tree_spans,
 };
 
-fn all_options() -> [Options; 3] {
+fn all_options() -> [Options; 5] {
     [
         Options::spec(),
         Options::upstream(),
@@ -22,7 +22,27 @@ fn all_options() -> [Options; 3] {
             reference_tokens: true,
             ..Options::upstream()
         },
+        Options {
+            markup_tokens: true,
+            ..Options::spec()
+        },
+        Options {
+            markup_tokens: true,
+            reference_tokens: true,
+            ..Options::upstream()
+        },
     ]
+}
+
+/// The characters of every `Data` and `CharRef` token, end to end.
+fn all_text(tokens: &[Token<'_>]) -> String {
+    tokens
+        .iter()
+        .filter_map(|t| match t {
+            Token::Data { text, .. } | Token::CharRef { text, .. } => Some(&**text),
+            _ => None,
+        })
+        .collect()
 }
 
 fn s(start: usize, end: usize) -> Span {
@@ -221,29 +241,36 @@ fn corpus_spans_tile_and_nothing_depends_on_the_split() {
             continue;
         };
         let name = path.display();
-        let options = Options::upstream();
-        let whole = tokenize_chunks(&[&text], options);
-        check_lossless(&text, &whole.0).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let tree = parse_with(&text, options);
-        check_tree_spans(&text, &tree).unwrap_or_else(|e| panic!("{name}: {e}"));
-        check_order(&text, &tree.diagnostics).unwrap_or_else(|e| panic!("{name}: {e}"));
-        // Chunks of a few odd sizes, cut anywhere (also inside characters' neighbours).
-        for size in [4093, 65_536] {
-            let cuts: Vec<usize> = (1..text.len() / size + 1).map(|i| i * size).collect();
-            let split = chunks::split_at_positions(&text, &cuts);
-            assert_eq!(tokenize_chunks(&split, options), whole, "{name}");
-            let parsed = parse_chunks(&split, options);
-            assert_eq!(parsed.diagnostics, tree.diagnostics, "{name}");
-            assert_eq!(
-                tree_spans(&parsed.document),
-                tree_spans(&tree.document),
-                "{name}"
-            );
-            let ((tokens, diagnostics), _) = check_chunks_streaming(&split, options);
-            assert!(
-                tokens == whole.0 && diagnostics == tree.diagnostics,
-                "{name}"
-            );
+        for options in [
+            Options::upstream(),
+            Options {
+                markup_tokens: true,
+                ..Options::upstream()
+            },
+        ] {
+            let whole = tokenize_chunks(&[&text], options);
+            check_lossless(&text, &whole.0).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let tree = parse_with(&text, options);
+            check_tree_spans(&text, &tree).unwrap_or_else(|e| panic!("{name}: {e}"));
+            check_order(&text, &tree.diagnostics).unwrap_or_else(|e| panic!("{name}: {e}"));
+            // Chunks of a few odd sizes, cut anywhere (also inside characters' neighbours).
+            for size in [4093, 65_536] {
+                let cuts: Vec<usize> = (1..text.len() / size + 1).map(|i| i * size).collect();
+                let split = chunks::split_at_positions(&text, &cuts);
+                assert_eq!(tokenize_chunks(&split, options), whole, "{name}");
+                let parsed = parse_chunks(&split, options);
+                assert_eq!(parsed.diagnostics, tree.diagnostics, "{name}");
+                assert_eq!(
+                    tree_spans(&parsed.document),
+                    tree_spans(&tree.document),
+                    "{name}"
+                );
+                let ((tokens, diagnostics), _) = check_chunks_streaming(&split, options);
+                assert!(
+                    tokens == whole.0 && diagnostics == tree.diagnostics,
+                    "{name}"
+                );
+            }
         }
     }
 }
@@ -316,6 +343,89 @@ proptest! {
                 prop_assert_eq!(&tokens, &whole.0);
                 prop_assert_eq!(&diagnostics, &tree.diagnostics);
             }
+            // The option shows comments, PIs and DOCTYPEs; the characters and the diagnostics
+            // are the same without it.
+            let plain = tokenize_chunks(&[&text], Options { markup_tokens: false, ..options });
+            prop_assert_eq!(all_text(&whole.0), all_text(&plain.0));
+            prop_assert_eq!(&whole.1, &plain.1);
         }
     }
+}
+
+/// `Options::markup_tokens`: comments, PIs and DOCTYPEs are tokens with their spans and
+/// content; a comment between characters ends one `Data` token; the same at every split point
+/// and char by char.
+#[test]
+fn markup_tokens_at_every_split() {
+    let text = "\u{FEFF}<!DOCTYPE doc [<!-- in --><!ENTITY x 'y'>]>\n<?pi  da\r\nta?><doc>a<!-- c\r -->b<?t?>\
+                <![CDATA[c]]><!---->d</doc><!--end-->";
+    let options = Options {
+        markup_tokens: true,
+        ..Options::upstream()
+    };
+    let whole = tokenize_chunks(&[text], options);
+    check_lossless(text, &whole.0).unwrap();
+    let shown: Vec<String> = whole
+        .0
+        .iter()
+        .map(|t| match t {
+            Token::Comment { data, span } => format!("comment {data:?} {span}"),
+            Token::ProcessingInstruction { span, .. } => {
+                let (target, data) = t.pi_target_and_data().unwrap();
+                format!("pi {target:?} {data:?} {span}")
+            }
+            Token::Doctype { name, span } => format!("doctype {name:?} {span}"),
+            Token::Data { text, span } => format!("data {text:?} {span}"),
+            Token::StartTagOpen { name, .. } => format!("<{name}"),
+            Token::EndTag { name, .. } => format!("</{name}>"),
+            Token::StartTagClose { .. } => ">".to_owned(),
+            t => format!("{t:?}"),
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "Discarded { span: 0..3 }",
+            "doctype \"doc\" 3..46",
+            "data \"\\n\" 46..47",
+            "pi \"pi\" \"da\\nta\" 47..61",
+            "<doc",
+            ">",
+            "data \"a\" 66..67",
+            "comment \" c\\n \" 67..78",
+            "data \"b\" 78..79",
+            "pi \"t\" \"\" 79..84",
+            "Discarded { span: 84..93 }",
+            "data \"c\" 93..94",
+            "Discarded { span: 94..97 }",
+            "comment \"\" 97..104",
+            "data \"d\" 104..105",
+            "</doc>",
+            "comment \"end\" 111..121",
+        ]
+    );
+    // Diagnostics as without the option.
+    let plain = tokenize_chunks(&[text], Options::upstream());
+    assert_eq!(whole.1, plain.1);
+    for cut in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+        let split = [&text[..cut], &text[cut..]];
+        assert_eq!(tokenize_chunks(&split, options), whole, "split at {cut}");
+    }
+    assert_eq!(tokenize_chunks(&chunks::chars(text), options), whole);
+    // The doctype name and the tree do not change.
+    let tree = parse_with(text, options);
+    assert_eq!(
+        tree.document,
+        parse_with(text, Options::upstream()).document
+    );
+    let unnamed = tokenize_chunks(&["<!DOCTYPE>"], options).0;
+    assert!(
+        matches!(&unnamed[0], Token::Doctype { name, span } if name.is_empty() && *span == s(0, 10))
+    );
+    let cut = Options {
+        limits: thicket_microxml::Limits::none().with_max_name_len(3),
+        ..options
+    };
+    let long = tokenize_chunks(&["<!doctype htmlx>"], cut).0;
+    assert!(matches!(&long[0], Token::Doctype { name, .. } if name == "htm"));
 }

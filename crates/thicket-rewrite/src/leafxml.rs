@@ -4,8 +4,9 @@
 //!
 //! The reader's events carry spans that, with the input each skipped, tile the decoded text:
 //! the start tag, the content assembly, the end tag (empty for the end of an empty-element
-//! tag). What an event skipped (the XML declaration, comments, instructions, the DOCTYPE,
-//! whitespace outside the root) is written through as the source between two events.
+//! tag), and (`Reader::with_markup_events`, always on here) each comment, instruction and the
+//! DOCTYPE. What an event skipped (whitespace outside the root, a comment inside stray content
+//! that is about to be an error) is written through as the source between two events.
 
 use std::sync::Arc;
 
@@ -118,7 +119,9 @@ pub(crate) struct Driver {
 impl Driver {
     pub(crate) fn new(limits: thicket_input::Limits, settings: LeafSettings) -> Driver {
         Driver {
-            reader: Reader::push().with_limits(limits),
+            // Comments, instructions and the DOCTYPE as units (for their handlers, and so that
+            // a text unit never spans one); costs nothing measurable (docs/rewrite.md).
+            reader: Reader::push().with_limits(limits).with_markup_events(true),
             shift: 0,
             started: false,
             finished: false,
@@ -178,8 +181,8 @@ impl Driver {
                 }
             };
             let span = at(event.span);
-            // What the reader skipped: the XML declaration, comments, instructions, the
-            // DOCTYPE, whitespace outside the root element.
+            // What the reader skipped: whitespace outside the root element (and the comments and
+            // instructions inside stray content, just before its error).
             let skipped = at(event.skipped);
             if skipped.start < skipped.end {
                 core.process(Event::Other { span: skipped });
@@ -221,6 +224,22 @@ impl Driver {
                 EventKind::End { .. } => core.process(Event::End { name: None, span }),
                 EventKind::Text(text) => core.process(Event::Unit {
                     kind: UnitKind::Text(&text),
+                    span,
+                }),
+                EventKind::Comment(data) => core.process(Event::Unit {
+                    kind: UnitKind::Comment(&data),
+                    span,
+                }),
+                EventKind::Instruction(_) => {
+                    let (target, data) =
+                        event.kind.instruction_target_and_data().unwrap_or_default();
+                    core.process(Event::Unit {
+                        kind: UnitKind::ProcessingInstruction(target, data),
+                        span,
+                    })
+                }
+                EventKind::Doctype(name) => core.process(Event::Unit {
+                    kind: UnitKind::Doctype((!name.is_empty()).then_some(&name)),
                     span,
                 }),
             }

@@ -6,7 +6,9 @@
 //! the driver copies a tag's name, attribute names and values into buffers kept for the whole
 //! rewrite, and hands the core one `Start` event at the close. Token spans tile the input, so
 //! the tag's span runs from its `<` to the end of its close (an empty close where recovery
-//! closed the tag).
+//! closed the tag). Comments, processing instructions and DOCTYPE declarations come as tokens
+//! of their own (`Options::markup_tokens`, which the rewriter always turns on), so they are
+//! units for their handlers and never inside a text unit's span.
 
 use thicket_input::Span;
 use thicket_microxml::Token;
@@ -141,9 +143,24 @@ impl Driver {
                         span,
                     })
                 }
+                Token::Comment { data, span } => core.process(Event::Unit {
+                    kind: UnitKind::Comment(&data),
+                    span,
+                }),
+                Token::ProcessingInstruction { span, .. } => {
+                    let (target, data) = token.pi_target_and_data().unwrap_or_default();
+                    core.process(Event::Unit {
+                        kind: UnitKind::ProcessingInstruction(target, data),
+                        span,
+                    })
+                }
+                Token::Doctype { name, span } => core.process(Event::Unit {
+                    kind: UnitKind::Doctype((!name.is_empty()).then_some(&name)),
+                    span,
+                }),
                 Token::Discarded { span } => {
-                    // Inside a tag: whitespace and quotes, part of the tag's span. Outside:
-                    // comments, instructions, the DOCTYPE, a byte order mark, written through.
+                    // Inside a tag: whitespace and quotes, part of the tag's span. Outside: a
+                    // byte order mark, CDATA delimiters, written through.
                     if tag_start.is_none() {
                         core.process(Event::Other { span });
                     }

@@ -206,8 +206,9 @@ fn leafxml_stops_at_the_first_error_flushing_or_discarding() {
     };
     for chunk in [1, 3, 1 << 20] {
         // Flush (the default): the output of every event before the error.
+        // The comment is an event of its own, before the error.
         let (out, err) = leaf_error("<r><a>x</a><!-- c --></b></r>", mark(), chunk);
-        assert_eq!(out, "<r><a k=\"v\">x</a>");
+        assert_eq!(out, "<r><a k=\"v\">x</a><!-- c -->");
         assert_eq!(err, "not-well-formed 21..25 (mismatched-end-tag)");
         let (out, err) = leaf_error("<r><a>x</a>", mark(), chunk);
         assert_eq!(out, "<r><a k=\"v\">x</a>");
@@ -317,4 +318,98 @@ fn a_table_of_rewrites() {
         .unwrap();
     }
     insta::assert_snapshot!(out);
+}
+
+/// Rewrites `input` fed as text split in two at every char boundary; every split must give
+/// `whole`.
+fn at_every_split(
+    input: &str,
+    dialect: Dialect,
+    make: &dyn Fn() -> Settings<'static>,
+    whole: &str,
+) {
+    for cut in (0..=input.len()).filter(|&i| input.is_char_boundary(i)) {
+        let mut out = Vec::new();
+        let mut r = Rewriter::new(dialect, make(), |b: &[u8]| out.extend_from_slice(b));
+        r.feed_str(&input[..cut]).unwrap();
+        r.feed_str(&input[cut..]).unwrap();
+        let _ = r.finish().unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            whole,
+            "{dialect:?} split at {cut}"
+        );
+    }
+}
+
+#[test]
+fn comment_pi_and_doctype_handlers_run_in_both_dialects() {
+    let input = "<!DOCTYPE doc>\n<doc>a<!-- c -->b<?keep x?><?drop y?></doc><!--end-->";
+    let make = || {
+        Settings::new()
+            .on_comment(|c| {
+                if let UnitKind::Comment(data) = c.kind() {
+                    let upper = format!("<!--{}-->", data.to_uppercase());
+                    c.replace(&upper, ContentType::Html);
+                }
+            })
+            .on_processing_instruction(|p| {
+                if let UnitKind::ProcessingInstruction("drop", data) = p.kind() {
+                    assert_eq!(data, "y");
+                    p.remove();
+                }
+            })
+            .on_doctype(|d| {
+                assert_eq!(d.kind(), UnitKind::Doctype(Some("doc")));
+                d.after("<!--after doctype-->", ContentType::Html);
+            })
+            .on_text(|t| {
+                // A text unit never spans a comment or an instruction.
+                assert!(!t.source().contains('<'), "{:?}", t.source());
+                if let UnitKind::Text("b") = t.kind() {
+                    t.before("[", ContentType::Text);
+                }
+            })
+    };
+    let want = "<!DOCTYPE doc><!--after doctype-->\n<doc>a<!-- C -->[b<?keep x?></doc><!--END-->";
+    for dialect in [Dialect::MicroXml, Dialect::LeafXml] {
+        assert_eq!(run(input, dialect, make), want, "{dialect:?}");
+        at_every_split(input, dialect, &make, want);
+    }
+}
+
+#[test]
+fn what_the_handlers_see() {
+    let seen = RefCell::new(String::new());
+    for dialect in [Dialect::MicroXml, Dialect::LeafXml] {
+        seen.borrow_mut().clear();
+        let record = |u: &mut thicket_rewrite::Unit<'_>| {
+            let _ = writeln!(
+                seen.borrow_mut(),
+                "{:?} {:?} {}",
+                u.kind(),
+                u.source(),
+                u.span()
+            );
+        };
+        let settings = Settings::new()
+            .on_comment(record)
+            .on_processing_instruction(record)
+            .on_doctype(record)
+            .on_text(record);
+        let input = "<?xml version='1.0'?><!DOCTYPE r SYSTEM 'r.dtd'><r>x<!--c-->y<?t  d ?></r>";
+        let mut r = Rewriter::read_only(dialect, settings);
+        r.feed_str(input).unwrap();
+        r.finish().unwrap();
+        assert_eq!(
+            *seen.borrow(),
+            "ProcessingInstruction(\"xml\", \"version='1.0'\") \"<?xml version='1.0'?>\" 0..21\n\
+             Doctype(Some(\"r\")) \"<!DOCTYPE r SYSTEM 'r.dtd'>\" 21..48\n\
+             Text(\"x\") \"x\" 51..52\n\
+             Comment(\"c\") \"<!--c-->\" 52..60\n\
+             Text(\"y\") \"y\" 60..61\n\
+             ProcessingInstruction(\"t\", \"d \") \"<?t  d ?>\" 61..70\n",
+            "{dialect:?}"
+        );
+    }
 }

@@ -9,7 +9,7 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
-use thicket_rewrite::{Dialect, Error, ErrorOutput, Rewriter, Settings};
+use thicket_rewrite::{Dialect, Error, ErrorOutput, Rewriter, Settings, Unit, UnitKind};
 
 const LEAFXML: Dialect = Dialect::LeafXml;
 
@@ -60,6 +60,27 @@ fn rewrite(input: &[u8], settings: Settings<'_>, chunk: usize) -> (Vec<u8>, Resu
     (out, result)
 }
 
+/// The reference: the comments, instructions and DOCTYPE of an accepted document, from the
+/// reader with `with_markup_events`, as handlers see them.
+fn units_expected(input: &[u8]) -> Vec<String> {
+    use thicket_leafxml::EventKind;
+    let mut reader = thicket_leafxml::Reader::from_bytes(input).with_markup_events(true);
+    let mut out = Vec::new();
+    while let Ok(Some(e)) = reader.next_event() {
+        let kind = match &e.kind {
+            EventKind::Comment(c) => UnitKind::Comment(c),
+            EventKind::Instruction(_) => {
+                let (target, data) = e.kind.instruction_target_and_data().unwrap();
+                UnitKind::ProcessingInstruction(target, data)
+            }
+            EventKind::Doctype(name) => UnitKind::Doctype((!name.is_empty()).then_some(name)),
+            _ => continue,
+        };
+        out.push(format!("{kind:?} {}", e.span));
+    }
+    out
+}
+
 /// The identity property on one input; true when the reader accepted it.
 fn check(input: &[u8], chunks: &[usize]) -> bool {
     if std::str::from_utf8(input).is_err_and(|e| e.error_len().is_none()) {
@@ -71,12 +92,23 @@ fn check(input: &[u8], chunks: &[usize]) -> bool {
     let mut accepted = false;
     for &chunk in chunks {
         for mode in [ErrorOutput::Flush, ErrorOutput::Discard] {
-            let settings = noop_everywhere().output_on_error(mode);
+            // Every comment, instruction and DOCTYPE the handlers see.
+            let seen = std::cell::RefCell::new(Vec::new());
+            let record = |u: &mut Unit<'_>| {
+                seen.borrow_mut()
+                    .push(format!("{:?} {}", u.kind(), u.span()));
+            };
+            let settings = noop_everywhere()
+                .output_on_error(mode)
+                .on_comment(record)
+                .on_doctype(record)
+                .on_processing_instruction(record);
             let (out, result) = rewrite(input, settings, chunk);
             match result {
                 Ok(()) => {
                     assert!(expected.is_ok(), "accepted, the reader did not: {input:?}");
                     assert_eq!(out, input, "{mode:?}, chunks of {chunk}");
+                    assert_eq!(seen.into_inner(), units_expected(input), "{input:?}");
                     accepted = true;
                 }
                 Err(e) if e.code.as_str() == "unsupported-encoding" => {
@@ -107,11 +139,19 @@ fn check(input: &[u8], chunks: &[usize]) -> bool {
 #[test]
 fn identity_on_the_leafxml_suite() {
     let inputs = leafxml_suite_inputs();
-    let accepted = inputs
+    let accepted: Vec<_> = inputs
         .iter()
         .filter(|i| check(i, &[usize::MAX, 1, 5]))
-        .count();
-    assert!(accepted > 50, "{accepted} of {}", inputs.len());
+        .collect();
+    assert!(
+        accepted.len() > 50,
+        "{} of {}",
+        accepted.len(),
+        inputs.len()
+    );
+    // The accepted documents have comments, instructions and DOCTYPEs: their handlers ran.
+    let units: usize = accepted.iter().map(|i| units_expected(i).len()).sum();
+    assert!(units > 20, "{units}");
 }
 
 #[test]

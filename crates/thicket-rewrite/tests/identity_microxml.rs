@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
-use thicket_rewrite::{Dialect, Settings};
+use thicket_rewrite::{Dialect, Settings, Unit, UnitKind};
 
 const MICROXML: Dialect = Dialect::MicroXml;
 
@@ -27,11 +27,64 @@ fn microxml_suite_inputs() -> Vec<String> {
     out
 }
 
+/// Every comment, PI and DOCTYPE the handlers see (what it holds and its span), with no-op
+/// handlers everywhere else, `input` fed as text in chunks of `chunk` bytes; the output must be
+/// the input.
+fn units_seen(input: &str, chunk: usize) -> Vec<String> {
+    let seen = std::cell::RefCell::new(Vec::new());
+    {
+        let seen = &seen;
+        let record = move |u: &mut Unit<'_>| {
+            seen.borrow_mut()
+                .push(format!("{:?} {}", u.kind(), u.span()));
+        };
+        let settings = noop_everywhere()
+            .on_comment(record)
+            .on_doctype(record)
+            .on_processing_instruction(record);
+        assert_eq!(
+            rewrite_chunked(input, MICROXML, settings, chunk),
+            input,
+            "chunks of {chunk}: {input:?}"
+        );
+    }
+    seen.into_inner()
+}
+
+/// The reference: the comments, PIs and DOCTYPEs of the whole input, from the tokenizer with
+/// `markup_tokens`.
+fn units_expected(input: &str) -> Vec<String> {
+    use thicket_microxml::Token;
+    let options = thicket_microxml::Options {
+        markup_tokens: true,
+        ..Default::default()
+    };
+    let (tokens, _) = thicket_microxml::Tokenizer::tokenize(input, options);
+    tokens
+        .iter()
+        .filter_map(|t| {
+            let kind = match t {
+                Token::Comment { data, .. } => UnitKind::Comment(data),
+                Token::ProcessingInstruction { .. } => {
+                    let (target, data) = t.pi_target_and_data().unwrap();
+                    UnitKind::ProcessingInstruction(target, data)
+                }
+                Token::Doctype { name, .. } => {
+                    UnitKind::Doctype((!name.is_empty()).then_some(name))
+                }
+                _ => return None,
+            };
+            Some(format!("{kind:?} {}", t.span()))
+        })
+        .collect()
+}
+
 fn check_small(input: &str) {
+    let expected = units_expected(input);
     for chunk in [usize::MAX, 1, 3, 7] {
         assert_eq!(
-            rewrite_chunked(input, MICROXML, noop_everywhere(), chunk),
-            input,
+            units_seen(input, chunk),
+            expected,
             "chunks of {chunk}: {input:?}"
         );
     }
@@ -48,9 +101,13 @@ fn check_small(input: &str) {
 
 #[test]
 fn identity_on_the_microxml_suites() {
+    let mut seen = 0;
     for input in &microxml_suite_inputs() {
         check_small(input);
+        seen += units_expected(input).len();
     }
+    // The suites have comments, PIs and DOCTYPEs: the handlers ran on them.
+    assert!(seen > 50, "{seen}");
 }
 
 #[test]
@@ -68,9 +125,12 @@ fn identity_on_the_other_suites_inputs() {
 fn identity_on_the_corpus() {
     for sub in ["html", "xml"] {
         for (name, text) in corpus(sub) {
+            let expected = units_expected(&text);
             for chunk in [usize::MAX, 4093] {
-                let out = rewrite_chunked(&text, MICROXML, noop_everywhere(), chunk);
-                assert!(out == text, "{name} chunks of {chunk}");
+                assert!(
+                    units_seen(&text, chunk) == expected,
+                    "{name} chunks of {chunk}"
+                );
             }
             if let Some(out) = rewrite_bytes(text.as_bytes(), MICROXML, noop_everywhere(), 1021) {
                 assert!(out == text.as_bytes(), "{name} as bytes");
@@ -129,8 +189,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
     #[test]
     fn identity_on_random_input_and_chunking(input in markup(), chunk in 1usize..17) {
-        prop_assert_eq!(rewrite_chunked(&input, MICROXML, noop_everywhere(), chunk), input.clone());
-        prop_assert_eq!(rewrite_chunked(&input, MICROXML, noop_everywhere(), usize::MAX), input.clone());
+        let expected = units_expected(&input);
+        prop_assert_eq!(units_seen(&input, chunk), expected.clone());
+        prop_assert_eq!(units_seen(&input, usize::MAX), expected);
     }
 
     /// An edit on every attribute rebuilds every tag: the output does not depend on chunking.

@@ -25,6 +25,8 @@ pub fn leafxml_events(_text: &str, bytes: &[u8]) -> Option<usize> {
             }
             EventKind::Text(t) => n += t.len(),
             EventKind::End { .. } => n += 1,
+            // Only with `Reader::with_markup_events` (off here).
+            _ => {}
         }
     }
     Some(n)

@@ -37,6 +37,11 @@ impl std::fmt::Display for TokenLine<'_, '_> {
             Token::EndTag { name, .. } => write!(f, "EndTag {name}")?,
             Token::Data { text, .. } => write!(f, "Data {}", Quoted(text))?,
             Token::CharRef { text, .. } => write!(f, "CharRef {}", Quoted(text))?,
+            Token::Comment { data, .. } => write!(f, "Comment {}", Quoted(data))?,
+            Token::ProcessingInstruction { text, .. } => {
+                write!(f, "ProcessingInstruction {}", Quoted(text))?
+            }
+            Token::Doctype { name, .. } => write!(f, "Doctype {}", Quoted(name))?,
             Token::Discarded { .. } => f.write_str("Discarded")?,
         }
         write!(f, " {}", self.0.span())

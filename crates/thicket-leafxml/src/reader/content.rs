@@ -133,6 +133,11 @@ impl<'a, S: Source> Reader<'a, S> {
                     self.asm.end = at + n;
                 }
                 Token::Comment(n) | Token::Instruction(n) => {
+                    if self.markup
+                        && let Some(ready) = self.markup_token(tok, n)
+                    {
+                        return Ok(Some(ready));
+                    }
                     self.filtered();
                     self.text.cursor.advance(n);
                 }
@@ -148,6 +153,11 @@ impl<'a, S: Source> Reader<'a, S> {
                             .into());
                     }
                     self.doctype_seen = true;
+                    if self.markup
+                        && let Some(ready) = self.markup_token(tok, n)
+                    {
+                        return Ok(Some(ready));
+                    }
                     self.filtered();
                     self.text.cursor.advance(n);
                 }
@@ -235,6 +245,61 @@ impl<'a, S: Source> Reader<'a, S> {
         Ok(())
     }
 
+    /// With `with_markup_events`, a comment, instruction or DOCTYPE token `tok` of `n` bytes at
+    /// the position: the event to hand out now, or `None` to filter it as the spec does.
+    /// Inside the root element, the text and CDATA tokens of the assembly before it go out
+    /// first as a `Text` event of their own (decoded as an assembly), and the token waits for
+    /// the next step. Outside it, the assembly stays open (one assembly for the padding and
+    /// stray-content rules): the token is an event while the assembly so far can be padding,
+    /// and is filtered once it cannot (the stray-content error follows at its end).
+    #[cold]
+    fn markup_token(&mut self, tok: Token, n: usize) -> Option<Ready> {
+        if let Some(start) = self.asm.start {
+            if self.state == StackState::Active {
+                self.asm.start = None;
+                if self.finish_content() {
+                    self.peeked = Some(tok);
+                    self.line = self.asm.line;
+                    self.span = thicket_input::Span::new(start, self.asm.end);
+                    return Some(Ready::Text);
+                }
+                // Empty (`<![CDATA[]]>`): no event; a new assembly starts after the token.
+                self.asm.reset(&self.text.cursor);
+            } else if !self
+                .asm
+                .text(&self.text.cursor)
+                .chars()
+                .all(|c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{85}' | '\u{2028}'))
+            {
+                return None;
+            } else {
+                self.filtered();
+            }
+        }
+        let at = self.text.cursor.offset();
+        self.line = self.text.line(at);
+        self.span = thicket_input::Span::new(at, at + n);
+        let token = &self.text.cursor.rest()[..n];
+        let (ready, text) = match tok {
+            Token::Comment(_) => (Ready::Comment, (at + 4, at + n - 3)),
+            Token::Instruction(_) => (Ready::Instruction, (at + 2, at + n - 2)),
+            _ => {
+                // The name: the first word after `<!DOCTYPE` and whitespace.
+                let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+                let after = &token["<!DOCTYPE".len()..];
+                let rest = after.trim_start_matches(ws);
+                let from = at + "<!DOCTYPE".len() + (after.len() - rest.len());
+                let len = rest
+                    .find(|c: char| ws(c) || matches!(c, '>' | '\'' | '"'))
+                    .unwrap_or(rest.len());
+                (Ready::Doctype, (from, from + len))
+            }
+        };
+        self.markup_text = text;
+        self.text.cursor.advance(n);
+        Some(ready)
+    }
+
     /// A comment, instruction or DOCTYPE inside the assembly: while the text is a range of an
     /// input still being read, it is copied out, so that the buffer does not keep the filtered
     /// tokens after it.
@@ -250,6 +315,7 @@ impl<'a, S: Source> Reader<'a, S> {
 
     /// Line break normalization, then NFC, of the assembly's text (a range of the input stays
     /// borrowed when both leave it unchanged); false when the assembly is empty.
+    #[inline(always)]
     fn finish_content(&mut self) -> bool {
         let input = &self.text.cursor;
         if let Some((a, b)) = self.asm.acc.range() {

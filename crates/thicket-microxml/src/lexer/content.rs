@@ -4,7 +4,7 @@
 
 use memchr::memmem;
 use thicket_input::scan::StopSet;
-use thicket_input::{NeedMore, TextAcc};
+use thicket_input::{NeedMore, Span, TextAcc};
 use thicket_names::microxml::{self as names, NAME_START};
 use thicket_names::microxml2012;
 
@@ -201,6 +201,9 @@ impl Lexer<'_> {
         if self.input.starts_with(b"<!DOCTYPE", true)? {
             let n = "<!DOCTYPE".len();
             self.diag(ErrorCode::Doctype, a, a + n);
+            if self.markup_tokens() {
+                self.begin_doctype_token();
+            }
             self.skip(n);
             self.mode = Mode::Doctype;
             return Ok(Some(n));
@@ -228,9 +231,15 @@ impl Lexer<'_> {
 
     pub(super) fn consume_comment(&mut self, n: usize) {
         let content = &self.rest()[4..n - 3];
+        let a = self.at();
         if memmem::find(content, b"--").is_some() || content.last() == Some(&b'-') {
-            let a = self.at();
             self.diag(ErrorCode::DoubleHyphenInComment, a, a + n);
+        }
+        if self.mode == Mode::Main && self.markup_tokens() {
+            let text = self.markup_text(a + 4, a + n - 3);
+            self.emit(Kind::Comment, text, Span::new(a, a + n));
+            self.input.advance(n);
+            return;
         }
         self.skip(n);
     }
@@ -243,6 +252,12 @@ impl Lexer<'_> {
         };
         let n = f + 2 - a;
         self.diag(ErrorCode::ProcessingInstruction, a, a + n);
+        if self.mode == Mode::Main && self.markup_tokens() {
+            let text = self.markup_text(a + 2, a + n - 2);
+            self.emit(Kind::Pi, text, Span::new(a, a + n));
+            self.input.advance(n);
+            return Ok(Some(n));
+        }
         self.skip(n);
         Ok(Some(n))
     }
@@ -354,6 +369,19 @@ impl Lexer<'_> {
 
     /// The input `start..end` (absolute) as a token's text.
     #[inline]
+    /// The text of a comment or PI, `start..end` (absolute): the input, line breaks
+    /// normalized (the spec's preprocessing: CR LF and CR are LF).
+    #[cold]
+    fn markup_text(&self, start: usize, end: usize) -> TextAcc {
+        let raw = self.input.slice(start, end);
+        if !raw.contains('\r') {
+            return self.range(start, end);
+        }
+        let mut t = TextAcc::new();
+        t.push_str(&raw.replace("\r\n", "\n").replace('\r', "\n"), &self.input);
+        t
+    }
+
     pub(super) fn range(&self, start: usize, end: usize) -> TextAcc {
         let mut t = TextAcc::new();
         t.push_range(start, end, &self.input);

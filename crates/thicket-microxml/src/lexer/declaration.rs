@@ -1,10 +1,24 @@
 //! The modes after `<![CDATA[` and `<!DOCTYPE`: CData, Doctype and Subset.
 
-use thicket_input::NeedMore;
 use thicket_input::scan::StopSet;
+use thicket_input::{NeedMore, Span, TextAcc};
 use thicket_names::microxml as names;
 
-use super::{Found, Lexer, Mode, undecided};
+use super::{Found, Kind, Lexer, Mode, Raw, undecided};
+
+/// A DOCTYPE declaration being read, with `Options::markup_tokens`: it becomes one
+/// `Token::Doctype` when the Doctype and Subset modes give way to Main mode.
+#[derive(Debug)]
+pub(super) struct DoctypeToken {
+    /// Where `<!DOCTYPE` starts (absolute).
+    start: usize,
+    /// The name so far (cut at `Limits::max_name_len`).
+    name: String,
+    /// The name has ended (whitespace or a delimiter after it).
+    name_done: bool,
+    /// The name reached the limit: the rest of it is not kept.
+    cut: bool,
+}
 
 /// Where a run of CDATA characters stops: `]` (which may start `]]>`) and CR (folded by the
 /// cursor).
@@ -61,10 +75,72 @@ impl Lexer<'_> {
             _ => {
                 let i = self.input.index();
                 let end = DECL_CHARS.find(self.input.bytes(), i);
+                if self.doctype.is_some() {
+                    self.doctype_name(i, end);
+                }
                 self.skip(end - i);
+                return Ok(());
             }
         }
+        // Anything but `DECL_CHAR`s ends the name.
+        if let Some(d) = &mut self.doctype {
+            d.name_done = true;
+        }
         Ok(())
+    }
+
+    /// `<!DOCTYPE` is here: the pending data and dropped input go out before its token.
+    pub(super) fn begin_doctype_token(&mut self) {
+        self.flush();
+        self.doctype = Some(Box::new(DoctypeToken {
+            start: self.at(),
+            name: String::new(),
+            name_done: false,
+            cut: false,
+        }));
+    }
+
+    /// The `DECL_CHAR`s at `i..end` (buffer indices): the name is the first run of them that
+    /// are not whitespace. Read as they come, so a name cut across feeds is the same name.
+    fn doctype_name(&mut self, i: usize, end: usize) {
+        let max = self.max_name;
+        let text = &self.input.text()[i..end];
+        let Some(d) = self.doctype.as_deref_mut().filter(|d| !d.name_done) else {
+            return;
+        };
+        for c in text.chars() {
+            if matches!(c, '\t' | '\n' | '\u{c}' | '\r' | ' ') {
+                if d.name.is_empty() {
+                    continue;
+                }
+                d.name_done = true;
+                return;
+            }
+            d.cut |= d.name.len() + c.len_utf8() > max;
+            if !d.cut {
+                d.name.push(c);
+            }
+        }
+    }
+
+    /// After a step in the Doctype or Subset mode (or at the end of the input): once back in
+    /// Main mode, the declaration is one token over everything it consumed.
+    pub(super) fn end_doctype_token(&mut self) {
+        if self.mode != Mode::Main {
+            return;
+        }
+        let Some(d) = self.doctype.take() else {
+            return;
+        };
+        // What the modes dropped since `<!DOCTYPE` is the declaration itself.
+        self.dropped = None;
+        let mut text = TextAcc::new();
+        text.push_str(&d.name, &self.input);
+        self.queue.push_back(Raw {
+            kind: Kind::Doctype,
+            text,
+            span: Span::new(d.start, self.at()),
+        });
     }
 
     /// `DECL ::= "<!" (DECL_CHAR | LITERAL)* ">"`, the length, without consuming.

@@ -171,6 +171,9 @@ impl<'a> Lexer<'a> {
             Kind::End => Token::EndTag { name: text, span },
             Kind::Data => Token::Data { text, span },
             Kind::CharRef => Token::CharRef { text, span },
+            Kind::Comment => Token::Comment { data: text, span },
+            Kind::Pi => Token::ProcessingInstruction { text, span },
+            Kind::Doctype => Token::Doctype { name: text, span },
             Kind::Discarded | Kind::EmptyValue => Token::Discarded { span },
         }
     }
@@ -218,7 +221,7 @@ impl<'a> Lexer<'a> {
             Kind::Data => builder.text(chars, span, false),
             Kind::CharRef => builder.text(chars, span, true),
             Kind::EmptyValue => builder.empty_value(span.start),
-            Kind::Discarded => {}
+            Kind::Discarded | Kind::Comment | Kind::Pi | Kind::Doctype => {}
         }
     }
 

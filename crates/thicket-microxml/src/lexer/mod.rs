@@ -81,6 +81,11 @@ enum Kind {
     CharRef,
     /// Input consumed without a token (`Token::Discarded`).
     Discarded,
+    /// With `markup_tokens`: a comment (text: its data), a PI (text: between `<?` and `?>`),
+    /// a DOCTYPE (text: its name).
+    Comment,
+    Pi,
+    Doctype,
     /// An attribute value with no characters, at the position its characters would be (for
     /// the tree builder's value span; not a public token).
     EmptyValue,
@@ -142,6 +147,8 @@ pub(crate) struct Lexer<'a> {
     double: Finder,
     comment: Finder,
     pi: Finder,
+    /// With `markup_tokens`, inside a DOCTYPE declaration: where it started and its name.
+    doctype: Option<Box<declaration::DoctypeToken>>,
 }
 
 impl Default for Lexer<'_> {
@@ -175,6 +182,7 @@ impl<'a> Lexer<'a> {
             double: Finder::new(b"\""),
             comment: Finder::new(b"-->"),
             pi: Finder::new(b"?>"),
+            doctype: None,
         }
     }
 
@@ -408,6 +416,13 @@ impl<'a> Lexer<'a> {
         self.input.advance(1);
     }
 
+    /// Whether comments, PIs and DOCTYPE declarations are tokens (`Options::markup_tokens`,
+    /// on the lossless path only).
+    #[inline(always)]
+    fn markup_tokens(&self) -> bool {
+        self.opts.markup_tokens && self.lossless
+    }
+
     /// Consumes `n` bytes that produce no token.
     #[inline]
     fn skip(&mut self, n: usize) {
@@ -439,8 +454,16 @@ impl<'a> Lexer<'a> {
             Mode::SingleQuoteAttributeValue => self.quoted_attribute_value(b'\''),
             Mode::DoubleQuoteAttributeValue => self.quoted_attribute_value(b'"'),
             Mode::CData => self.cdata(),
-            Mode::Doctype => self.doctype(),
-            Mode::Subset => self.subset(),
+            Mode::Doctype => {
+                let r = self.doctype();
+                self.end_doctype_token();
+                r
+            }
+            Mode::Subset => {
+                let r = self.subset();
+                self.end_doctype_token();
+                r
+            }
         }
     }
 
@@ -460,6 +483,7 @@ impl<'a> Lexer<'a> {
             Mode::Main | Mode::CData | Mode::Doctype | Mode::Subset => {}
         }
         self.mode = Mode::Main;
+        self.end_doctype_token();
         self.flush();
         self.done = true;
     }

@@ -263,6 +263,11 @@ pub fn check_lossless(source: &str, tokens: &[Token<'_>]) -> Result<(), String> 
             Token::AttributeName { name, .. } => text.starts_with(&**name),
             Token::StartTagClose { .. } => text == ">" || text.is_empty(),
             Token::EmptyElementTagClose { .. } => text == "/>",
+            Token::Comment { .. } => text.starts_with("<!--") && text.ends_with("-->"),
+            Token::ProcessingInstruction { .. } => text.starts_with("<?") && text.ends_with("?>"),
+            Token::Doctype { .. } => text
+                .get(..9)
+                .is_some_and(|o| o.eq_ignore_ascii_case("<!doctype")),
             Token::Data { .. } | Token::CharRef { .. } | Token::Discarded { .. } => {
                 !text.is_empty()
             }
