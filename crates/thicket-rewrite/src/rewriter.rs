@@ -478,7 +478,9 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         self.decoder.detected().map(|d| d.encoding)
     }
 
-    /// Feeds text (no sniffing: it is UTF-8 already).
+    /// Feeds text (no sniffing: it is UTF-8 already). After bytes (`feed`), the text continues
+    /// them: in a legacy encoding it is encoded in that encoding; otherwise its UTF-8 bytes are
+    /// fed as bytes (while the encoding is still being sniffed, they take part in the sniffing).
     pub fn feed_str(&mut self, text: &str) -> Result<(), Error> {
         self.check()?;
         if let Some(l) = self.core.legacy.as_deref() {
@@ -486,6 +488,10 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             let mut bytes = Vec::new();
             crate::encoding::encode(l.encoding(), text, &mut bytes);
             return self.feed_legacy(&bytes);
+        }
+        if !self.text_only && self.bytes_in > 0 {
+            // After bytes: the decoder may hold some (sniffing, or a cut character).
+            return self.feed(text.as_bytes());
         }
         if !self.bom_done {
             self.text_only = true;
@@ -548,9 +554,10 @@ impl<'h, S: Sink> Rewriter<'h, S> {
 
     /// Bytes of input text the rewriter holds between calls: an unfinished token, and the
     /// source of open captures and of a whole text node being held (docs/rewrite.md,
-    /// "Limits"). The tokenizer holds its own copy of an unfinished token.
+    /// "Limits"), and the bytes held while the encoding is being sniffed (HTML: up to 1024).
+    /// The tokenizer holds its own copy of an unfinished token.
     pub fn buffered(&self) -> usize {
-        self.core.src.len()
+        self.core.src.len() + self.sniffed.len()
     }
 
     /// The rewriter's own diagnostics (`depth-limit`, `namespace-limit`, and in HTML strict mode

@@ -439,3 +439,36 @@ fn utf8_chunks_pass_through_with_the_same_errors() {
         }
     }
 }
+
+/// `feed_str` after `feed` continues the bytes, also while the encoding is still being sniffed
+/// (HTML holds up to 1024 bytes for its `<meta>` prescan) and after a cut character.
+#[test]
+fn feed_str_after_feed_continues_the_bytes() {
+    for dialect in [
+        Dialect::Html,
+        Dialect::Xml5,
+        Dialect::MicroXml,
+        Dialect::LeafXml,
+    ] {
+        let mut r = Rewriter::new(dialect, Settings::new(), |_: &[u8]| {});
+        r.feed(b"<r><p>ok</p>").unwrap();
+        if dialect == Dialect::Html {
+            // Held for the `<meta>` prescan, and counted.
+            assert_eq!(r.buffered(), 12);
+        }
+        let e = r
+            .feed_str("<p>caf\u{e9}</p>")
+            .and_then(|()| r.feed(b"<p>caf\xC3"))
+            .and_then(|()| r.feed_str("\u{e9}</p></r>"))
+            .and_then(|()| r.finish().map(|_| ()))
+            .unwrap_err();
+        assert_eq!((e.code.as_str(), e.span.start), ("malformed-utf8", 30), "{dialect:?}");
+        // Whole characters continue the bytes.
+        let mut out = Vec::new();
+        let mut r = Rewriter::new(dialect, Settings::new(), |b: &[u8]| out.extend_from_slice(b));
+        r.feed(b"<r><p>ok</p>").unwrap();
+        r.feed_str("<p>caf\u{e9}</p></r>").unwrap();
+        let _ = r.finish().unwrap();
+        assert_eq!(out, "<r><p>ok</p><p>caf\u{e9}</p></r>".as_bytes(), "{dialect:?}");
+    }
+}
