@@ -30,7 +30,8 @@ usage: cargo xtask callgrind [--files PAT,...] [--views VIEW,...] [--others]
 
   --files PAT,...      only corpus files whose name contains one of the patterns
   --views VIEW,...     only these views: html, xml5-tokens, xml5-tree, microxml-tree,
-                       leafxml-events (default: all)
+                       leafxml-events, rewrite-nofollow, rewrite-h1-h3, rewrite-xml-id
+                       (default: all)
   --others             also measure the parser each view is compared with (html5gum,
                        xml5ever, roxmltree, quick-xml) and print instruction ratios
   --save FILE.json     store the run (every cell, the commit, rustc and valgrind versions)
@@ -104,6 +105,25 @@ const VIEWS: &[View] = &[
         kind: Kind::Xml,
         other: "quick-xml",
     },
+    // thicket-rewrite (issue 16): the same work as lol_html and a quick-xml loop.
+    View {
+        id: "rewrite-nofollow",
+        parser: "thicket-rewrite nofollow",
+        kind: Kind::Html,
+        other: "lol_html-nofollow",
+    },
+    View {
+        id: "rewrite-h1-h3",
+        parser: "thicket-rewrite h1-h3 text",
+        kind: Kind::Html,
+        other: "lol_html-h1-h3",
+    },
+    View {
+        id: "rewrite-xml-id",
+        parser: "thicket-rewrite xml5 [id] attr",
+        kind: Kind::Xml,
+        other: "quick-xml-loop",
+    },
 ];
 
 /// A parser a view is compared with.
@@ -128,6 +148,18 @@ const OTHERS: &[Other] = &[
     Other {
         id: "quick-xml",
         parser: "quick-xml NsReader",
+    },
+    Other {
+        id: "lol_html-nofollow",
+        parser: "lol_html nofollow",
+    },
+    Other {
+        id: "lol_html-h1-h3",
+        parser: "lol_html h1-h3 text",
+    },
+    Other {
+        id: "quick-xml-loop",
+        parser: "quick-xml loop [id] attr",
     },
 ];
 
