@@ -462,13 +462,23 @@ fn feed_str_after_feed_continues_the_bytes() {
             .and_then(|()| r.feed_str("\u{e9}</p></r>"))
             .and_then(|()| r.finish().map(|_| ()))
             .unwrap_err();
-        assert_eq!((e.code.as_str(), e.span.start), ("malformed-utf8", 30), "{dialect:?}");
+        assert_eq!(
+            (e.code.as_str(), e.span.start),
+            ("malformed-utf8", 30),
+            "{dialect:?}"
+        );
         // Whole characters continue the bytes.
         let mut out = Vec::new();
-        let mut r = Rewriter::new(dialect, Settings::new(), |b: &[u8]| out.extend_from_slice(b));
+        let mut r = Rewriter::new(dialect, Settings::new(), |b: &[u8]| {
+            out.extend_from_slice(b)
+        });
         r.feed(b"<r><p>ok</p>").unwrap();
         r.feed_str("<p>caf\u{e9}</p></r>").unwrap();
         let _ = r.finish().unwrap();
-        assert_eq!(out, "<r><p>ok</p><p>caf\u{e9}</p></r>".as_bytes(), "{dialect:?}");
+        assert_eq!(
+            out,
+            "<r><p>ok</p><p>caf\u{e9}</p></r>".as_bytes(),
+            "{dialect:?}"
+        );
     }
 }
