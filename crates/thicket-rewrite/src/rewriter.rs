@@ -828,7 +828,12 @@ fn xml5_event(
                 value: &a.value,
                 span: a.span,
             }));
-            let local = name.rsplit_once(':').map_or(&*name, |(_, l)| l);
+            // The local name: after the last `:` (a byte loop: names are short, and
+            // `rsplit_once` goes through a reverse char search costing more than the name).
+            let local = match name.bytes().rposition(|b| b == b':') {
+                Some(i) => &name[i + 1..],
+                None => &*name,
+            };
             core.process(Event::Start {
                 name: &name,
                 local,

@@ -439,6 +439,7 @@ impl<'a> Tokenizer<'a> {
     /// Hands back an emptied attribute list (see [`SpareAttributes`]): a later tag of the
     /// direct path builds its attributes in it instead of allocating.
     /// (A list smaller than the one kept is dropped.)
+    #[inline]
     pub fn recycle(&mut self, spare: SpareAttributes) {
         if spare.0.capacity() > self.spare_attrs.capacity() {
             self.spare_attrs = spare.0;
