@@ -317,6 +317,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Dialect::Xml5 => {
                 let options = thicket_xml5::Options {
                     limits,
+                    lazy: Some(xml5_lazy(&settings.handlers)),
                     ..Default::default()
                 };
                 (
@@ -696,6 +697,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                     if let Some(spare) = xml5_event(core, token) {
                         t.recycle(spare);
                     }
+                    // Text is built only while a text handler or capture can see it.
+                    if core.switch_text {
+                        core.switch_text = false;
+                        t.set_lazy_text(core.want_text);
+                    }
                 }
             }
             #[cfg(feature = "microxml")]
@@ -809,6 +815,27 @@ fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
         }),
         Token::Discarded { span } => core.process(Event::Other { span }),
         Token::Eof { span } => core.process(Event::Eof { span }),
+    }
+}
+
+/// What the XML5 tokenizer builds for `handlers` (its lazy mode): text, comment, doctype and
+/// processing instruction content when a handler for it exists (text also while the core
+/// switches it on: scoped text handlers, captures), and the attributes of every tag when an
+/// element or scoped text handler exists (selectors may test them, and namespace-qualified
+/// selectors read every tag's `xmlns` declarations), of none otherwise.
+#[cfg(feature = "xml5")]
+fn xml5_lazy(handlers: &Handlers<'_>) -> thicket_xml5::Lazy {
+    let selectors = !handlers.elements.is_empty() || !handlers.text_settings.scoped.is_empty();
+    thicket_xml5::Lazy {
+        text: handlers.text.is_some(),
+        comments: handlers.comment.is_some(),
+        doctypes: handlers.doctype.is_some(),
+        processing_instructions: handlers.pi.is_some(),
+        attributes: if selectors {
+            thicket_xml5::AttributesOf::All
+        } else {
+            thicket_xml5::AttributesOf::None
+        },
     }
 }
 

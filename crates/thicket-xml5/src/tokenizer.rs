@@ -26,6 +26,7 @@ mod charref;
 mod doctype;
 mod fast;
 mod hand_out;
+mod lazy;
 mod limits;
 mod markup;
 mod pi;
@@ -33,6 +34,7 @@ mod state;
 mod tag;
 
 pub(crate) use fast::{Direct, ErrorStep, RawAttr};
+pub use lazy::{AttributesOf, Lazy};
 pub(crate) use limits::ScanLimits;
 pub(crate) use state::TagKind;
 pub use state::{IdKind, State};
@@ -64,6 +66,11 @@ pub struct Options {
     /// declarations, diagnostics kept); all off by default. What each does when reached:
     /// docs/xml5.md.
     pub limits: thicket_input::Limits,
+    /// Lazy tokenizing: the same tokens and spans, with only the strings [`Lazy`] asks for
+    /// built (`None`, the default: everything). For callers that read little of what the tokens
+    /// carry; diagnostics are then incomplete (docs/xml5.md "Lazy tokenizing"). The tree
+    /// builder ignores it.
+    pub lazy: Option<Lazy>,
 }
 
 impl Options {
@@ -73,6 +80,7 @@ impl Options {
             profile,
             entities: None,
             limits: thicket_input::Limits::none(),
+            lazy: None,
         }
     }
 }
@@ -98,6 +106,12 @@ pub struct Tokenizer<'a> {
     omitted: usize,
     /// The input: a whole `&str` borrowed, or the chunks fed so far not yet compacted away.
     input: Cursor<'a>,
+    /// Lazy tokenizing ([`Options::lazy`]): what is dropped from each token before it goes out.
+    lazy: Option<Box<Lazy>>,
+    /// Lazy, and text not asked for: the direct path runs to the next `<` (`fast.rs`).
+    skip_text: bool,
+    /// Lazy, and the attributes of only some tags asked for (`fast.rs`).
+    some_attributes: bool,
     /// The direct path (`fast.rs`) runs beside the states (off only to test it against them).
     fast_paths: bool,
     /// The direct path may run at the next call: `fast_paths`, except while a lent tag is
@@ -221,6 +235,12 @@ impl<'a> Tokenizer<'a> {
             diagnostic_room: options.limits.max_diagnostics.unwrap_or(usize::MAX),
             omitted: 0,
             input,
+            skip_text: options.lazy.as_ref().is_some_and(|l| !l.text),
+            some_attributes: options
+                .lazy
+                .as_ref()
+                .is_some_and(|l| l.attributes != AttributesOf::All),
+            lazy: options.lazy.map(Box::new),
             fast_paths: true,
             fast: true,
             eof_emitted: false,
@@ -314,6 +334,16 @@ impl<'a> Tokenizer<'a> {
     /// The token's strings have the input's lifetime: borrowed from a whole input, copied from
     /// a fed one ([`Tokenizer::next_lent_token`] lends them from the buffer instead).
     pub fn next_token(&mut self) -> Option<Token<'a>> {
+        let mut token = self.next_full_token()?;
+        if let Some(lazy) = &self.lazy {
+            lazy.strip(&mut token);
+        }
+        Some(token)
+    }
+
+    /// [`Tokenizer::next_token`] before [`Lazy`] drops anything.
+    #[inline(always)]
+    fn next_full_token(&mut self) -> Option<Token<'a>> {
         // Looked at before taken: `take` would copy the whole slot even when it is empty.
         if self.pending.is_some() {
             return self.pending.take();
@@ -326,7 +356,7 @@ impl<'a> Tokenizer<'a> {
             {
                 return Some(t);
             }
-            match self.next_event()? {
+            match self.events::<false>()? {
                 Event::Token(t) => return Some(t),
                 Event::Diagnostic(d) => self.diagnostics.push(d),
             }
@@ -339,7 +369,11 @@ impl<'a> Tokenizer<'a> {
     /// the next one). Strings as in [`Tokenizer::next_token`] ([`Tokenizer::next_lent_event`]
     /// lends them).
     pub fn next_event(&mut self) -> Option<Event<'a>> {
-        self.events::<false>()
+        let mut event = self.events::<false>()?;
+        if let (Some(lazy), Event::Token(token)) = (&self.lazy, &mut event) {
+            lazy.strip(token);
+        }
+        Some(event)
     }
 
     /// [`Tokenizer::next_event`], and with `LENT` the same for [`Tokenizer::next_lent_event`]
@@ -443,6 +477,18 @@ impl<'a> Tokenizer<'a> {
     pub fn recycle(&mut self, spare: SpareAttributes) {
         if spare.0.capacity() > self.spare_attrs.capacity() {
             self.spare_attrs = spare.0;
+        }
+    }
+
+    /// For a lazy tokenizer ([`Options::lazy`]): whether text content is built, from the next
+    /// token handed out on ([`Lazy::text`] is the value it starts with). A caller whose text
+    /// handlers can fire only in some places (inside some elements) turns it on and off between
+    /// tokens, and pays for building text only there. No effect on a full tokenizer, which
+    /// always builds text.
+    pub fn set_lazy_text(&mut self, build: bool) {
+        if let Some(lazy) = &mut self.lazy {
+            lazy.text = build;
+            self.skip_text = !build;
         }
     }
 

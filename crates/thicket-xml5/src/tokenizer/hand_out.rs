@@ -240,7 +240,7 @@ impl<'a> Tokenizer<'a> {
     /// ```
     pub fn next_lent_token(&mut self) -> Option<Token<'_>> {
         if self.pending.is_some() {
-            return self.pending.take();
+            return self.pending.take().map(|t| self.stripped(t));
         }
         loop {
             if let Some(held) = self.take_held() {
@@ -254,7 +254,7 @@ impl<'a> Tokenizer<'a> {
                 return Some(self.lend(settled));
             }
             match self.events::<true>() {
-                Some(Event::Token(t)) => return Some(t),
+                Some(Event::Token(t)) => return Some(self.stripped(t)),
                 Some(Event::Diagnostic(d)) => self.diagnostics.push(d),
                 None => {
                     let found = self.direct_found.take()?;
@@ -286,10 +286,10 @@ impl<'a> Tokenizer<'a> {
         if self.in_error_run()
             && let Some(e) = self.error_run_event()
         {
-            return Some(e);
+            return Some(self.stripped_event(e));
         }
         match self.events::<true>() {
-            Some(e) => Some(e),
+            Some(e) => Some(self.stripped_event(e)),
             None => {
                 let found = self.direct_found.take()?;
                 let settled = self.settle(found);
@@ -418,6 +418,24 @@ impl<'a> Tokenizer<'a> {
     #[inline(always)]
     fn lend<'s>(&'s self, settled: Settled<'s>) -> Token<'s> {
         self.build(settled, Lent(&self.input))
+    }
+
+    /// `token` without what [`Lazy`] did not ask for.
+    #[inline]
+    fn stripped<'t>(&self, mut token: Token<'t>) -> Token<'t> {
+        if let Some(lazy) = &self.lazy {
+            lazy.strip(&mut token);
+        }
+        token
+    }
+
+    /// [`Tokenizer::stripped`] for an event.
+    #[inline]
+    fn stripped_event<'t>(&self, event: Event<'t>) -> Event<'t> {
+        match event {
+            Event::Token(t) => Event::Token(self.stripped(t)),
+            d => d,
+        }
     }
 
     #[inline(always)]
