@@ -112,6 +112,8 @@ pub struct Tokenizer<'a> {
     skip_text: bool,
     /// Lazy, and the attributes of only some tags asked for (`fast.rs`).
     some_attributes: bool,
+    /// `skip_text` or `some_attributes`: the direct path's lazy copy runs (`fast.rs`).
+    lazy_scan: bool,
     /// The direct path (`fast.rs`) runs beside the states (off only to test it against them).
     fast_paths: bool,
     /// The direct path may run at the next call: `fast_paths`, except while a lent tag is
@@ -228,6 +230,11 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn with_input(input: Cursor<'a>, options: Options) -> Tokenizer<'a> {
+        let skip_text = options.lazy.as_ref().is_some_and(|l| !l.text);
+        let some_attributes = options
+            .lazy
+            .as_ref()
+            .is_some_and(|l| l.attributes != AttributesOf::All);
         Tokenizer {
             profile: options.profile,
             entities: options.entities,
@@ -235,11 +242,9 @@ impl<'a> Tokenizer<'a> {
             diagnostic_room: options.limits.max_diagnostics.unwrap_or(usize::MAX),
             omitted: 0,
             input,
-            skip_text: options.lazy.as_ref().is_some_and(|l| !l.text),
-            some_attributes: options
-                .lazy
-                .as_ref()
-                .is_some_and(|l| l.attributes != AttributesOf::All),
+            skip_text,
+            some_attributes,
+            lazy_scan: skip_text || some_attributes,
             lazy: options.lazy.map(Box::new),
             fast_paths: true,
             fast: true,
@@ -334,6 +339,16 @@ impl<'a> Tokenizer<'a> {
     /// The token's strings have the input's lifetime: borrowed from a whole input, copied from
     /// a fed one ([`Tokenizer::next_lent_token`] lends them from the buffer instead).
     pub fn next_token(&mut self) -> Option<Token<'a>> {
+        if self.lazy.is_some() {
+            return self.next_lazy_token();
+        }
+        self.next_full_token()
+    }
+
+    /// [`Tokenizer::next_token`] of a lazy tokenizer (out of line: the full one stays as it
+    /// was).
+    #[inline(never)]
+    fn next_lazy_token(&mut self) -> Option<Token<'a>> {
         let mut token = self.next_full_token()?;
         if let Some(lazy) = &self.lazy {
             lazy.strip(&mut token);
@@ -356,7 +371,7 @@ impl<'a> Tokenizer<'a> {
             {
                 return Some(t);
             }
-            match self.events::<false>()? {
+            match self.events::<false, false>()? {
                 Event::Token(t) => return Some(t),
                 Event::Diagnostic(d) => self.diagnostics.push(d),
             }
@@ -369,7 +384,16 @@ impl<'a> Tokenizer<'a> {
     /// the next one). Strings as in [`Tokenizer::next_token`] ([`Tokenizer::next_lent_event`]
     /// lends them).
     pub fn next_event(&mut self) -> Option<Event<'a>> {
-        let mut event = self.events::<false>()?;
+        if self.lazy.is_some() {
+            return self.next_lazy_event();
+        }
+        self.events::<false, false>()
+    }
+
+    /// [`Tokenizer::next_event`] of a lazy tokenizer (out of line).
+    #[inline(never)]
+    fn next_lazy_event(&mut self) -> Option<Event<'a>> {
+        let mut event = self.events::<false, false>()?;
         if let (Some(lazy), Event::Token(token)) = (&self.lazy, &mut event) {
             lazy.strip(token);
         }
@@ -381,7 +405,7 @@ impl<'a> Tokenizer<'a> {
     /// `direct_found` and `None` returned, for the caller to lend (a held tag is handed out by them
     /// before they call this).
     #[inline(always)]
-    fn events<const LENT: bool>(&mut self) -> Option<Event<'a>> {
+    fn events<const LENT: bool, const LAZY: bool>(&mut self) -> Option<Event<'a>> {
         loop {
             if self.pending.is_some()
                 && let Some(t) = self.pending.take()
@@ -407,7 +431,7 @@ impl<'a> Tokenizer<'a> {
             }
             if self.fast && self.state == State::Data && (!self.reconsume || self.unread()) {
                 if LENT {
-                    if let Some(found) = self.fast_scan() {
+                    if let Some(found) = self.fast_scan_with::<LAZY>() {
                         self.direct_found = Some(found);
                         return None;
                     }
@@ -489,6 +513,7 @@ impl<'a> Tokenizer<'a> {
         if let Some(lazy) = &mut self.lazy {
             lazy.text = build;
             self.skip_text = !build;
+            self.lazy_scan = self.skip_text || self.some_attributes;
         }
     }
 

@@ -158,9 +158,18 @@ impl<'a> Tokenizer<'a> {
     /// (`hand_out.rs`). `None` leaves the rest to the states, at the `<` or at whatever ended
     /// the text run (the text run is then held as the data state holds it), so the tokens are
     /// the same as the states would produce.
+    ///
+    /// The owned methods and the tree builder take it as it is: a lazy tokenizer's owned tokens
+    /// are built whole and stripped ([`Tokenizer::next_token`]).
     #[inline(always)]
     pub(super) fn fast_scan(&mut self) -> Option<Found> {
-        let lt = if self.skip_text {
+        self.fast_scan_with::<false>()
+    }
+
+    /// [`Tokenizer::fast_scan`], with `LAZY` what a lazy tokenizer skips skipped.
+    #[inline(always)]
+    pub(super) fn fast_scan_with<const LAZY: bool>(&mut self) -> Option<Found> {
+        let lt = if LAZY && self.skip_text {
             // Lazy, text not asked for: to the next `<` (references, CR and the characters the
             // input stream reports change content, never where a text run ends).
             // Indentation byte by byte first, as below.
@@ -258,7 +267,7 @@ impl<'a> Tokenizer<'a> {
             }
             self.text_open = false;
             let span = Span::new(self.text_start, self.text_end);
-            if self.skip_text {
+            if LAZY && self.skip_text {
                 // Lazy: not asked for, handed out empty.
                 self.text.clear();
                 Some((Before::Range(lt, lt), span))
@@ -267,12 +276,12 @@ impl<'a> Tokenizer<'a> {
             }
         } else if run > 0 {
             // (Lazy, text not asked for: handed out empty.)
-            let from = if self.skip_text { lt } else { rel };
+            let from = if LAZY && self.skip_text { lt } else { rel };
             Some((Before::Range(from, lt), Span::new(base + rel, base + lt)))
         } else {
             None
         };
-        if self.some_attributes {
+        if LAZY && self.some_attributes {
             self.lazy_attributes(&raw);
         }
         // The tag ends the text run.
