@@ -79,10 +79,10 @@ impl Lazy {
     /// Drops from `token` what was not asked for.
     pub(crate) fn strip(&self, token: &mut Token<'_>) {
         match &mut token.kind {
-            TokenKind::StartTag { name, attributes } | TokenKind::EmptyTag { name, attributes } => {
-                if !attributes.is_empty() && !self.attributes.of(name) {
-                    attributes.clear();
-                }
+            TokenKind::StartTag { name, attributes } | TokenKind::EmptyTag { name, attributes }
+                if !attributes.is_empty() && !self.attributes.of(name) =>
+            {
+                attributes.clear();
             }
             TokenKind::Text(text) if !self.text => *text = Cow::Borrowed(""),
             TokenKind::Comment(data) if !self.comments => *data = Cow::Borrowed(""),
