@@ -826,8 +826,10 @@ fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
 #[cfg(feature = "xml5")]
 fn xml5_lazy(handlers: &Handlers<'_>) -> thicket_xml5::Lazy {
     let selectors = !handlers.elements.is_empty() || !handlers.text_settings.scoped.is_empty();
+    // Text as the core wants it from the start (`text_always`); it switches it later.
+    let strict = handlers.modes.strictness != crate::modes::Strictness::Guess;
     thicket_xml5::Lazy {
-        text: handlers.text.is_some(),
+        text: handlers.text.is_some() || strict,
         comments: handlers.comment.is_some(),
         doctypes: handlers.doctype.is_some(),
         processing_instructions: handlers.pi.is_some(),
@@ -1001,5 +1003,29 @@ mod tests {
                 AttributesOf::Tags(vec!["input".to_owned()])
             );
         }
+    }
+}
+
+#[cfg(all(test, feature = "xml5"))]
+mod xml5_tests {
+    use super::*;
+    use thicket_xml5::AttributesOf;
+
+    #[test]
+    fn xml5_builds_what_the_handlers_read() {
+        let none = xml5_lazy(&Settings::new().handlers);
+        assert!(!none.text && !none.comments && !none.doctypes && !none.processing_instructions);
+        assert_eq!(none.attributes, AttributesOf::None);
+        let id = Settings::new()
+            .on_element("[id]", |_| {})
+            .expect("a selector");
+        let id = xml5_lazy(&id.handlers);
+        assert!(!id.text && !id.comments);
+        assert_eq!(id.attributes, AttributesOf::All);
+        let s = Settings::new()
+            .on_text(|_| {})
+            .on_processing_instruction(|_| {});
+        let some = xml5_lazy(&s.handlers);
+        assert!(some.text && some.processing_instructions && !some.comments);
     }
 }
