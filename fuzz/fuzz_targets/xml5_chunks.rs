@@ -7,11 +7,13 @@
 //! borrowing the input) gives the same tree, node spans and diagnostics (in source order) as
 //! the streaming `Parser` fed in chunks, as `Parser::without_tree`, and as its own
 //! `into_owned`; with small limits (chosen by the input) the same holds and the cap is
-//! respected.
+//! respected; a lazy tokenizer (`Options::lazy`, the rewriter's `[id]` setting: every tag's
+//! attributes, no text) gives the full tokenizer's token kinds, spans, names and attributes,
+//! whole and chunked, lent and owned (text pieces merged, text content empty).
 
 use libfuzzer_sys::fuzz_target;
 use thicket_input::{Limits, Span};
-use thicket_xml5::{Event, NodeId, Options, Parser, TokenKind, Tokenizer};
+use thicket_xml5::{AttributesOf, Event, Lazy, NodeId, Options, Parser, Token, TokenKind, Tokenizer};
 
 #[path = "split.rs"]
 mod split;
@@ -101,7 +103,64 @@ fn events(text: &str, options: &Options, fast: bool) -> Vec<String> {
     out
 }
 
+/// The tokens of `chunks` (lent or owned) as text, without strings the `[id]` lazy setting does
+/// not ask for (text, comment, PI and DOCTYPE content), adjacent text merged by span.
+fn shapes(chunks: &[&str], options: &Options, lent: bool) -> Vec<String> {
+    let mut t = Tokenizer::streaming(options.clone());
+    let mut out = Vec::new();
+    let mut text: Option<Span> = None;
+    let mut push = |tok: Token<'_>, out: &mut Vec<String>| {
+        if let TokenKind::Text(_) = tok.kind {
+            let s = text.get_or_insert(Span::new(tok.span.start, tok.span.start));
+            assert_eq!(s.end, tok.span.start, "text pieces must touch");
+            s.end = tok.span.end;
+            return;
+        }
+        if let Some(s) = text.take() {
+            out.push(format!("Text@{s:?}"));
+        }
+        let kind = match tok.kind {
+            TokenKind::Comment(_) => "Comment".to_owned(),
+            TokenKind::Pi { .. } => "Pi".to_owned(),
+            TokenKind::Doctype { .. } => "Doctype".to_owned(),
+            k => format!("{k:?}"),
+        };
+        out.push(format!("{kind}@{:?}", tok.span));
+    };
+    let mut pull = |t: &mut Tokenizer<'static>, out: &mut Vec<String>| {
+        if lent {
+            while let Some(tok) = t.next_lent_token() {
+                push(tok, out);
+            }
+        } else {
+            while let Some(tok) = t.next_token() {
+                push(tok, out);
+            }
+        }
+    };
+    for c in chunks {
+        t.feed(c);
+        pull(&mut t, &mut out);
+    }
+    t.finish();
+    pull(&mut t, &mut out);
+    out
+}
+
 fn check(text: &str, cuts: &[usize], options: &Options) {
+    let lazy = Options {
+        lazy: Some(Lazy {
+            attributes: AttributesOf::All,
+            ..Lazy::default()
+        }),
+        ..options.clone()
+    };
+    let full = shapes(&[text], options, true);
+    for chunks in [vec![text], split::chunks(text, cuts)] {
+        for lent in [true, false] {
+            assert_eq!(full, shapes(&chunks, &lazy, lent), "lazy differs, lent {lent}");
+        }
+    }
     let whole = run(&[text], text, options);
     let chunked = run(&split::chunks(text, cuts), text, options);
     assert_eq!(whole, chunked, "events differ when split at {cuts:?}");

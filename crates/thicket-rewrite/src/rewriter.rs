@@ -326,6 +326,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Dialect::Xml5 => {
                 let options = thicket_xml5::Options {
                     limits,
+                    lazy: Some(xml5_lazy(&settings.handlers)),
                     ..Default::default()
                 };
                 (
@@ -734,6 +735,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                     if let Some(spare) = xml5_event(core, token) {
                         t.recycle(spare);
                     }
+                    // Text is built only while a text handler or capture can see it.
+                    if core.switch_text {
+                        core.switch_text = false;
+                        t.set_lazy_text(core.want_text);
+                    }
                 }
             }
             #[cfg(feature = "microxml")]
@@ -867,6 +873,29 @@ fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
     }
 }
 
+/// What the XML5 tokenizer builds for `handlers` (its lazy mode): text, comment, doctype and
+/// processing instruction content when a handler for it exists (text also while the core
+/// switches it on: scoped text handlers, captures), and the attributes of every tag when an
+/// element or scoped text handler exists (selectors may test them, and namespace-qualified
+/// selectors read every tag's `xmlns` declarations), of none otherwise.
+#[cfg(feature = "xml5")]
+fn xml5_lazy(handlers: &Handlers<'_>) -> thicket_xml5::Lazy {
+    let selectors = !handlers.elements.is_empty() || !handlers.text_settings.scoped.is_empty();
+    // Text as the core wants it from the start (`text_always`); it switches it later.
+    let strict = handlers.modes.strictness != crate::modes::Strictness::Guess;
+    thicket_xml5::Lazy {
+        text: handlers.text.is_some() || strict,
+        comments: handlers.comment.is_some(),
+        doctypes: handlers.doctype.is_some(),
+        processing_instructions: handlers.pi.is_some(),
+        attributes: if selectors {
+            thicket_xml5::AttributesOf::All
+        } else {
+            thicket_xml5::AttributesOf::None
+        },
+    }
+}
+
 #[cfg(feature = "xml5")]
 fn xml5_event(
     core: &mut Core<'_>,
@@ -883,7 +912,12 @@ fn xml5_event(
                 value: &a.value,
                 span: a.span,
             }));
-            let local = name.rsplit_once(':').map_or(&*name, |(_, l)| l);
+            // The local name: after the last `:` (a byte loop: names are short, and
+            // `rsplit_once` goes through a reverse char search costing more than the name).
+            let local = match name.bytes().rposition(|b| b == b':') {
+                Some(i) => &name[i + 1..],
+                None => &*name,
+            };
             core.process(Event::Start {
                 name: &name,
                 local,
@@ -1024,5 +1058,29 @@ mod tests {
                 AttributesOf::Tags(vec!["input".to_owned()])
             );
         }
+    }
+}
+
+#[cfg(all(test, feature = "xml5"))]
+mod xml5_tests {
+    use super::*;
+    use thicket_xml5::AttributesOf;
+
+    #[test]
+    fn xml5_builds_what_the_handlers_read() {
+        let none = xml5_lazy(&Settings::new().handlers);
+        assert!(!none.text && !none.comments && !none.doctypes && !none.processing_instructions);
+        assert_eq!(none.attributes, AttributesOf::None);
+        let id = Settings::new()
+            .on_element("[id]", |_| {})
+            .expect("a selector");
+        let id = xml5_lazy(&id.handlers);
+        assert!(!id.text && !id.comments);
+        assert_eq!(id.attributes, AttributesOf::All);
+        let s = Settings::new()
+            .on_text(|_| {})
+            .on_processing_instruction(|_| {});
+        let some = xml5_lazy(&s.handlers);
+        assert!(some.text && some.processing_instructions && !some.comments);
     }
 }

@@ -30,6 +30,8 @@ pub struct Parsed<'a> {
 fn tokenizer_options(options: &Options) -> Options {
     let mut options = options.clone();
     options.limits.max_diagnostics = None;
+    // A tree is built from everything.
+    options.lazy = None;
     options
 }
 

@@ -26,6 +26,7 @@ mod charref;
 mod doctype;
 mod fast;
 mod hand_out;
+mod lazy;
 mod limits;
 mod markup;
 mod pi;
@@ -33,6 +34,7 @@ mod state;
 mod tag;
 
 pub(crate) use fast::{Direct, ErrorStep, RawAttr};
+pub use lazy::{AttributesOf, Lazy};
 pub(crate) use limits::ScanLimits;
 pub(crate) use state::TagKind;
 pub use state::{IdKind, State};
@@ -64,6 +66,11 @@ pub struct Options {
     /// declarations, diagnostics kept); all off by default. What each does when reached:
     /// docs/xml5.md.
     pub limits: thicket_input::Limits,
+    /// Lazy tokenizing: the same tokens and spans, with only the strings [`Lazy`] asks for
+    /// built (`None`, the default: everything). For callers that read little of what the tokens
+    /// carry; diagnostics are then incomplete (docs/xml5.md "Lazy tokenizing"). The tree
+    /// builder ignores it.
+    pub lazy: Option<Lazy>,
 }
 
 impl Options {
@@ -73,6 +80,7 @@ impl Options {
             profile,
             entities: None,
             limits: thicket_input::Limits::none(),
+            lazy: None,
         }
     }
 }
@@ -98,6 +106,14 @@ pub struct Tokenizer<'a> {
     omitted: usize,
     /// The input: a whole `&str` borrowed, or the chunks fed so far not yet compacted away.
     input: Cursor<'a>,
+    /// Lazy tokenizing ([`Options::lazy`]): what is dropped from each token before it goes out.
+    lazy: Option<Box<Lazy>>,
+    /// Lazy, and text not asked for: the direct path runs to the next `<` (`fast.rs`).
+    skip_text: bool,
+    /// Lazy, and the attributes of only some tags asked for (`fast.rs`).
+    some_attributes: bool,
+    /// `skip_text` or `some_attributes`: the direct path's lazy copy runs (`fast.rs`).
+    lazy_scan: bool,
     /// The direct path (`fast.rs`) runs beside the states (off only to test it against them).
     fast_paths: bool,
     /// The direct path may run at the next call: `fast_paths`, except while a lent tag is
@@ -214,6 +230,11 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn with_input(input: Cursor<'a>, options: Options) -> Tokenizer<'a> {
+        let skip_text = options.lazy.as_ref().is_some_and(|l| !l.text);
+        let some_attributes = options
+            .lazy
+            .as_ref()
+            .is_some_and(|l| l.attributes != AttributesOf::All);
         Tokenizer {
             profile: options.profile,
             entities: options.entities,
@@ -221,6 +242,10 @@ impl<'a> Tokenizer<'a> {
             diagnostic_room: options.limits.max_diagnostics.unwrap_or(usize::MAX),
             omitted: 0,
             input,
+            skip_text,
+            some_attributes,
+            lazy_scan: skip_text || some_attributes,
+            lazy: options.lazy.map(Box::new),
             fast_paths: true,
             fast: true,
             eof_emitted: false,
@@ -314,6 +339,26 @@ impl<'a> Tokenizer<'a> {
     /// The token's strings have the input's lifetime: borrowed from a whole input, copied from
     /// a fed one ([`Tokenizer::next_lent_token`] lends them from the buffer instead).
     pub fn next_token(&mut self) -> Option<Token<'a>> {
+        if self.lazy.is_some() {
+            return self.next_lazy_token();
+        }
+        self.next_full_token()
+    }
+
+    /// [`Tokenizer::next_token`] of a lazy tokenizer (out of line: the full one stays as it
+    /// was).
+    #[inline(never)]
+    fn next_lazy_token(&mut self) -> Option<Token<'a>> {
+        let mut token = self.next_full_token()?;
+        if let Some(lazy) = &self.lazy {
+            lazy.strip(&mut token);
+        }
+        Some(token)
+    }
+
+    /// [`Tokenizer::next_token`] before [`Lazy`] drops anything.
+    #[inline(always)]
+    fn next_full_token(&mut self) -> Option<Token<'a>> {
         // Looked at before taken: `take` would copy the whole slot even when it is empty.
         if self.pending.is_some() {
             return self.pending.take();
@@ -326,7 +371,7 @@ impl<'a> Tokenizer<'a> {
             {
                 return Some(t);
             }
-            match self.next_event()? {
+            match self.events::<false, false>()? {
                 Event::Token(t) => return Some(t),
                 Event::Diagnostic(d) => self.diagnostics.push(d),
             }
@@ -339,7 +384,20 @@ impl<'a> Tokenizer<'a> {
     /// the next one). Strings as in [`Tokenizer::next_token`] ([`Tokenizer::next_lent_event`]
     /// lends them).
     pub fn next_event(&mut self) -> Option<Event<'a>> {
-        self.events::<false>()
+        if self.lazy.is_some() {
+            return self.next_lazy_event();
+        }
+        self.events::<false, false>()
+    }
+
+    /// [`Tokenizer::next_event`] of a lazy tokenizer (out of line).
+    #[inline(never)]
+    fn next_lazy_event(&mut self) -> Option<Event<'a>> {
+        let mut event = self.events::<false, false>()?;
+        if let (Some(lazy), Event::Token(token)) = (&self.lazy, &mut event) {
+            lazy.strip(token);
+        }
+        Some(event)
     }
 
     /// [`Tokenizer::next_event`], and with `LENT` the same for [`Tokenizer::next_lent_event`]
@@ -347,7 +405,7 @@ impl<'a> Tokenizer<'a> {
     /// `direct_found` and `None` returned, for the caller to lend (a held tag is handed out by them
     /// before they call this).
     #[inline(always)]
-    fn events<const LENT: bool>(&mut self) -> Option<Event<'a>> {
+    fn events<const LENT: bool, const LAZY: bool>(&mut self) -> Option<Event<'a>> {
         loop {
             if self.pending.is_some()
                 && let Some(t) = self.pending.take()
@@ -373,7 +431,7 @@ impl<'a> Tokenizer<'a> {
             }
             if self.fast && self.state == State::Data && (!self.reconsume || self.unread()) {
                 if LENT {
-                    if let Some(found) = self.fast_scan() {
+                    if let Some(found) = self.fast_scan_with::<LAZY>() {
                         self.direct_found = Some(found);
                         return None;
                     }
@@ -439,9 +497,23 @@ impl<'a> Tokenizer<'a> {
     /// Hands back an emptied attribute list (see [`SpareAttributes`]): a later tag of the
     /// direct path builds its attributes in it instead of allocating.
     /// (A list smaller than the one kept is dropped.)
+    #[inline]
     pub fn recycle(&mut self, spare: SpareAttributes) {
         if spare.0.capacity() > self.spare_attrs.capacity() {
             self.spare_attrs = spare.0;
+        }
+    }
+
+    /// For a lazy tokenizer ([`Options::lazy`]): whether text content is built, from the next
+    /// token handed out on ([`Lazy::text`] is the value it starts with). A caller whose text
+    /// handlers can fire only in some places (inside some elements) turns it on and off between
+    /// tokens, and pays for building text only there. No effect on a full tokenizer, which
+    /// always builds text.
+    pub fn set_lazy_text(&mut self, build: bool) {
+        if let Some(lazy) = &mut self.lazy {
+            lazy.text = build;
+            self.skip_text = !build;
+            self.lazy_scan = self.skip_text || self.some_attributes;
         }
     }
 

@@ -158,52 +158,78 @@ impl<'a> Tokenizer<'a> {
     /// (`hand_out.rs`). `None` leaves the rest to the states, at the `<` or at whatever ended
     /// the text run (the text run is then held as the data state holds it), so the tokens are
     /// the same as the states would produce.
+    ///
+    /// The owned methods and the tree builder take it as it is: a lazy tokenizer's owned tokens
+    /// are built whole and stripped ([`Tokenizer::next_token`]).
     #[inline(always)]
     pub(super) fn fast_scan(&mut self) -> Option<Found> {
-        let lt = loop {
+        self.fast_scan_with::<false>()
+    }
+
+    /// [`Tokenizer::fast_scan`], with `LAZY` what a lazy tokenizer skips skipped.
+    #[inline(always)]
+    pub(super) fn fast_scan_with<const LAZY: bool>(&mut self) -> Option<Found> {
+        let lt = if LAZY && self.skip_text {
+            // Lazy, text not asked for: to the next `<` (references, CR and the characters the
+            // input stream reports change content, never where a text run ends).
+            // Indentation byte by byte first, as below.
             let rel = self.input.index();
-            let text = self.input.text();
-            let bytes = text.as_bytes();
-            // Indentation (line breaks, spaces, tabs), the most common text between tags, byte
-            // by byte: tab and LF would each be a candidate of the word scan.
+            let bytes = self.input.bytes();
             let mut j = rel;
             while let Some(&(b' ' | b'\t' | b'\n')) = bytes.get(j) {
                 j += 1;
             }
-            let stop = if bytes.get(j) == Some(&b'<') {
+            if bytes.get(j) == Some(&b'<') {
                 j
             } else {
-                run_end_inline(&TEXT, text, j)
-            };
-            if bytes.get(stop) == Some(&b'&') {
-                // One of the five predefined entities (draft profile, no entities of the
-                // user's): what the reference states give, the run and the replacement text,
-                // and on.
-                if self.profile == Profile::Draft
-                    && self.entities.is_none()
-                    && let Some((len, c)) =
-                        thicket_charref::xml_predefined_reference(&bytes[stop..])
-                {
-                    let base = self.input.base();
-                    let pos = base + rel;
-                    if stop > rel {
-                        self.text_span(pos, base + stop);
-                        self.text.push_range(pos, base + stop, &self.input);
-                    }
-                    self.text_span(base + stop, base + stop + len);
-                    self.text.push_char(c, &self.input);
-                    self.input.set_index(stop + len);
-                    continue;
-                }
-                // Another reference the direct path takes as the states would (unless it
-                // raised an error, which is queued).
-                match self.text_reference(rel, stop) {
-                    Some(true) => continue,
-                    Some(false) => return None,
-                    None => {}
-                }
+                memchr::memchr(b'<', &bytes[j..]).map_or(bytes.len(), |p| j + p)
             }
-            break stop;
+        } else {
+            loop {
+                let rel = self.input.index();
+                let text = self.input.text();
+                let bytes = text.as_bytes();
+                // Indentation (line breaks, spaces, tabs), the most common text between tags, byte
+                // by byte: tab and LF would each be a candidate of the word scan.
+                let mut j = rel;
+                while let Some(&(b' ' | b'\t' | b'\n')) = bytes.get(j) {
+                    j += 1;
+                }
+                let stop = if bytes.get(j) == Some(&b'<') {
+                    j
+                } else {
+                    run_end_inline(&TEXT, text, j)
+                };
+                if bytes.get(stop) == Some(&b'&') {
+                    // One of the five predefined entities (draft profile, no entities of the
+                    // user's): what the reference states give, the run and the replacement text,
+                    // and on.
+                    if self.profile == Profile::Draft
+                        && self.entities.is_none()
+                        && let Some((len, c)) =
+                            thicket_charref::xml_predefined_reference(&bytes[stop..])
+                    {
+                        let base = self.input.base();
+                        let pos = base + rel;
+                        if stop > rel {
+                            self.text_span(pos, base + stop);
+                            self.text.push_range(pos, base + stop, &self.input);
+                        }
+                        self.text_span(base + stop, base + stop + len);
+                        self.text.push_char(c, &self.input);
+                        self.input.set_index(stop + len);
+                        continue;
+                    }
+                    // Another reference the direct path takes as the states would (unless it
+                    // raised an error, which is queued).
+                    match self.text_reference(rel, stop) {
+                        Some(true) => continue,
+                        Some(false) => return None,
+                        None => {}
+                    }
+                }
+                break stop;
+            }
         };
         let rel = self.input.index();
         let run = lt - rel;
@@ -241,16 +267,39 @@ impl<'a> Tokenizer<'a> {
             }
             self.text_open = false;
             let span = Span::new(self.text_start, self.text_end);
-            Some((Before::Acc, span))
+            if LAZY && self.skip_text {
+                // Lazy: not asked for, handed out empty.
+                self.text.clear();
+                Some((Before::Range(lt, lt), span))
+            } else {
+                Some((Before::Acc, span))
+            }
         } else if run > 0 {
-            Some((Before::Range(rel, lt), Span::new(base + rel, base + lt)))
+            // (Lazy, text not asked for: handed out empty.)
+            let from = if LAZY && self.skip_text { lt } else { rel };
+            Some((Before::Range(from, lt), Span::new(base + rel, base + lt)))
         } else {
             None
         };
+        if LAZY && self.some_attributes {
+            self.lazy_attributes(&raw);
+        }
         // The tag ends the text run.
         self.text_split = false;
         self.input.set_index(raw.end);
         Some((text, HeldTag { base, raw }))
+    }
+
+    /// Lazy, with the attributes of some tags asked for: the attributes of the tag `raw` are
+    /// forgotten unless asked for (they are then not built).
+    #[inline(never)]
+    fn lazy_attributes(&mut self, raw: &RawTag) {
+        let name = &self.input.text()[raw.name.0..raw.name.1];
+        if let Some(lazy) = &self.lazy
+            && !lazy.attributes.of(name)
+        {
+            self.raw_attrs.clear();
+        }
     }
 
     /// A reference at index `stop` of the buffer (its `&`), after the text run from index

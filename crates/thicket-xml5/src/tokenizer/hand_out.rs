@@ -238,9 +238,32 @@ impl<'a> Tokenizer<'a> {
     /// }
     /// assert_eq!(names.len(), 4); // <a>, text, </a>, end of file
     /// ```
+    #[inline]
     pub fn next_lent_token(&mut self) -> Option<Token<'_>> {
+        if self.lazy_scan {
+            return self.next_lazy_lent_token();
+        }
+        self.next_full_lent_token()
+    }
+
+    /// [`Tokenizer::next_lent_token`] of a full tokenizer (or a lazy one that skips nothing).
+    #[inline(never)]
+    fn next_full_lent_token(&mut self) -> Option<Token<'_>> {
+        self.lent_token::<false>()
+    }
+
+    /// [`Tokenizer::next_lent_token`] of a lazy tokenizer that skips something (out of line:
+    /// the full one stays as it was).
+    #[inline(never)]
+    fn next_lazy_lent_token(&mut self) -> Option<Token<'_>> {
+        self.lent_token::<true>()
+    }
+
+    /// [`Tokenizer::next_lent_token`], with `LAZY` the direct path's lazy copy.
+    #[inline(always)]
+    fn lent_token<const LAZY: bool>(&mut self) -> Option<Token<'_>> {
         if self.pending.is_some() {
-            return self.pending.take();
+            return self.pending.take().map(|t| self.stripped(t));
         }
         loop {
             if let Some(held) = self.take_held() {
@@ -248,13 +271,13 @@ impl<'a> Tokenizer<'a> {
                 return Some(self.lend(Settled::Tag(held, list)));
             }
             if self.direct_first()
-                && let Some(found) = self.fast_scan()
+                && let Some(found) = self.fast_scan_with::<LAZY>()
             {
                 let settled = self.settle(found);
                 return Some(self.lend(settled));
             }
-            match self.events::<true>() {
-                Some(Event::Token(t)) => return Some(t),
+            match self.events::<true, LAZY>() {
+                Some(Event::Token(t)) => return Some(self.stripped(t)),
                 Some(Event::Diagnostic(d)) => self.diagnostics.push(d),
                 None => {
                     let found = self.direct_found.take()?;
@@ -268,7 +291,29 @@ impl<'a> Tokenizer<'a> {
     /// The next token or diagnostic in input order, as [`Tokenizer::next_event`] gives them,
     /// with the strings of the tokens lent from the buffer until the next call as
     /// [`Tokenizer::next_lent_token`] lends them.
+    #[inline]
     pub fn next_lent_event(&mut self) -> Option<Event<'_>> {
+        if self.lazy_scan {
+            return self.next_lazy_lent_event();
+        }
+        self.next_full_lent_event()
+    }
+
+    /// [`Tokenizer::next_lent_event`] of a full tokenizer (or a lazy one that skips nothing).
+    #[inline(never)]
+    fn next_full_lent_event(&mut self) -> Option<Event<'_>> {
+        self.lent_event::<false>()
+    }
+
+    /// [`Tokenizer::next_lent_event`] of a lazy tokenizer that skips something (out of line).
+    #[inline(never)]
+    fn next_lazy_lent_event(&mut self) -> Option<Event<'_>> {
+        self.lent_event::<true>()
+    }
+
+    /// [`Tokenizer::next_lent_event`], with `LAZY` the direct path's lazy copy.
+    #[inline(always)]
+    fn lent_event<const LAZY: bool>(&mut self) -> Option<Event<'_>> {
         if let Some(held) = self.take_held() {
             let list = self.take_list();
             return Some(Event::Token(self.lend(Settled::Tag(held, list))));
@@ -276,7 +321,7 @@ impl<'a> Tokenizer<'a> {
         // The direct path first, as in `next_lent_token` (the common case, without the
         // events loop's checks).
         if self.direct_first()
-            && let Some(found) = self.fast_scan()
+            && let Some(found) = self.fast_scan_with::<LAZY>()
         {
             let settled = self.settle(found);
             return Some(Event::Token(self.lend(settled)));
@@ -286,10 +331,10 @@ impl<'a> Tokenizer<'a> {
         if self.in_error_run()
             && let Some(e) = self.error_run_event()
         {
-            return Some(e);
+            return Some(self.stripped_event(e));
         }
-        match self.events::<true>() {
-            Some(e) => Some(e),
+        match self.events::<true, LAZY>() {
+            Some(e) => Some(self.stripped_event(e)),
             None => {
                 let found = self.direct_found.take()?;
                 let settled = self.settle(found);
@@ -418,6 +463,24 @@ impl<'a> Tokenizer<'a> {
     #[inline(always)]
     fn lend<'s>(&'s self, settled: Settled<'s>) -> Token<'s> {
         self.build(settled, Lent(&self.input))
+    }
+
+    /// `token` without what [`Lazy`] did not ask for.
+    #[inline]
+    pub(super) fn stripped<'t>(&self, mut token: Token<'t>) -> Token<'t> {
+        if let Some(lazy) = &self.lazy {
+            lazy.strip(&mut token);
+        }
+        token
+    }
+
+    /// [`Tokenizer::stripped`] for an event.
+    #[inline]
+    fn stripped_event<'t>(&self, event: Event<'t>) -> Event<'t> {
+        match event {
+            Event::Token(t) => Event::Token(self.stripped(t)),
+            d => d,
+        }
     }
 
     #[inline(always)]
