@@ -168,9 +168,12 @@ fn removed_content_is_not_held() {
             r.feed(b"<doc><big>").unwrap();
             let mut most = 0;
             let piece = b"<p a='1'>text &amp; more text</p>";
-            for _ in 0..2000 {
+            for i in 0..2000 {
                 r.feed(piece).unwrap();
-                most = most.max(r.buffered());
+                // (HTML holds the first 1024 bytes while its `<meta>` prescan sniffs.)
+                if i > 40 {
+                    most = most.max(r.buffered());
+                }
             }
             r.feed(b"</big></doc>").unwrap();
             r.finish().unwrap();
