@@ -72,7 +72,8 @@ impl Serialize for Attributes<'_> {
 }
 
 /// Tagged by `"type"`: `start` (`namespace`, `local_name`, `attributes`), `text` (`text`),
-/// `end` (`namespace`, `local_name`).
+/// `end` (`namespace`, `local_name`), and with markup events `comment` (`text`),
+/// `instruction` (`text`), `doctype` (`name`).
 impl Serialize for EventKind<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -102,6 +103,24 @@ impl Serialize for EventKind<'_> {
                 s.serialize_field("type", "end")?;
                 s.serialize_field("namespace", namespace)?;
                 s.serialize_field("local_name", local_name)?;
+                s.end()
+            }
+            EventKind::Comment(text) => {
+                let mut s = serializer.serialize_struct("Comment", 2)?;
+                s.serialize_field("type", "comment")?;
+                s.serialize_field("text", text)?;
+                s.end()
+            }
+            EventKind::Instruction(text) => {
+                let mut s = serializer.serialize_struct("Instruction", 2)?;
+                s.serialize_field("type", "instruction")?;
+                s.serialize_field("text", text)?;
+                s.end()
+            }
+            EventKind::Doctype(name) => {
+                let mut s = serializer.serialize_struct("Doctype", 2)?;
+                s.serialize_field("type", "doctype")?;
+                s.serialize_field("name", name)?;
                 s.end()
             }
         }
