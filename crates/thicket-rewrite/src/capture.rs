@@ -42,7 +42,8 @@ struct Open<'h> {
     keep: usize,
     /// Abandoned past the limit: its handler gets the error when the element ends.
     dead: bool,
-    start_tag: Span,
+    /// The start tag as handlers see it (source bytes): the span of `capture-limit`.
+    shown: Span,
     handler: CaptureHandler<'h>,
 }
 
@@ -95,12 +96,14 @@ impl<'h> Captures<'h> {
         self.text_open > 0
     }
 
-    /// Opens a capture of the element at stack index `depth` whose start tag is `start_tag`.
+    /// Opens a capture of the element at stack index `depth` whose start tag is `start_tag`
+    /// in the held text (`shown`: as handlers see it, the span of a `capture-limit` error).
     pub(crate) fn open(
         &mut self,
         depth: usize,
         what: Capture,
         start_tag: Span,
+        shown: Span,
         handler: CaptureHandler<'h>,
     ) {
         let from = match what {
@@ -117,7 +120,7 @@ impl<'h> Captures<'h> {
             from,
             keep: start_tag.start,
             dead: false,
-            start_tag,
+            shown,
             handler,
         });
     }
@@ -216,7 +219,7 @@ impl<'h> Captures<'h> {
             };
             let len = end.saturating_sub(c.from);
             if c.dead || past(max, len) {
-                (c.handler)(Err(Error::new(ErrorCode::CaptureLimit, c.start_tag)));
+                (c.handler)(Err(Error::new(ErrorCode::CaptureLimit, c.shown)));
                 continue;
             }
             let s = match c.what {

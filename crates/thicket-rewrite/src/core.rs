@@ -633,7 +633,7 @@ impl<'h> Core<'h> {
         if let Some(e) = edits.as_deref_mut()
             && e.scoped
         {
-            self.open_captures(e, opens, span);
+            self.open_captures(e, opens, span, shown);
         }
         match &mut edits {
             None => self.emit_source(span),
@@ -1028,14 +1028,16 @@ impl<'h> Core<'h> {
 impl<'h> Core<'h> {
     /// A matched element's captures and text scopes, after its handlers ran: opened for an
     /// element with content, delivered at once (captures) or dropped (scopes) otherwise.
-    fn open_captures(&mut self, e: &mut ElementEdits<'h>, opens: bool, span: Span) {
+    /// `span` is the start tag in the held text; `shown`, as handlers see it (source bytes:
+    /// the span of a `capture-limit` error).
+    fn open_captures(&mut self, e: &mut ElementEdits<'h>, opens: bool, span: Span, shown: Span) {
         let max = self.memory.max_captured;
         if !opens {
             e.text_scopes.clear();
             e.scoped = false;
             for (what, handler) in e.captures.drain(..) {
                 let source = &self.src[span.start - self.base..span.end - self.base];
-                deliver_empty(what, source, handler, max, span);
+                deliver_empty(what, source, handler, max, shown);
             }
             return;
         }
@@ -1045,7 +1047,7 @@ impl<'h> Core<'h> {
                 .captures
                 .get_or_insert_with(|| Box::new(Captures::new(max)));
             for (what, handler) in e.captures.drain(..) {
-                captures.open(depth, what, span, handler);
+                captures.open(depth, what, span, shown, handler);
             }
             e.captured = true;
             self.text_slow = true;

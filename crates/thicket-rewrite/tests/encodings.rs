@@ -531,3 +531,42 @@ mod random {
         }
     }
 }
+
+/// A `capture-limit` error's span is the start tag in source bytes, as the element's span is.
+#[test]
+fn capture_limit_spans_are_source_bytes() {
+    use std::cell::RefCell;
+    use thicket_rewrite::{Capture, MemoryLimits};
+    let input: &[u8] =
+        b"<meta charset=windows-1252><p>\xE9\xE9\xE9</p><div>\xE9\xE9 long enough</div><b></b>";
+    for capture in [Capture::Outer, Capture::Text] {
+        let seen = RefCell::new(Vec::new());
+        {
+            let settings = Settings::new()
+                .with_memory_limits(MemoryLimits::none().with_max_captured(Some(4)))
+                .on_element("div, b", |e| {
+                    let tag = e.span();
+                    let seen = &seen;
+                    e.capture(capture, move |r| {
+                        let e = r.err().map(|e| (e.code.as_str(), e.span.start, e.span.end));
+                        seen.borrow_mut().push((tag.start, tag.end, e));
+                    })
+                })
+                .unwrap();
+            let mut r = Rewriter::read_only(Dialect::Html, settings);
+            r.feed(input).unwrap();
+            r.finish().unwrap();
+        }
+        let seen = seen.into_inner();
+        let div = (37, 42, Some(("capture-limit", 37, 42)));
+        assert_eq!(seen[0], div, "{capture:?}");
+        assert_eq!(&input[37..42], b"<div>");
+        // `<b></b>`: its outer markup is 7 bytes (past the limit), its text none.
+        let b = match capture {
+            Capture::Outer => Some(("capture-limit", 62, 65)),
+            _ => None,
+        };
+        assert_eq!(seen[1], (62, 65, b), "{capture:?}");
+        assert_eq!(&input[62..65], b"<b>");
+    }
+}
