@@ -82,7 +82,9 @@ enum Command {
                       they close (an inner match before the outer one). Namespace prefixes \
                       (svg|rect) are bound with --ns; in HTML, elements are in the XHTML, SVG \
                       and MathML namespaces as the HTML parser puts them. Selector grammar: \
-                      docs/rewrite.md."
+                      docs/rewrite.md. Exit status: 0 when some element matched and every \
+                      match was printed, 1 when none matched, 2 when a file cannot be read, \
+                      the selector is invalid, or a match was longer than --max-match."
     )]
     Select(SelectArgs),
     /// Edit documents, streaming: set or remove attributes, remove or unwrap elements matched
@@ -158,6 +160,12 @@ struct SelectArgs {
     /// The files to read (`-` for standard input).
     #[arg(value_name = "FILE", required = true)]
     files: Vec<String>,
+    /// Longest match printed (its outer markup or text), in bytes, or `none` [default: 16 MiB;
+    /// none with --no-limits]. A longer match is reported on standard error, not printed.
+    #[arg(long, value_name = "N", value_parser = limit_value)]
+    max_match: Option<LimitValue>,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Debug, Args)]
@@ -447,18 +455,30 @@ fn select_command(args: SelectArgs) -> Result<u8, CliError> {
     } else {
         select::Mode::Outer
     };
+    let limits = args.limits.settings().limits;
+    let max_match = match args.max_match {
+        Some(LimitValue(max)) => max,
+        None if args.limits.no_limits => None,
+        None => Some(select::DEFAULT_MAX_MATCH),
+    };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let matches = select::select(
+    let found = select::select(
         &list,
         &args.files,
         args.dialect,
         &mode,
-        default_limits(),
+        select::Bounds { limits, max_match },
         &mut out,
     )?;
     out.flush().map_err(CliError::Write)?;
-    Ok(if matches > 0 { EXIT_OK } else { EXIT_INVALID })
+    Ok(if found.refused > 0 {
+        EXIT_TROUBLE
+    } else if found.matches > 0 {
+        EXIT_OK
+    } else {
+        EXIT_INVALID
+    })
 }
 
 /// The operations of `rewrite` in command-line order (clap keeps each option's values apart:

@@ -1,14 +1,12 @@
 //! `thicket select SELECTOR FILE...`: the elements a CSS selector matches, streamed through
 //! `thicket_rewrite` in read-only mode (docs/cli.md, docs/rewrite.md).
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::Write;
-use std::rc::Rc;
 
 use thicket_input::Limits;
 use thicket_rewrite::encoding_rs::{Encoding, UTF_8};
-use thicket_rewrite::{Rewriter, SelectorList, Settings, UnitKind};
+use thicket_rewrite::{Capture, NoOutput, Rewriter, SelectorList, Settings};
 
 use crate::dialect::{CliError, Dialect};
 use crate::outline::write_json_str;
@@ -27,33 +25,23 @@ pub enum Mode {
     Json,
 }
 
-/// A match still open (its outer markup or text is being collected).
-struct Open {
-    start: usize,
-    line: usize,
-    column: usize,
-    text: String,
-}
-
-/// What the handlers share.
-struct State {
-    /// The input's bytes from offset `base` on (spans are source byte offsets).
+/// The line and column of match starts (`--json`): the input's bytes from offset `base` on,
+/// counted forward as matches start (spans are source byte offsets).
+struct Lines {
+    /// The input's bytes from offset `base` on.
     buf: Vec<u8>,
     /// The input's encoding (`Settings::on_encoding`: known before the first match).
     encoding: &'static Encoding,
     base: usize,
-    /// Everything before this offset was handled by the rewriter.
+    /// Every element starts at or after this offset from now on (the last start tag seen).
     seen: usize,
     /// Line and character column at offset `at`.
     at: usize,
     line: usize,
     column: usize,
-    open: Vec<Open>,
-    lines: Vec<u8>,
-    matches: usize,
 }
 
-impl State {
+impl Lines {
     /// Moves the line counter to `to` (which never goes back). Both ends are where tags start,
     /// which are character boundaries in every encoding the rewriter reads.
     fn locate(&mut self, to: usize) -> (usize, usize) {
@@ -84,47 +72,90 @@ impl State {
         (self.line, self.column)
     }
 
-    /// The input from `start` to `end`, decoded.
-    fn slice(&self, start: usize, end: usize) -> Cow<'_, str> {
-        let bytes = &self.buf[start - self.base..end - self.base];
-        if self.encoding == UTF_8 {
-            return Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or(""));
-        }
-        self.encoding.decode_without_bom_handling(bytes).0
-    }
-
-    /// Drops the input no open match and no later token needs.
+    /// Counts up to the last start tag seen and drops the bytes before it: what a match needs
+    /// printed is captured by the rewriter, so only the line counter reads this buffer.
     fn trim(&mut self) {
         let seen = self.seen;
         self.locate(seen);
-        let keep = self
-            .open
-            .iter()
-            .map(|o| o.start)
-            .min()
-            .unwrap_or(seen)
-            .min(seen);
-        if keep > self.base {
-            self.buf.drain(..keep - self.base);
-            self.base = keep;
+        if seen > self.base {
+            self.buf.drain(..seen - self.base);
+            self.base = seen;
         }
     }
 }
 
-/// Prints the matches of `selector` in each file; returns the number of matches.
+/// Where matches go: straight to the output as each one closes (nothing is gathered across
+/// matches), the first write error kept.
+struct Printer<'o> {
+    out: &'o mut dyn Write,
+    error: Option<std::io::Error>,
+    /// `--json`: the captured outer markup, waiting for the element's end offset.
+    pending: Option<String>,
+    /// Matches not printed because their capture passed the limit.
+    over_limit: usize,
+    matches: usize,
+}
+
+impl Printer<'_> {
+    fn write(&mut self, bytes: &[u8]) {
+        if self.error.is_none()
+            && let Err(e) = self.out.write_all(bytes)
+        {
+            self.error = Some(e);
+        }
+    }
+
+    /// A capture past the limit: reported on standard error, the match is not printed.
+    fn refused(&mut self, path: &str, e: &thicket_rewrite::Error, max: Option<usize>) {
+        self.over_limit += 1;
+        eprintln!(
+            "thicket: {path}: the match starting at byte {} is longer than --max-match ({} bytes): \
+             not printed",
+            e.span.start,
+            max.unwrap_or_default()
+        );
+    }
+}
+
+/// What bounds a selection: the parsers' limits, and the longest match printed.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    /// The limits given to the rewriter's parser (and what it holds of a token:
+    /// `max_token_len`).
+    pub limits: Limits,
+    /// The longest match printed, in bytes of its outer markup or text (`None`: no limit).
+    pub max_match: Option<usize>,
+}
+
+/// The most one match prints by default (bytes of its outer markup or text): 16 MiB.
+pub const DEFAULT_MAX_MATCH: usize = 16 << 20;
+
+/// What a selection found.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Found {
+    /// Elements matched.
+    pub matches: usize,
+    /// Matches not printed: longer than [`Bounds::max_match`] (each reported on standard
+    /// error).
+    pub refused: usize,
+}
+
+/// Prints the matches of `selector` in each file, each as soon as it closes.
 pub fn select(
     selector: &SelectorList,
     files: &[String],
     forced: Option<Dialect>,
     mode: &Mode,
-    limits: Limits,
+    bounds: Bounds,
     out: &mut dyn Write,
-) -> Result<usize, CliError> {
-    let mut total = 0;
+) -> Result<Found, CliError> {
+    let mut total = Found::default();
     for path in files {
         let dialect = forced.unwrap_or_else(|| Dialect::from_path(path));
         let dialect = dialect.rewriter();
-        total += select_file(selector, path, dialect, mode, limits, out)?;
+        let found = select_file(selector, path, dialect, mode, bounds, out)?;
+        total.matches += found.matches;
+        total.refused += found.refused;
     }
     Ok(total)
 }
@@ -134,10 +165,10 @@ fn select_file(
     path: &str,
     dialect: thicket_rewrite::Dialect,
     mode: &Mode,
-    limits: Limits,
+    bounds: Bounds,
     out: &mut dyn Write,
-) -> Result<usize, CliError> {
-    let state = Rc::new(RefCell::new(State {
+) -> Result<Found, CliError> {
+    let lines = RefCell::new(Lines {
         buf: Vec::new(),
         encoding: UTF_8,
         base: 0,
@@ -145,136 +176,147 @@ fn select_file(
         at: 0,
         line: 1,
         column: 1,
-        open: Vec::new(),
-        lines: Vec::new(),
+    });
+    let printer = RefCell::new(Printer {
+        out,
+        error: None,
+        pending: None,
+        over_limit: 0,
         matches: 0,
-    }));
-    let collect_text = *mode == Mode::Text;
-    let s = Rc::clone(&state);
-    let track = Rc::clone(&state);
-    let texts = Rc::clone(&state);
-    let told = Rc::clone(&state);
-    let mode2 = mode.clone();
-    let path2 = path.to_owned();
-    let mut settings = Settings::new()
-        .with_limits(limits)
-        .with_memory_limits(crate::rewrite::memory_limits(limits))
-        .on_encoding(move |e| told.borrow_mut().encoding = e)
-        .on_element("*", move |e| {
-            let mut st = track.borrow_mut();
-            st.seen = st.seen.max(e.span().start);
-        })
-        .unwrap_or_default()
-        .on_selector(selector.clone(), move |e| {
-            let start = e.span().start;
-            let mut st = s.borrow_mut();
-            st.matches += 1;
-            if let Mode::Attr(name) = &mode2 {
-                if let Some(v) = e.attribute(name) {
-                    st.lines.extend_from_slice(v.as_bytes());
-                    st.lines.push(b'\n');
-                }
-                return;
-            }
-            let (line, column) = st.locate(start);
-            st.open.push(Open {
-                start,
-                line,
-                column,
-                text: String::new(),
-            });
-            let s = Rc::clone(&s);
-            let mode = mode2.clone();
-            let path = path2.clone();
-            drop(st);
-            e.on_close(move |end| {
-                let mut st = s.borrow_mut();
-                let Some(i) = st.open.iter().rposition(|o| o.start == start) else {
-                    return;
-                };
-                let open = st.open.remove(i);
-                let mut line = Vec::new();
+    });
+    let json = *mode == Mode::Json;
+    let failed = {
+        let (lines, printer) = (&lines, &printer);
+        let mut settings = Settings::new()
+            .with_limits(bounds.limits)
+            .with_memory_limits(
+                crate::rewrite::memory_limits(bounds.limits).with_max_captured(bounds.max_match),
+            )
+            .on_encoding(move |e| lines.borrow_mut().encoding = e)
+            .on_element("*", move |e| {
+                let mut l = lines.borrow_mut();
+                l.seen = l.seen.max(e.span().start);
+            })
+            .unwrap_or_default()
+            .on_selector(selector.clone(), move |e| {
+                printer.borrow_mut().matches += 1;
+                let start = e.span().start;
                 match mode {
-                    Mode::Outer => line.extend_from_slice(st.slice(start, end).as_bytes()),
-                    Mode::Text => line.extend_from_slice(open.text.as_bytes()),
-                    Mode::Json => {
-                        let _ = write!(line, "{{\"file\":");
-                        let _ = write_json_str(&mut line, &path);
-                        let _ = write!(
-                            line,
-                            ",\"start\":{start},\"end\":{end},\"line\":{},\"column\":{},\"outer\":",
-                            open.line, open.column
-                        );
-                        let _ = write_json_str(&mut line, &st.slice(start, end));
-                        line.push(b'}');
+                    Mode::Attr(name) => {
+                        if let Some(v) = e.attribute(name) {
+                            let mut p = printer.borrow_mut();
+                            p.write(v.as_bytes());
+                            p.write(b"\n");
+                        }
                     }
-                    Mode::Attr(_) => {}
+                    Mode::Outer | Mode::Text => {
+                        let what = if *mode == Mode::Text {
+                            Capture::Text
+                        } else {
+                            Capture::Outer
+                        };
+                        e.capture(what, move |r| {
+                            let mut p = printer.borrow_mut();
+                            match r {
+                                Ok(s) => {
+                                    p.write(s.as_bytes());
+                                    p.write(b"\n");
+                                }
+                                Err(e) => p.refused(path, &e, bounds.max_match),
+                            }
+                        });
+                    }
+                    Mode::Json => {
+                        let (line, column) = lines.borrow_mut().locate(start);
+                        e.capture(Capture::Outer, move |r| {
+                            let mut p = printer.borrow_mut();
+                            match r {
+                                Ok(s) => p.pending = Some(s.to_owned()),
+                                Err(e) => p.refused(path, &e, bounds.max_match),
+                            }
+                        });
+                        e.on_close(move |end| {
+                            let mut p = printer.borrow_mut();
+                            let Some(outer) = p.pending.take() else {
+                                return;
+                            };
+                            let mut json = Vec::with_capacity(outer.len() + 96);
+                            json.extend_from_slice(b"{\"file\":");
+                            let _ = write_json_str(&mut json, path);
+                            let _ = write!(
+                                json,
+                                ",\"start\":{start},\"end\":{end},\"line\":{line},\"column\":{column},\"outer\":"
+                            );
+                            let _ = write_json_str(&mut json, &outer);
+                            json.extend_from_slice(b"}\n");
+                            p.write(&json);
+                        });
+                    }
                 }
-                line.push(b'\n');
-                st.lines.extend_from_slice(&line);
             });
-        });
-    if collect_text {
-        settings = settings.on_text(move |t| {
-            let mut st = texts.borrow_mut();
-            if let UnitKind::Text(text) = t.kind() {
-                for o in &mut st.open {
-                    o.text.push_str(text);
-                }
-            }
-        });
-    }
-    let mut rewriter = Rewriter::read_only(dialect, settings);
-    let mut source = Source::open(path)?;
-    let mut chunk = Vec::new();
-    let mut first = true;
-    let mut failed = None;
-    loop {
-        let more = source.next_chunk(&mut chunk)?;
-        {
-            let mut st = state.borrow_mut();
-            let mut bytes = &chunk[..];
-            if first && bytes.starts_with(b"\xEF\xBB\xBF") {
-                bytes = &bytes[3..];
-            }
-            st.buf.extend_from_slice(bytes);
+        if json {
+            // Text moves the line counter on too, so that a long text run is counted as it
+            // streams rather than held until the next tag.
+            settings = settings.on_text(move |t| {
+                let mut l = lines.borrow_mut();
+                l.seen = l.seen.max(t.span().end);
+            });
         }
-        first = false;
-        if let Err(e) = rewriter.feed(&chunk) {
-            failed = Some(e);
-            break;
-        }
-        flush(&state, out)?;
-        if !more {
-            break;
-        }
-    }
-    source.done();
-    if failed.is_none()
-        && let Err(e) = rewriter.finish()
-    {
-        failed = Some(e);
+        let rewriter = Rewriter::read_only(dialect, settings);
+        stream(rewriter, path, json, lines, printer)?
+    };
+    let printer = printer.into_inner();
+    if let Some(e) = printer.error {
+        return Err(CliError::Write(e));
     }
     if let Some(e) = failed {
-        flush(&state, out)?;
         return Err(CliError::Read(crate::source::OpenError {
             name: path.to_owned(),
             error: std::io::Error::other(e.to_string()),
         }));
     }
-    {
-        let mut st = state.borrow_mut();
-        st.seen = st.base + st.buf.len();
-    }
-    flush(&state, out)?;
-    let matches = state.borrow().matches;
-    Ok(matches)
+    Ok(Found {
+        matches: printer.matches,
+        refused: printer.over_limit,
+    })
 }
 
-fn flush(state: &Rc<RefCell<State>>, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut st = state.borrow_mut();
-    out.write_all(&st.lines).map_err(CliError::Write)?;
-    st.lines.clear();
-    st.trim();
-    Ok(())
+/// Feeds `path` to the rewriter in chunks (with `--json`, the line counter gets each chunk
+/// too); the rewriter's error, if it stopped with one.
+fn stream(
+    mut rewriter: Rewriter<'_, NoOutput>,
+    path: &str,
+    json: bool,
+    lines: &RefCell<Lines>,
+    printer: &RefCell<Printer<'_>>,
+) -> Result<Option<thicket_rewrite::Error>, CliError> {
+    let mut source = Source::open(path)?;
+    let mut chunk = Vec::new();
+    let mut first = true;
+    loop {
+        let more = source.next_chunk(&mut chunk)?;
+        if json {
+            let mut l = lines.borrow_mut();
+            let mut bytes = &chunk[..];
+            if first && bytes.starts_with(b"\xEF\xBB\xBF") {
+                bytes = &bytes[3..];
+            }
+            l.buf.extend_from_slice(bytes);
+        }
+        first = false;
+        if let Err(e) = rewriter.feed(&chunk) {
+            return Ok(Some(e));
+        }
+        if json {
+            lines.borrow_mut().trim();
+        }
+        if printer.borrow().error.is_some() {
+            return Ok(None);
+        }
+        if !more {
+            break;
+        }
+    }
+    source.done();
+    Ok(rewriter.finish().err())
 }

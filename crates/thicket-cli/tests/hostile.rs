@@ -434,3 +434,75 @@ fn html_comments_honour_the_token_length_limit() {
     let o = run(&["parse", "-d", "html", "--tokens", &file]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// `select` on nested matches: each match is printed as it closes (the inner first) and nothing
+/// is gathered across matches; past the depth limit of `LIMITS` an element is not opened and
+/// prints as its start tag at once (docs/rewrite.md, "Depth limit").
+#[test]
+fn select_streams_nested_matches_under_the_depth_limit() {
+    let whole = "<div>".repeat(50);
+    let file = write("select-nested.html", whole.as_bytes());
+    let o = run(&["select", "--max-depth", "3", "div", &file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 50);
+    assert!(lines[..47].iter().all(|l| *l == "<div>"), "{lines:?}");
+    // Open at the end of input, inner first: each the rest of the document from its div on.
+    assert_eq!(lines[47..], [&whole[10..], &whole[5..], &whole[..]]);
+}
+
+/// A match longer than `--max-match` is reported and not printed; the others are, and the exit
+/// status is 2. `--max-match none` and `--no-limits` lift the bound.
+#[test]
+fn select_refuses_a_match_longer_than_max_match() {
+    let file = write(
+        "select-long.html",
+        format!("<p>{}</p><p>short</p>", "x".repeat(100)).as_bytes(),
+    );
+    let o = run(&["select", "--max-match", "50", "p", &file]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "<p>short</p>\n");
+    let err = stderr(&o);
+    assert!(
+        err.contains("the match starting at byte 0 is longer than --max-match (50 bytes)"),
+        "{err}"
+    );
+    for lift in [&["--max-match", "none"][..], &["--no-limits"][..]] {
+        let o = run(&[&["select"][..], lift, &["p", &file]].concat());
+        assert_eq!(o.status.code(), Some(0), "{lift:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o).lines().count(), 2, "{lift:?}");
+    }
+    // `--text` is bounded by the text's length, not the markup's.
+    let o = run(&["select", "--text", "--max-match", "50", "p", &file]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "short\n");
+}
+
+/// `select` over many chunks in every mode: the same matches as over a small document, at the
+/// right lines and columns.
+#[test]
+fn select_streams_a_large_document_in_every_mode() {
+    let mut doc = String::new();
+    for i in 0..20_000 {
+        doc.push_str(&format!("<p id=\"p{i}\">text {i}\n</p>\n"));
+    }
+    let file = write("select-large.html", doc.as_bytes());
+    let outer = run(&["select", "p", &file]);
+    assert_eq!(outer.status.code(), Some(0), "{}", stderr(&outer));
+    assert_eq!(stdout(&outer).matches("<p id=").count(), 20_000);
+    let text = run(&["select", "--text", "p", &file]);
+    assert_eq!(
+        stdout(&text)
+            .lines()
+            .filter(|l| l.starts_with("text "))
+            .count(),
+        20_000
+    );
+    let attr = run(&["select", "--attr", "id", "p", &file]);
+    assert_eq!(stdout(&attr).lines().last(), Some("p19999"));
+    let json = run(&["select", "--json", "p", &file]);
+    let last = stdout(&json).lines().last().unwrap_or_default().to_owned();
+    assert_eq!(json_number(&last, "line"), 2 * 19_999 + 1, "{last}");
+    assert_eq!(json_number(&last, "column"), 1, "{last}");
+}
