@@ -86,7 +86,7 @@ pub use leafxml::ErrorOutput;
 pub use memory::MemoryLimits;
 pub use namespaces::Namespaces;
 pub use rewriter::{Dialect, NoOutput, Rewriter, Settings, Sink, WriteSink, rewrite_str, select};
-pub use selector::SelectorList;
+pub use selector::{MAX_NOT_NESTING, SelectorList};
 pub use thicket_input::{Diagnostic, Limits, Span};
 
 thicket_input::error_codes! {
@@ -98,6 +98,9 @@ thicket_input::error_codes! {
         UnsupportedSelector = "unsupported-selector", "the selector uses a feature the streaming matcher does not support";
         /// An empty selector (or an empty item in a list).
         EmptySelector = "empty-selector", "the selector is empty";
+        /// `:not()` nested deeper than [`MAX_NOT_NESTING`]
+        /// (span: the `:not(` past it, to its end).
+        SelectorNestingLimit = "selector-nesting-limit", "the selector nests :not() deeper than the limit";
         /// The bytes are in an encoding that cannot be rewritten bytes in, bytes out: UTF-16
         /// (by BOM, or XML's UTF-16 patterns), ISO-2022-JP or the replacement encoding (span: the
         /// declared label, else the BOM). Every other encoding `encoding_rs` knows is rewritten

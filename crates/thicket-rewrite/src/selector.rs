@@ -123,7 +123,7 @@ impl SelectorList {
         let mut p = Parser::new(&mut input);
         let mut selectors = Vec::new();
         loop {
-            let (selector, more) = parse_complex(&mut p, text, namespaces, false)?;
+            let (selector, more) = parse_complex(&mut p, text, namespaces, 0)?;
             selectors.push(selector);
             if !more {
                 break;
@@ -329,8 +329,9 @@ fn parse_complex(
     p: &mut Parser<'_, '_>,
     text: &str,
     namespaces: &Namespaces,
-    in_not: bool,
+    nesting: usize,
 ) -> Result<(Selector, bool), Error> {
+    let in_not = nesting > 0;
     let mut compounds: Vec<Compound> = Vec::new();
     let mut combinators = Vec::new();
     let mut current = Compound::default();
@@ -410,7 +411,7 @@ fn parse_complex(
             Token::SquareBracketBlock => p
                 .parse_nested_block(|p| parse_attribute(p, namespaces))
                 .map_err(|e| convert(e, text, at))?,
-            Token::Colon => parse_pseudo(p, text, at, namespaces)?,
+            Token::Colon => parse_pseudo(p, text, at, namespaces, nesting)?,
             Token::Delim('&') => {
                 return Err(err_at(ErrorCode::UnsupportedSelector, at, end));
             }
@@ -448,6 +449,7 @@ fn parse_pseudo(
     text: &str,
     at: usize,
     namespaces: &Namespaces,
+    nesting: usize,
 ) -> Result<Simple, Error> {
     let token = p.next_including_whitespace().cloned();
     let end = p.position().byte_index();
@@ -475,9 +477,9 @@ fn parse_pseudo(
             } else if name.eq_ignore_ascii_case("nth-of-type") {
                 let (a, b) = nth(p).map_err(|e| convert(e, text, at))?;
                 Ok(Simple::NthOfType(a, b))
-            } else if name.eq_ignore_ascii_case("not") {
+            } else if name.eq_ignore_ascii_case("not") && nesting < MAX_NOT_NESTING {
                 let inner = p
-                    .parse_nested_block(|p| parse_not(p, text, namespaces))
+                    .parse_nested_block(|p| parse_not(p, text, namespaces, nesting + 1))
                     .map_err(|e| convert(e, text, at))?;
                 Ok(Simple::Not(Box::new(inner)))
             } else {
@@ -487,22 +489,33 @@ fn parse_pseudo(
                     Ok::<_, ParseError<'_, Error>>(())
                 });
                 let end = p.position().byte_index();
-                Err(err_at(ErrorCode::UnsupportedSelector, at, end))
+                let code = if name.eq_ignore_ascii_case("not") {
+                    ErrorCode::SelectorNestingLimit
+                } else {
+                    ErrorCode::UnsupportedSelector
+                };
+                Err(err_at(code, at, end))
             }
         }
         _ => Err(err_at(ErrorCode::InvalidSelector, at, end)),
     }
 }
 
+/// The deepest `:not()` inside `:not()` a selector may nest (`:not(:not(a))` is 2): parsing,
+/// printing and matching a selector walk its `:not()`s recursively, so their depth is bounded
+/// (past it: `selector-nesting-limit`).
+pub const MAX_NOT_NESTING: usize = 32;
+
 /// Inside `:not(...)`: one compound selector (no combinators, no list).
 fn parse_not<'i>(
     p: &mut Parser<'i, '_>,
     text: &str,
     namespaces: &Namespaces,
+    nesting: usize,
 ) -> PResult<'i, Compound> {
     let start = p.position().byte_index();
     let (selector, more) =
-        parse_complex(p, text, namespaces, true).map_err(|e| p.new_custom_error(e))?;
+        parse_complex(p, text, namespaces, nesting).map_err(|e| p.new_custom_error(e))?;
     let end = p.position().byte_index();
     if more || selector.compounds.len() != 1 {
         return Err(p.new_custom_error(err_at(ErrorCode::UnsupportedSelector, start, end)));

@@ -261,3 +261,40 @@ fn end_tags_close_the_nearest_match_at_any_depth() {
         assert_eq!((v_in_s, w_in_s), (1, 0), "depth {depth}: {doc}");
     }
 }
+
+/// Hostile selector text: `:not()` nests at most `MAX_NOT_NESTING` deep (parsing, printing,
+/// matching and dropping a selector walk its `:not()`s), deeper is `selector-nesting-limit`,
+/// never a stack overflow; other deep brackets are skipped without recursion.
+#[test]
+fn deep_selector_nesting_is_an_error_not_a_crash() {
+    use thicket_rewrite::{Dialect, MAX_NOT_NESTING, Settings, rewrite_str};
+    let nested = |depth: usize, open: &str, close: &str| {
+        format!("{}a{}", open.repeat(depth), close.repeat(depth))
+    };
+    // At the limit: parsed, printed and matched (an even number of `:not` is `a`).
+    let at = nested(MAX_NOT_NESTING, ":not(", ")");
+    let list = SelectorList::parse(&at).expect("nesting at the limit parses");
+    assert_eq!(list.to_css(), at);
+    let settings = Settings::new()
+        .on_element(&at, |e| e.set_attribute("hit", ""))
+        .expect("the selector is accepted");
+    let out = rewrite_str("<a></a><b></b>", Dialect::Html, settings).expect("rewrites");
+    assert_eq!(out, "<a hit=\"\"></a><b></b>");
+    for depth in [MAX_NOT_NESTING + 1, 100_000] {
+        let e = SelectorList::parse(&nested(depth, ":not(", ")")).unwrap_err();
+        assert_eq!(e.code.as_str(), "selector-nesting-limit", "depth {depth}");
+        assert_eq!(
+            e.span.start,
+            ":not(".len() * MAX_NOT_NESTING,
+            "the span starts at the :not( past the limit"
+        );
+    }
+    for (open, close) in [("[", "]"), ("(", ")"), (":is(", ")"), (":nth-child(", ")")] {
+        let e = SelectorList::parse(&nested(100_000, open, close)).unwrap_err();
+        assert!(
+            matches!(e.code.as_str(), "invalid-selector" | "unsupported-selector"),
+            "{open}: {}",
+            e.code.as_str()
+        );
+    }
+}
