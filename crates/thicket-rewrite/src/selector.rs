@@ -178,21 +178,20 @@ fn write_compound(c: &Compound, out: &mut String) {
     }
     for s in &c.simples {
         match s {
-            Simple::Type(n) => out.push_str(n),
+            Simple::Type(n) => write_ident(out, n),
             Simple::Namespace { prefix, .. } => {
                 if let Some(p) = prefix {
-                    out.push_str(p);
-                    out.push('|');
+                    write_prefix(out, p);
                 }
             }
             Simple::Universal => out.push('*'),
             Simple::Id(v) => {
                 out.push('#');
-                out.push_str(v);
+                write_ident(out, v);
             }
             Simple::Class(v) => {
                 out.push('.');
-                out.push_str(v);
+                write_ident(out, v);
             }
             Simple::Attr {
                 name,
@@ -217,6 +216,23 @@ fn write_compound(c: &Compound, out: &mut String) {
     }
 }
 
+/// A name as a CSS identifier, escaped where it must be (`\31 a` for `1a`), so that the text
+/// parses back to the same name.
+fn write_ident(out: &mut String, name: &str) {
+    // Writing to a `String` cannot fail.
+    let _ = cssparser::serialize_identifier(name, out);
+}
+
+/// A namespace prefix and its `|`: `*|`, `|` (no namespace) or `name|`.
+fn write_prefix(out: &mut String, prefix: &str) {
+    match prefix {
+        "*" => out.push('*'),
+        "" => {}
+        p => write_ident(out, p),
+    }
+    out.push('|');
+}
+
 fn write_attribute(
     out: &mut String,
     prefix: Option<&str>,
@@ -226,10 +242,9 @@ fn write_attribute(
 ) {
     out.push('[');
     if let Some(p) = prefix {
-        out.push_str(p);
-        out.push('|');
+        write_prefix(out, p);
     }
-    out.push_str(name);
+    write_ident(out, name);
     if let Some((op, v)) = test {
         out.push_str(match op {
             AttrOp::Equal => "=",
@@ -239,9 +254,7 @@ fn write_attribute(
             AttrOp::Suffix => "$=",
             AttrOp::Substring => "*=",
         });
-        out.push('"');
-        out.push_str(&v.replace('\\', "\\\\").replace('"', "\\\""));
-        out.push('"');
+        let _ = cssparser::serialize_string(v, out);
         if ignore_case {
             out.push_str(" i");
         }

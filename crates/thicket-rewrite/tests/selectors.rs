@@ -298,3 +298,26 @@ fn deep_selector_nesting_is_an_error_not_a_crash() {
         );
     }
 }
+
+/// `to_css` escapes names and values, so its text parses back to the same selector (found by
+/// the `selector_parse` fuzz target: `\5` printed as a raw control character).
+#[test]
+fn printed_selectors_parse_back_to_themselves() {
+    for text in [
+        "\\5",
+        "#\\31 a",
+        ".a\\.b",
+        "a\\ b > c",
+        "[data-x=\"a\\\"b\"]",
+        "[a='\\a']",
+        "[a=\"\\\\\"]",
+        "\\2a",
+        ":not(#\\30)",
+    ] {
+        let list = SelectorList::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let css = list.to_css();
+        let again = SelectorList::parse(&css).unwrap_or_else(|e| panic!("{css:?}: {e}"));
+        assert_eq!(again.to_css(), css, "{text:?}");
+    }
+    assert_eq!(SelectorList::parse("#\\31 a").unwrap().to_css(), "#\\31 a");
+}
