@@ -193,11 +193,6 @@ fn select_file(
                 crate::rewrite::memory_limits(bounds.limits).with_max_captured(bounds.max_match),
             )
             .on_encoding(move |e| lines.borrow_mut().encoding = e)
-            .on_element("*", move |e| {
-                let mut l = lines.borrow_mut();
-                l.seen = l.seen.max(e.span().start);
-            })
-            .unwrap_or_default()
             .on_selector(selector.clone(), move |e| {
                 printer.borrow_mut().matches += 1;
                 let start = e.span().start;
@@ -255,12 +250,19 @@ fn select_file(
                 }
             });
         if json {
-            // Text moves the line counter on too, so that a long text run is counted as it
-            // streams rather than held until the next tag.
-            settings = settings.on_text(move |t| {
-                let mut l = lines.borrow_mut();
-                l.seen = l.seen.max(t.span().end);
-            });
+            // Every start tag and text moves the line counter on, so that what it holds is
+            // counted as it streams (a long text run is not held until the next tag).
+            let every = SelectorList::parse("*")
+                .map_err(|e| CliError::Write(std::io::Error::other(e.to_string())))?;
+            settings = settings
+                .on_selector(every, move |e| {
+                    let mut l = lines.borrow_mut();
+                    l.seen = l.seen.max(e.span().start);
+                })
+                .on_text(move |t| {
+                    let mut l = lines.borrow_mut();
+                    l.seen = l.seen.max(t.span().end);
+                });
         }
         let rewriter = Rewriter::read_only(dialect, settings);
         stream(rewriter, path, json, lines, printer)?
