@@ -42,6 +42,18 @@ pub(crate) enum Event<'t> {
         kind: UnitKind<'t>,
         span: Span,
     },
+    /// Input the dialect drops without a token where a text run may go on around it: the
+    /// `<![CDATA[` and `]]>` of a CDATA section the tokenizer hands out apart from its text
+    /// (when a feed cuts it), HTML's `</>`, a tag cut off by the end of the input.
+    #[cfg_attr(
+        not(any(feature = "html", feature = "xml5", feature = "microxml")),
+        allow(dead_code)
+    )]
+    Dropped {
+        span: Span,
+    },
+    /// Other input without a token of its own (XML5's XML declaration, what LeafXML skips).
+    #[cfg_attr(not(any(feature = "xml5", feature = "leafxml")), allow(dead_code))]
     Other {
         span: Span,
     },
@@ -414,6 +426,7 @@ impl<'h> Core<'h> {
             Event::Start { span, .. }
             | Event::End { span, .. }
             | Event::Unit { span, .. }
+            | Event::Dropped { span }
             | Event::Other { span }
             | Event::Eof { span } => *span,
         };
@@ -436,6 +449,7 @@ impl<'h> Core<'h> {
             } => self.start_tag(name, local, attributes, self_closing, span),
             Event::End { name, span } => self.end_tag(name, span),
             Event::Unit { kind, span } => self.unit(kind, span),
+            Event::Dropped { span } => self.dropped(span),
             Event::Other { span } => self.emit_source(span),
             Event::Eof { span } => self.eof(span),
         }
@@ -510,7 +524,8 @@ impl<'h> Core<'h> {
         ) {
             return false;
         }
-        if self.whole_open {
+        // Input dropped without a token does not end a text node (see `dropped`).
+        if self.whole_open && !matches!(event, Event::Dropped { .. }) {
             self.end_whole();
         }
         if crate::capture::past(self.memory.max_buffered, span.end - span.start) {
@@ -621,7 +636,7 @@ impl<'h> Core<'h> {
                 };
                 (self.element_handlers[h])(&mut element);
             }
-            if e.around.refused {
+            if e.around.refused && self.output {
                 self.recycle_edits(e);
                 self.refuse_insertion(span);
                 return;
@@ -910,7 +925,7 @@ impl<'h> Core<'h> {
                 };
                 handler(&mut tag);
             }
-            if around.refused {
+            if around.refused && self.output {
                 self.refuse_insertion(span);
                 return;
             }
@@ -983,7 +998,7 @@ impl<'h> Core<'h> {
             around: &mut around,
             inside,
         });
-        if around.refused {
+        if around.refused && self.output {
             self.refuse_insertion(span);
             return;
         }
@@ -1003,7 +1018,8 @@ impl<'h> Core<'h> {
         }
     }
 
-    /// Text was inserted into raw text: stops here, as a strict-mode refusal does.
+    /// Text was inserted into raw text: stops here, as a strict-mode refusal does (never in
+    /// read-only mode, where edits are ignored: callers test `output`).
     fn refuse_insertion(&mut self, span: Span) {
         if self.raw_error.is_none() {
             self.raw_error = Some(crate::Error::new(ErrorCode::RawTextInsertion, span));
@@ -1110,6 +1126,22 @@ impl<'h> Core<'h> {
         }
     }
 
+    /// Input dropped without a token: written through, or, with whole text nodes, held as part
+    /// of the node around it (one text token covers it when no feed cuts the run there, so the
+    /// node is the same however the input is split; held alone, it is written through without
+    /// handlers when the node ends with no text).
+    fn dropped(&mut self, span: Span) {
+        let Some(whole) = self.whole.as_deref_mut() else {
+            self.emit_source(span);
+            return;
+        };
+        whole.start.get_or_insert(span.start);
+        whole.end = whole.end.max(span.end);
+        if !self.whole_open {
+            self.set_whole_open(true);
+        }
+    }
+
     /// The whole text node held ends (at a token that is not text): its handlers run.
     fn end_whole(&mut self) {
         self.set_whole_open(false);
@@ -1120,6 +1152,11 @@ impl<'h> Core<'h> {
             return;
         };
         let span = Span::new(start, whole.end);
+        if whole.text.is_empty() {
+            // Only dropped input was held: no text node.
+            self.emit_source(span);
+            return;
+        }
         let text = std::mem::take(&mut whole.text);
         self.text_handlers(&text, span);
         if let Some(whole) = self.whole.as_deref_mut() {
@@ -1174,7 +1211,7 @@ impl<'h> Core<'h> {
                 }
             }
         }
-        if around.refused {
+        if around.refused && self.output {
             self.refuse_insertion(span);
             return;
         }

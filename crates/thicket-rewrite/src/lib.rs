@@ -4,8 +4,7 @@
 //! Every byte no handler changes goes to the output unchanged, however the input is split into
 //! chunks. Element handlers are chosen by CSS selectors (parsed with `cssparser`) decided at
 //! each start tag from bounded state per open element; text, comment, doctype, processing
-//! instruction and document-end handlers see every such token (MicroXML's lexer and LeafXML's
-//! reader have no comment, doctype or processing instruction tokens: those pass through). One
+//! instruction and document-end handlers see every such token, in all four dialects. One
 //! cargo feature per dialect (`html`, `xml5`, `microxml`, `leafxml`, all default). The rules
 //! are in docs/rewrite.md.
 //!

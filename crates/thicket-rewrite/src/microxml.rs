@@ -162,7 +162,7 @@ impl Driver {
                     // Inside a tag: whitespace and quotes, part of the tag's span. Outside: a
                     // byte order mark, CDATA delimiters, written through.
                     if tag_start.is_none() {
-                        core.process(Event::Other { span });
+                        core.process(Event::Dropped { span });
                     }
                 }
             }

@@ -27,14 +27,14 @@ pub enum Dialect {
     #[cfg(feature = "xml5")]
     Xml5,
     /// MicroXML, through `thicket_microxml`'s streaming tokenizer (its recovery: every input
-    /// rewrites). Its lexer discards comments, processing instructions and the DOCTYPE: they
-    /// pass through, and their handlers do not run.
+    /// rewrites), with its comment, processing instruction and DOCTYPE tokens on
+    /// (`thicket_microxml::Options::markup_tokens`), so their handlers run.
     #[cfg(feature = "microxml")]
     MicroXml,
     /// LeafXML, through `thicket_leafxml`'s push reader: the first error stops the rewrite
-    /// (`not-well-formed`; [`Settings::output_on_error`] says what is written). The reader
-    /// filters comments, processing instructions and the DOCTYPE: they pass through, and their
-    /// handlers do not run.
+    /// (`not-well-formed`; [`Settings::output_on_error`] says what is written). Comment,
+    /// processing instruction (the XML declaration included) and DOCTYPE handlers run
+    /// (`thicket_leafxml::Reader::with_markup_events`).
     #[cfg(feature = "leafxml")]
     LeafXml,
 }
@@ -868,7 +868,7 @@ fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
             kind: UnitKind::Doctype(d.name.as_deref()),
             span: d.span,
         }),
-        Token::Discarded { span } => core.process(Event::Other { span }),
+        Token::Discarded { span } => core.process(Event::Dropped { span }),
         Token::Eof { span } => core.process(Event::Eof { span }),
     }
 }
@@ -949,9 +949,8 @@ fn xml5_event(
             kind: UnitKind::Doctype(name.as_deref()),
             span,
         }),
-        TokenKind::XmlDeclaration { .. } | TokenKind::Discarded => {
-            core.process(Event::Other { span })
-        }
+        TokenKind::XmlDeclaration { .. } => core.process(Event::Other { span }),
+        TokenKind::Discarded => core.process(Event::Dropped { span }),
         TokenKind::Eof => core.process(Event::Eof { span }),
     }
     None

@@ -271,3 +271,31 @@ fn strict_reports_on_the_corpus_do_not_depend_on_chunks() {
     }
     assert!(reported > 0);
 }
+
+/// Read-only mode ignores edits, so text "inserted" into raw text refuses nothing there: the
+/// selection goes on past the `<script>` (found by a newcomer reusing one `Settings` for a dry
+/// run).
+#[test]
+fn read_only_ignores_insertions_into_raw_text() {
+    use std::cell::RefCell;
+    use thicket_rewrite::ContentType;
+    let seen = RefCell::new(Vec::new());
+    {
+        let settings = Settings::new()
+            .on_element("script", |e| e.prepend("x", ContentType::Text))
+            .unwrap()
+            .on_element("p", |e| seen.borrow_mut().push(e.span().start))
+            .unwrap();
+        let mut r = Rewriter::read_only(Dialect::Html, settings);
+        r.feed_str("<script>a</script><p>after</p>").unwrap();
+        r.finish().unwrap();
+    }
+    assert_eq!(seen.into_inner(), [18]);
+    // With output, the same handler is refused.
+    let settings = Settings::new()
+        .on_element("script", |e| e.prepend("x", ContentType::Text))
+        .unwrap();
+    let e =
+        thicket_rewrite::rewrite_str("<script>a</script>", Dialect::Html, settings).unwrap_err();
+    assert_eq!(e.code.as_str(), "raw-text-insertion");
+}

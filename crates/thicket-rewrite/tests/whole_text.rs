@@ -203,3 +203,38 @@ fn common_chunks(text: &str, n: usize) -> Vec<&str> {
     }
     out
 }
+
+/// Input the tokenizer drops without a token inside a text run (HTML: the `<![CDATA[` and `]]>`
+/// of a section a feed cuts, which come out as `Discarded`; `</>`) does not end the node: the
+/// same node, and the same edits, however the input is split (found by a newcomer's trial:
+/// fed byte by byte, `after` content landed inside the CDATA section).
+#[test]
+fn dropped_input_inside_a_text_run_stays_in_the_node() {
+    let bar = |seen: Seen| {
+        Settings::new().whole_text(true).on_text(move |t| {
+            record(&seen, t);
+            t.after("|", ContentType::Text);
+        })
+    };
+    let run = html("<svg>a<![CDATA[x]]>b</svg>", bar);
+    assert_eq!(run.out, "<svg>a<![CDATA[x]]>b|</svg>");
+    assert_eq!(run.seen, ["axb [5..20] a<![CDATA[x]]>b"]);
+    let run = html("<svg>a<![CDATA[]]></svg>", bar);
+    assert_eq!(run.out, "<svg>a<![CDATA[]]>|</svg>");
+    let run = html("<svg><![CDATA[x]]></svg>", bar);
+    assert_eq!(run.out, "<svg><![CDATA[x]]>|</svg>");
+    let run = html("<p>a</>b</p>", bar);
+    assert_eq!(run.seen, ["ab [3..8] a</>b"]);
+    assert_eq!(run.out, "<p>a</>b|</p>");
+    // The legacy-encoding path (bytes fed, a windows-1252 page), XML5 and MicroXML alike.
+    let page = "<meta charset=windows-1252><svg>a<![CDATA[x]]>b</svg>";
+    assert_eq!(html(page, bar).out, page.replace("b</svg>", "b|</svg>"));
+    for dialect in [
+        thicket_rewrite::Dialect::Xml5,
+        thicket_rewrite::Dialect::MicroXml,
+    ] {
+        let run = splits::every_split("<r>a<![CDATA[x]]>b</r>", dialect, bar);
+        assert_eq!(run.out, "<r>a<![CDATA[x]]>b|</r>", "{dialect:?}");
+        assert_eq!(run.seen, ["axb [3..18] a<![CDATA[x]]>b"], "{dialect:?}");
+    }
+}
