@@ -54,6 +54,37 @@ fn set_attribute_replaces_or_adds() {
 }
 
 #[test]
+fn xml_tag_with_only_added_attributes_keeps_its_source() {
+    // The new attributes go after the last attribute (or the name), the rest as written.
+    assert_eq!(
+        xml(
+            "<a  x='1'\n  y=\"2\" /><b\t/><c>t</c>",
+            on("a, b, c", |e| e.set_attribute("n", "&\""))
+        ),
+        "<a  x='1'\n  y=\"2\" n=\"&amp;&quot;\" /><b n=\"&amp;&quot;\"\t/><c n=\"&amp;&quot;\">t</c>"
+    );
+    // Any other edit rebuilds the tag (one space between attributes).
+    let both = on("a", |e| {
+        e.set_attribute("n", "1");
+        e.set_attribute("x", "2");
+    });
+    assert_eq!(
+        xml("<a  x='1'\n y='2' >", both),
+        "<a x=\"2\" y='2' n=\"1\">"
+    );
+    let twice = on("a", |e| {
+        e.set_attribute("n", "1");
+        e.set_attribute("n", "2");
+    });
+    assert_eq!(xml("<a  x='1' >", twice), "<a x='1' n=\"2\">");
+    // A tag the recovery closed without `>` is rebuilt with it.
+    assert_eq!(
+        xml("<r><a x='1'", on("a", |e| e.set_attribute("n", "1"))),
+        "<r><a x='1' n=\"1\">"
+    );
+}
+
+#[test]
 fn read_attributes_after_edits() {
     let seen = RefCell::new(Vec::new());
     let _ = rewrite_str(
