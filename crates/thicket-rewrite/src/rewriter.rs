@@ -394,6 +394,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             while cut > SNIFF_STEP - 3 && bytes[cut] & 0xC0 == 0x80 {
                 cut -= 1;
             }
+            // Before the head's last `<`: the tag there reaches the tokenizer whole (a tag cut
+            // by a feed goes through the tokenizer's states, not its direct path).
+            if let Some(lt) = bytes[1..cut].iter().rposition(|&b| b == b'<') {
+                cut = lt + 1;
+            }
             let (head, rest) = bytes.split_at(cut);
             self.decode_chunk(head)?;
             bytes = rest;
