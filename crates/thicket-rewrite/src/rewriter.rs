@@ -736,9 +736,15 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Xml5(t) => {
                 // Lent: names, values and text borrow the tokenizer's buffer (no copy each),
                 // and each start tag's attribute list goes back for the next one.
-                while let Some(token) = t.next_lent_token() {
-                    if let Some(spare) = xml5_event(core, token) {
-                        t.recycle(spare);
+                // Plain tags come as ranges of the buffer: no token, no attribute list built.
+                while let Some(item) = t.next_lent_item() {
+                    match item {
+                        thicket_xml5::LentItem::Tag(tag) => xml5_plain_tag(core, tag),
+                        thicket_xml5::LentItem::Token(token) => {
+                            if let Some(spare) = xml5_event(core, token) {
+                                t.recycle(spare);
+                            }
+                        }
                     }
                     // Text is built only while a text handler or capture can see it.
                     if core.switch_text {
@@ -901,6 +907,44 @@ fn xml5_lazy(handlers: &Handlers<'_>) -> thicket_xml5::Lazy {
     }
 }
 
+/// The local name of an XML5 qualified name: after the last `:` (a byte loop: names are short,
+/// and `rsplit_once` goes through a reverse char search costing more than the name).
+#[cfg(feature = "xml5")]
+#[inline(always)]
+fn xml5_local(name: &str) -> &str {
+    match name.bytes().rposition(|b| b == b':') {
+        Some(i) => &name[i + 1..],
+        None => name,
+    }
+}
+
+/// A plain XML5 tag, from the ranges of the tokenizer's buffer.
+#[cfg(feature = "xml5")]
+fn xml5_plain_tag(core: &mut Core<'_>, tag: thicket_xml5::PlainTag<'_>) {
+    let (name, span) = (tag.name(), tag.span());
+    if tag.is_end() {
+        core.process(Event::End {
+            name: Some(name),
+            span,
+        });
+        return;
+    }
+    let mut attrs = reuse_attrs(std::mem::take(&mut core.attrs));
+    attrs.extend(tag.attributes().map(|a| Attr {
+        name: a.name,
+        value: a.value,
+        span: a.span,
+    }));
+    core.process(Event::Start {
+        name,
+        local: xml5_local(name),
+        attributes: &attrs,
+        self_closing: tag.is_empty_element(),
+        span,
+    });
+    core.attrs = reuse_attrs(attrs);
+}
+
 #[cfg(feature = "xml5")]
 fn xml5_event(
     core: &mut Core<'_>,
@@ -917,15 +961,9 @@ fn xml5_event(
                 value: &a.value,
                 span: a.span,
             }));
-            // The local name: after the last `:` (a byte loop: names are short, and
-            // `rsplit_once` goes through a reverse char search costing more than the name).
-            let local = match name.bytes().rposition(|b| b == b':') {
-                Some(i) => &name[i + 1..],
-                None => &*name,
-            };
             core.process(Event::Start {
                 name: &name,
-                local,
+                local: xml5_local(&name),
                 attributes: &attrs,
                 self_closing,
                 span,

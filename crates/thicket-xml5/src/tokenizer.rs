@@ -30,12 +30,14 @@ mod lazy;
 mod limits;
 mod markup;
 mod pi;
+mod plain;
 mod state;
 mod tag;
 
 pub(crate) use fast::{Direct, ErrorStep, RawAttr};
 pub use lazy::{AttributesOf, Lazy};
 pub(crate) use limits::ScanLimits;
+pub use plain::{LentItem, PlainAttribute, PlainTag};
 pub(crate) use state::TagKind;
 pub use state::{IdKind, State};
 

@@ -1,6 +1,6 @@
 //! Lazy tokenizing (`Options::lazy`) against the full tokenizer: on every xml5lib tokenizer
 //! case (both profiles) and every XML corpus file, whole, at random splits and (the suite and
-//! the smaller files) a character at a time, through `next_token` and `next_lent_token`, with
+//! the smaller files) a character at a time, through `next_token`, `next_lent_token` and `next_lent_item`, with
 //! four `Lazy` settings. The same token kinds, spans, names; the strings asked for equal and
 //! those not asked for empty; text runs tile the same spans (a lazy run is cut by fewer
 //! diagnostics). With everything asked for, the tokens and diagnostics are the full ones
@@ -9,22 +9,41 @@
 use std::borrow::Cow;
 
 use thicket_testkit::suites::xml5lib;
-use thicket_xml5::{AttributesOf, Lazy, Options, Profile, Token, TokenKind, Tokenizer};
+use thicket_xml5::{AttributesOf, Lazy, LentItem, Options, Profile, Token, TokenKind, Tokenizer};
+
+/// How the tokens are pulled.
+#[derive(Clone, Copy, Debug)]
+enum Pull {
+    Token,
+    LentToken,
+    /// `next_lent_item`, plain tags turned into their tokens.
+    LentItem,
+}
 
 /// The tokens of `chunks` (one chunk: a whole-`&str` tokenizer; more: a streaming one), lent or
 /// owned, and the diagnostic codes.
 fn tokens(
     chunks: &[&str],
     options: &Options,
-    lent: bool,
+    pull: Pull,
 ) -> (Vec<Token<'static>>, Vec<thicket_xml5::Diagnostic>) {
     let mut out = Vec::new();
-    let pull = |t: &mut Tokenizer<'_>, out: &mut Vec<Token<'static>>| {
-        if lent {
+    let pull = |t: &mut Tokenizer<'_>, out: &mut Vec<Token<'static>>| match pull {
+        Pull::LentToken => {
             while let Some(tok) = t.next_lent_token() {
                 out.push(tok.into_owned());
             }
-        } else {
+        }
+        Pull::LentItem => {
+            while let Some(item) = t.next_lent_item() {
+                let tok = match item {
+                    LentItem::Token(tok) => tok,
+                    LentItem::Tag(tag) => tag.to_token(),
+                };
+                out.push(tok.into_owned());
+            }
+        }
+        Pull::Token => {
             while let Some(tok) = t.next_token() {
                 out.push(tok.into_owned());
             }
@@ -165,13 +184,13 @@ fn same(input: &str, profile: Profile, by_char: bool, what: &str) {
             ..Options::with_profile(profile)
         };
         for (how, chunks) in &splits {
-            for lent in [false, true] {
+            for lent in [Pull::Token, Pull::LentToken, Pull::LentItem] {
                 let (want, want_codes) = tokens(chunks, &full, lent);
                 let (got, got_codes) = tokens(chunks, &options, lent);
                 if everything {
                     assert!(
                         want == got && want_codes == got_codes,
-                        "{what}: {how}, lent {lent}, {lazy:?}: differs from the full tokenizer"
+                        "{what}: {how}, lent {lent:?}, {lazy:?}: differs from the full tokenizer"
                     );
                     continue;
                 }
@@ -179,7 +198,7 @@ fn same(input: &str, profile: Profile, by_char: bool, what: &str) {
                 let got = merged(got);
                 assert!(
                     want == got,
-                    "{what}: {how}, lent {lent}, {lazy:?}: differs from the full tokenizer"
+                    "{what}: {how}, lent {lent:?}, {lazy:?}: differs from the full tokenizer"
                 );
             }
         }
