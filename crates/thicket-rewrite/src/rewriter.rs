@@ -329,8 +329,12 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                     lazy: Some(xml5_lazy(&settings.handlers)),
                     ..Default::default()
                 };
+                let mut tokenizer = thicket_xml5::Tokenizer::streaming(options);
+                // Text nobody reads is not a token (as for HTML above): the core writes the
+                // input between two tokens through.
+                tokenizer.set_skipped_text_tokens(false);
                 (
-                    Driver::Xml5(Box::new(thicket_xml5::Tokenizer::streaming(options))),
+                    Driver::Xml5(Box::new(tokenizer)),
                     SniffingDecoder::new(thicket_input::Sniff::Xml, default_encoding).strict(),
                     false,
                 )

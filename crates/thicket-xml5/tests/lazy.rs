@@ -18,6 +18,8 @@ enum Pull {
     LentToken,
     /// `next_lent_item`, plain tags turned into their tokens.
     LentItem,
+    /// `next_lent_item` with `set_skipped_text_tokens(false)`.
+    LentItemSkipping,
 }
 
 /// The tokens of `chunks` (one chunk: a whole-`&str` tokenizer; more: a streaming one), lent or
@@ -25,16 +27,16 @@ enum Pull {
 fn tokens(
     chunks: &[&str],
     options: &Options,
-    pull: Pull,
+    how: Pull,
 ) -> (Vec<Token<'static>>, Vec<thicket_xml5::Diagnostic>) {
     let mut out = Vec::new();
-    let pull = |t: &mut Tokenizer<'_>, out: &mut Vec<Token<'static>>| match pull {
+    let pull = |t: &mut Tokenizer<'_>, out: &mut Vec<Token<'static>>| match how {
         Pull::LentToken => {
             while let Some(tok) = t.next_lent_token() {
                 out.push(tok.into_owned());
             }
         }
-        Pull::LentItem => {
+        Pull::LentItem | Pull::LentItemSkipping => {
             while let Some(item) = t.next_lent_item() {
                 let tok = match item {
                     LentItem::Token(tok) => tok,
@@ -53,6 +55,9 @@ fn tokens(
         [whole] => Tokenizer::with_options(whole, options.clone()),
         _ => Tokenizer::streaming(options.clone()),
     };
+    if let Pull::LentItemSkipping = how {
+        t.set_skipped_text_tokens(false);
+    }
     if chunks.len() > 1 {
         for c in chunks {
             t.feed(c);
@@ -201,6 +206,22 @@ fn same(input: &str, profile: Profile, by_char: bool, what: &str) {
                     "{what}: {how}, lent {lent:?}, {lazy:?}: differs from the full tokenizer"
                 );
             }
+            // Skipped text runs: the same tokens, some text tokens left out.
+            let (want, want_codes) = tokens(chunks, &options, Pull::LentItem);
+            let (got, got_codes) = tokens(chunks, &options, Pull::LentItemSkipping);
+            let is_text = |t: &&Token<'_>| matches!(t.kind, TokenKind::Text(_));
+            let mut rest = want.iter();
+            assert!(
+                got.iter().all(|g| rest.any(|w| w == g))
+                    && want
+                        .iter()
+                        .filter(|t| !is_text(t))
+                        .eq(got.iter().filter(|t| !is_text(t)))
+                    && (lazy.text || got.len() <= want.len())
+                    && (!lazy.text || got == want)
+                    && want_codes == got_codes,
+                "{what}: {how}, {lazy:?}: skipped text tokens differ from the others"
+            );
         }
     }
 }

@@ -179,27 +179,64 @@ impl Tokenizer<'_> {
             if self.direct_first()
                 && let Some(found) = self.fast_scan_with::<LAZY>()
             {
-                return Some(self.lend_found(found));
+                return Some(self.lend_found::<LAZY>(found));
             }
             match self.events::<true, LAZY>() {
                 Some(Event::Token(t)) => return Some(LentItem::Token(self.stripped(t))),
                 Some(Event::Diagnostic(d)) => self.diagnostics.push(d),
                 None => {
                     let found = self.direct_found.take()?;
-                    return Some(self.lend_found(found));
+                    return Some(self.lend_found::<LAZY>(found));
                 }
             }
         }
     }
 
     /// What the direct path found: the text before the tag (the tag held for the next call),
-    /// or the tag.
+    /// or the tag (also when the text is skipped: [`Tokenizer::set_skipped_text_tokens`]).
     #[inline(always)]
-    fn lend_found(&mut self, found: super::hand_out::Found) -> LentItem<'_> {
+    fn lend_found<const LAZY: bool>(&mut self, found: super::hand_out::Found) -> LentItem<'_> {
         match found {
             (None, tag) => LentItem::Tag(self.plain_tag(tag)),
+            // (The direct path kept no text of a skipped run: `fast_scan_with`.)
+            (Some(_), tag) if LAZY && self.skip_text && !self.skipped_text_tokens => {
+                LentItem::Tag(self.plain_tag(tag))
+            }
             found => LentItem::Token(self.lend_text(found)),
         }
+    }
+
+    /// For a lazy tokenizer ([`Options::lazy`](super::Options::lazy)) while it does not build
+    /// text ([`Lazy::text`](super::Lazy::text) off, or
+    /// [`set_lazy_text`](Tokenizer::set_lazy_text)`(false)`): whether
+    /// [`Tokenizer::next_lent_item`] still hands out a text run before a tag as an empty text
+    /// token (the default) or skips it, so that the tag comes next and the spans leave a gap
+    /// where the text was. Only runs the direct path takes whole up to a plain tag are skipped;
+    /// others still come as text tokens. For a caller that handles text it does not read as
+    /// the input between two tokens (a rewriter copying it through): a token less per text
+    /// run. No effect on a full tokenizer or on the other methods.
+    ///
+    /// ```
+    /// use thicket_xml5::{Lazy, LentItem, Options, Tokenizer};
+    /// let mut tok = Tokenizer::streaming(Options {
+    ///     lazy: Some(Lazy::default()),
+    ///     ..Options::default()
+    /// });
+    /// tok.set_skipped_text_tokens(false);
+    /// tok.feed("<p>Hi &amp; bye</p>end");
+    /// tok.finish();
+    /// let mut spans = Vec::new();
+    /// while let Some(item) = tok.next_lent_item() {
+    ///     match item {
+    ///         LentItem::Tag(t) => spans.push(format!("{} {:?}", t.name(), t.span())),
+    ///         LentItem::Token(t) => spans.push(format!("{:?} {:?}", t.kind, t.span)),
+    ///     }
+    /// }
+    /// // The run before `</p>` is skipped; the one at the end of the input still comes.
+    /// assert_eq!(spans, ["p 0..3", "p 15..19", "Text(\"\") 19..22", "Eof 22..22"]);
+    /// ```
+    pub fn set_skipped_text_tokens(&mut self, hand_out: bool) {
+        self.skipped_text_tokens = hand_out;
     }
 
     /// The held tag `tag` as ranges of the buffer.
