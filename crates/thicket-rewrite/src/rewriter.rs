@@ -933,17 +933,30 @@ fn xml5_plain_tag(core: &mut Core<'_>, tag: thicket_xml5::PlainTag<'_>) {
         });
         return;
     }
+    let (local, self_closing) = (xml5_local(name), tag.is_empty_element());
+    let attributes = tag.attributes();
+    if attributes.len() == 0 {
+        // No list to fill.
+        core.process(Event::Start {
+            name,
+            local,
+            attributes: &[],
+            self_closing,
+            span,
+        });
+        return;
+    }
     let mut attrs = reuse_attrs(std::mem::take(&mut core.attrs));
-    attrs.extend(tag.attributes().map(|a| Attr {
+    attrs.extend(attributes.map(|a| Attr {
         name: a.name,
         value: a.value,
         span: a.span,
     }));
     core.process(Event::Start {
         name,
-        local: xml5_local(name),
+        local,
         attributes: &attrs,
-        self_closing: tag.is_empty_element(),
+        self_closing,
         span,
     });
     core.attrs = reuse_attrs(attrs);
