@@ -398,9 +398,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             while cut > SNIFF_STEP - 3 && bytes[cut] & 0xC0 == 0x80 {
                 cut -= 1;
             }
-            // Before the head's last `<`: the tag there reaches the tokenizer whole (a tag cut
-            // by a feed goes through the tokenizer's states, not its direct path).
-            if let Some(lt) = bytes[1..cut].iter().rposition(|&b| b == b'<') {
+            // XML5: before the head's last `<`, so that the tag there reaches the tokenizer
+            // whole (a tag cut by a feed goes through its states, not its direct path). The
+            // XML sniffing decides on the first bytes; HTML's prescan reads 1,024, and a head
+            // cut short would only delay it.
+            if self.xml5()
+                && let Some(lt) = bytes[1..cut].iter().rposition(|&b| b == b'<')
+            {
                 cut = lt + 1;
             }
             let (head, rest) = bytes.split_at(cut);
@@ -417,6 +421,15 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             return self.feed_text(text);
         }
         self.decode_chunk(bytes)
+    }
+
+    /// Whether the dialect is XML5.
+    fn xml5(&self) -> bool {
+        #[cfg(feature = "xml5")]
+        if let Driver::Xml5(_) = self.driver {
+            return true;
+        }
+        false
     }
 
     /// Feeds `bytes` through the decoder.
