@@ -425,11 +425,12 @@ impl<'h, S: Sink> Rewriter<'h, S> {
 
     /// Whether the dialect is XML5.
     fn xml5(&self) -> bool {
-        #[cfg(feature = "xml5")]
-        if let Driver::Xml5(_) = self.driver {
-            return true;
+        match self.driver {
+            #[cfg(feature = "xml5")]
+            Driver::Xml5(_) => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
         }
-        false
     }
 
     /// Feeds `bytes` through the decoder.
