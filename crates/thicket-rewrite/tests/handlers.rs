@@ -158,6 +158,29 @@ fn unwrap_keeps_content() {
     assert_eq!(xml("<a><b>t</b></a>", on("b", |e| e.unwrap())), "<a>t</a>");
 }
 
+/// XML5 text no handler reads is not a token (the tokenizer skips it): it is written through
+/// between the tags, dropped inside a removed element, and insertions land around it.
+#[test]
+fn xml_text_nobody_reads_is_written_through() {
+    let make = || {
+        Settings::new()
+            .on_element("x", |e| e.remove())
+            .unwrap()
+            .on_element("p", |e| {
+                e.prepend("[", ContentType::Text);
+                e.append("]", ContentType::Text);
+            })
+            .unwrap()
+    };
+    assert_eq!(
+        xml(
+            "<r>a &amp; b<x>gone &lt; <y>t</y> x</x> c<![CDATA[d]]>e<p>t2</p>\r\n</r>",
+            make
+        ),
+        "<r>a &amp; b c<![CDATA[d]]>e<p>[t2]</p>\r\n</r>"
+    );
+}
+
 #[test]
 fn insertions() {
     let f = on("p", |e| {
