@@ -658,7 +658,7 @@ impl<'h> Core<'h> {
                 if !e.removed && !e.unwrapped {
                     if e.rename.is_none() && e.attributes.is_empty() {
                         self.emit_source(span);
-                    } else {
+                    } else if self.html || !self.emit_added_attributes(attributes, span, e) {
                         self.emit_rebuilt_start(name, attributes, self_closing, span, e);
                     }
                 }
@@ -707,6 +707,54 @@ impl<'h> Core<'h> {
                 edits,
             });
         }
+    }
+
+    /// XML: a start tag whose edits only add attributes (none renames it, removes or sets one it
+    /// has, or sets one twice) keeps its source, the new attributes written after its last
+    /// attribute (or its name). False, writing nothing, when the edits are other than that or
+    /// the tag does not end with `>` (a tag the recovery closed: it is rebuilt).
+    fn emit_added_attributes(
+        &mut self,
+        attributes: &[Attr<'_>],
+        span: Span,
+        e: &ElementEdits<'_>,
+    ) -> bool {
+        if e.rename.is_some() || !self.source(span).ends_with('>') {
+            return false;
+        }
+        let edits = e.attributes.iter();
+        for (i, (n, v)) in edits.clone().enumerate() {
+            if v.is_none()
+                || attributes.iter().any(|a| a.name == n)
+                || edits.clone().take(i).any(|(m, _)| m == n)
+            {
+                return false;
+            }
+        }
+        let at = match attributes.last() {
+            Some(a) => a.span.end,
+            None => {
+                let raw = self.source(span);
+                let name_len = raw[1..]
+                    .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
+                    .unwrap_or(raw.len() - 1);
+                span.start + 1 + name_len
+            }
+        };
+        self.emit_source(Span::new(span.start, at));
+        if self.output && self.suppress.is_none() {
+            self.materialize();
+            for (n, v) in edits {
+                let out = &mut self.out;
+                out.push(' ');
+                out.push_str(n);
+                out.push_str("=\"");
+                crate::handlers::push_attribute_value(out, v.unwrap_or_default());
+                out.push('"');
+            }
+        }
+        self.emit_source(Span::new(at, span.end));
+        true
     }
 
     /// A start tag with renamed element or edited attributes: the name, the attributes not

@@ -35,6 +35,10 @@ pub(crate) fn push_content(out: &mut String, content: &str, kind: ContentType) {
 
 /// Escapes an attribute value for a double-quoted attribute.
 pub(crate) fn push_attribute_value(out: &mut String, value: &str) {
+    if !value.contains(['&', '"']) {
+        out.push_str(value);
+        return;
+    }
     for c in value.chars() {
         match c {
             '&' => out.push_str("&amp;"),

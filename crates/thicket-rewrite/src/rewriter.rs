@@ -329,8 +329,12 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                     lazy: Some(xml5_lazy(&settings.handlers)),
                     ..Default::default()
                 };
+                let mut tokenizer = thicket_xml5::Tokenizer::streaming(options);
+                // Text nobody reads is not a token (as for HTML above): the core writes the
+                // input between two tokens through.
+                tokenizer.set_skipped_text_tokens(false);
                 (
-                    Driver::Xml5(Box::new(thicket_xml5::Tokenizer::streaming(options))),
+                    Driver::Xml5(Box::new(tokenizer)),
                     SniffingDecoder::new(thicket_input::Sniff::Xml, default_encoding).strict(),
                     false,
                 )
@@ -394,6 +398,15 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             while cut > SNIFF_STEP - 3 && bytes[cut] & 0xC0 == 0x80 {
                 cut -= 1;
             }
+            // XML5: before the head's last `<`, so that the tag there reaches the tokenizer
+            // whole (a tag cut by a feed goes through its states, not its direct path). The
+            // XML sniffing decides on the first bytes; HTML's prescan reads 1,024, and a head
+            // cut short would only delay it.
+            if self.xml5()
+                && let Some(lt) = bytes[1..cut].iter().rposition(|&b| b == b'<')
+            {
+                cut = lt + 1;
+            }
             let (head, rest) = bytes.split_at(cut);
             self.decode_chunk(head)?;
             bytes = rest;
@@ -408,6 +421,16 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             return self.feed_text(text);
         }
         self.decode_chunk(bytes)
+    }
+
+    /// Whether the dialect is XML5.
+    fn xml5(&self) -> bool {
+        match self.driver {
+            #[cfg(feature = "xml5")]
+            Driver::Xml5(_) => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
     }
 
     /// Feeds `bytes` through the decoder.
@@ -731,9 +754,15 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Xml5(t) => {
                 // Lent: names, values and text borrow the tokenizer's buffer (no copy each),
                 // and each start tag's attribute list goes back for the next one.
-                while let Some(token) = t.next_lent_token() {
-                    if let Some(spare) = xml5_event(core, token) {
-                        t.recycle(spare);
+                // Plain tags come as ranges of the buffer: no token, no attribute list built.
+                while let Some(item) = t.next_lent_item() {
+                    match item {
+                        thicket_xml5::LentItem::Tag(tag) => xml5_plain_tag(core, tag),
+                        thicket_xml5::LentItem::Token(token) => {
+                            if let Some(spare) = xml5_event(core, token) {
+                                t.recycle(spare);
+                            }
+                        }
                     }
                     // Text is built only while a text handler or capture can see it.
                     if core.switch_text {
@@ -896,6 +925,57 @@ fn xml5_lazy(handlers: &Handlers<'_>) -> thicket_xml5::Lazy {
     }
 }
 
+/// The local name of an XML5 qualified name: after the last `:` (a byte loop: names are short,
+/// and `rsplit_once` goes through a reverse char search costing more than the name).
+#[cfg(feature = "xml5")]
+#[inline(always)]
+fn xml5_local(name: &str) -> &str {
+    match name.bytes().rposition(|b| b == b':') {
+        Some(i) => &name[i + 1..],
+        None => name,
+    }
+}
+
+/// A plain XML5 tag, from the ranges of the tokenizer's buffer.
+#[cfg(feature = "xml5")]
+fn xml5_plain_tag(core: &mut Core<'_>, tag: thicket_xml5::PlainTag<'_>) {
+    let (name, span) = (tag.name(), tag.span());
+    if tag.is_end() {
+        core.process(Event::End {
+            name: Some(name),
+            span,
+        });
+        return;
+    }
+    let (local, self_closing) = (xml5_local(name), tag.is_empty_element());
+    let attributes = tag.attributes();
+    if attributes.len() == 0 {
+        // No list to fill.
+        core.process(Event::Start {
+            name,
+            local,
+            attributes: &[],
+            self_closing,
+            span,
+        });
+        return;
+    }
+    let mut attrs = reuse_attrs(std::mem::take(&mut core.attrs));
+    attrs.extend(attributes.map(|a| Attr {
+        name: a.name,
+        value: a.value,
+        span: a.span,
+    }));
+    core.process(Event::Start {
+        name,
+        local,
+        attributes: &attrs,
+        self_closing,
+        span,
+    });
+    core.attrs = reuse_attrs(attrs);
+}
+
 #[cfg(feature = "xml5")]
 fn xml5_event(
     core: &mut Core<'_>,
@@ -912,15 +992,9 @@ fn xml5_event(
                 value: &a.value,
                 span: a.span,
             }));
-            // The local name: after the last `:` (a byte loop: names are short, and
-            // `rsplit_once` goes through a reverse char search costing more than the name).
-            let local = match name.bytes().rposition(|b| b == b':') {
-                Some(i) => &name[i + 1..],
-                None => &*name,
-            };
             core.process(Event::Start {
                 name: &name,
-                local,
+                local: xml5_local(&name),
                 attributes: &attrs,
                 self_closing,
                 span,

@@ -54,6 +54,37 @@ fn set_attribute_replaces_or_adds() {
 }
 
 #[test]
+fn xml_tag_with_only_added_attributes_keeps_its_source() {
+    // The new attributes go after the last attribute (or the name), the rest as written.
+    assert_eq!(
+        xml(
+            "<a  x='1'\n  y=\"2\" /><b\t/><c>t</c>",
+            on("a, b, c", |e| e.set_attribute("n", "&\""))
+        ),
+        "<a  x='1'\n  y=\"2\" n=\"&amp;&quot;\" /><b n=\"&amp;&quot;\"\t/><c n=\"&amp;&quot;\">t</c>"
+    );
+    // Any other edit rebuilds the tag (one space between attributes).
+    let both = on("a", |e| {
+        e.set_attribute("n", "1");
+        e.set_attribute("x", "2");
+    });
+    assert_eq!(
+        xml("<a  x='1'\n y='2' >", both),
+        "<a x=\"2\" y='2' n=\"1\">"
+    );
+    let twice = on("a", |e| {
+        e.set_attribute("n", "1");
+        e.set_attribute("n", "2");
+    });
+    assert_eq!(xml("<a  x='1' >", twice), "<a x='1' n=\"2\">");
+    // A tag the recovery closed without `>` is rebuilt with it.
+    assert_eq!(
+        xml("<r><a x='1'", on("a", |e| e.set_attribute("n", "1"))),
+        "<r><a x='1' n=\"1\">"
+    );
+}
+
+#[test]
 fn read_attributes_after_edits() {
     let seen = RefCell::new(Vec::new());
     let _ = rewrite_str(
@@ -125,6 +156,29 @@ fn unwrap_keeps_content() {
         "<div>ab<i>c</i>d</div>"
     );
     assert_eq!(xml("<a><b>t</b></a>", on("b", |e| e.unwrap())), "<a>t</a>");
+}
+
+/// XML5 text no handler reads is not a token (the tokenizer skips it): it is written through
+/// between the tags, dropped inside a removed element, and insertions land around it.
+#[test]
+fn xml_text_nobody_reads_is_written_through() {
+    let make = || {
+        Settings::new()
+            .on_element("x", |e| e.remove())
+            .unwrap()
+            .on_element("p", |e| {
+                e.prepend("[", ContentType::Text);
+                e.append("]", ContentType::Text);
+            })
+            .unwrap()
+    };
+    assert_eq!(
+        xml(
+            "<r>a &amp; b<x>gone &lt; <y>t</y> x</x> c<![CDATA[d]]>e<p>t2</p>\r\n</r>",
+            make
+        ),
+        "<r>a &amp; b c<![CDATA[d]]>e<p>[t2]</p>\r\n</r>"
+    );
 }
 
 #[test]

@@ -11,12 +11,23 @@ use thicket_rewrite::{Dialect, Settings};
 
 const DIALECTS: [Dialect; 2] = [Dialect::Html, Dialect::Xml5];
 
+/// A no-op element handler and nothing else: the lazy tokenizers skip the text nobody reads
+/// (no text token), and the core writes the gaps through.
+fn elements_only<'h>() -> Settings<'h> {
+    Settings::new().on_element("*", |_| {}).unwrap()
+}
+
 fn check_small(input: &str, dialect: Dialect) {
     for chunk in [usize::MAX, 1, 3, 7] {
         assert_eq!(
             rewrite_chunked(input, dialect, noop_everywhere(), chunk),
             input,
             "{dialect:?}, chunks of {chunk}: {input:?}"
+        );
+        assert_eq!(
+            rewrite_chunked(input, dialect, elements_only(), chunk),
+            input,
+            "{dialect:?}, element handler only, chunks of {chunk}: {input:?}"
         );
     }
     for chunk in [usize::MAX, 1, 5] {
@@ -58,6 +69,11 @@ fn identity_on_the_corpus() {
                 for chunk in [usize::MAX, 4093] {
                     let out = rewrite_chunked(&text, dialect, noop_everywhere(), chunk);
                     assert!(out == text, "{name} {dialect:?} chunks of {chunk}");
+                    let out = rewrite_chunked(&text, dialect, elements_only(), chunk);
+                    assert!(
+                        out == text,
+                        "{name} {dialect:?} elements only, chunks of {chunk}"
+                    );
                 }
                 if let Some(out) = rewrite_bytes(text.as_bytes(), dialect, noop_everywhere(), 1021)
                 {
@@ -119,6 +135,22 @@ proptest! {
         for dialect in DIALECTS {
             prop_assert_eq!(rewrite_chunked(&input, dialect, noop_everywhere(), chunk), input.clone());
             prop_assert_eq!(rewrite_chunked(&input, dialect, noop_everywhere(), usize::MAX), input.clone());
+            prop_assert_eq!(rewrite_chunked(&input, dialect, elements_only(), chunk), input.clone());
+        }
+    }
+
+    /// Edits on every element (the new attribute after the last one, text nobody reads
+    /// skipped by the tokenizer) give the same output however the input is split.
+    #[test]
+    fn edits_do_not_depend_on_chunking(input in markup(), chunk in 1usize..17) {
+        let edit = || Settings::new()
+            .on_element("*", |e| e.set_attribute("k", "v"))
+            .unwrap();
+        for dialect in DIALECTS {
+            prop_assert_eq!(
+                rewrite_chunked(&input, dialect, edit(), chunk),
+                rewrite_chunked(&input, dialect, edit(), usize::MAX)
+            );
         }
     }
 }

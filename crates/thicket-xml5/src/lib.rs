@@ -18,7 +18,8 @@ pub use parser::{
 pub use serialize::serialize;
 pub use token::{Attribute, Event, SpareAttributes, Token, TokenKind};
 pub use tokenizer::{
-    AttributesOf, EntityMap, IdKind, Lazy, Options, Profile, State, Tokenizer, events, tokenize,
+    AttributesOf, EntityMap, IdKind, Lazy, LentItem, Options, PlainAttribute, PlainTag, Profile,
+    State, Tokenizer, events, tokenize,
 };
 /// An attribute to give an element with [`Document::append_element`] (a document's own
 /// attributes are [`AttributeRef`]s; a tag's are [`Attribute`]s).

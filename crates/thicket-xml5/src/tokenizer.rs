@@ -30,12 +30,14 @@ mod lazy;
 mod limits;
 mod markup;
 mod pi;
+mod plain;
 mod state;
 mod tag;
 
 pub(crate) use fast::{Direct, ErrorStep, RawAttr};
 pub use lazy::{AttributesOf, Lazy};
 pub(crate) use limits::ScanLimits;
+pub use plain::{LentItem, PlainAttribute, PlainTag};
 pub(crate) use state::TagKind;
 pub use state::{IdKind, State};
 
@@ -114,6 +116,9 @@ pub struct Tokenizer<'a> {
     some_attributes: bool,
     /// `skip_text` or `some_attributes`: the direct path's lazy copy runs (`fast.rs`).
     lazy_scan: bool,
+    /// Whether [`Tokenizer::next_lent_item`] hands out the text run it skips before a tag
+    /// (`plain.rs`: [`Tokenizer::set_skipped_text_tokens`]).
+    skipped_text_tokens: bool,
     /// The direct path (`fast.rs`) runs beside the states (off only to test it against them).
     fast_paths: bool,
     /// The direct path may run at the next call: `fast_paths`, except while a lent tag is
@@ -245,6 +250,7 @@ impl<'a> Tokenizer<'a> {
             skip_text,
             some_attributes,
             lazy_scan: skip_text || some_attributes,
+            skipped_text_tokens: true,
             lazy: options.lazy.map(Box::new),
             fast_paths: true,
             fast: true,

@@ -1,6 +1,6 @@
 //! Lazy tokenizing (`Options::lazy`) against the full tokenizer: on every xml5lib tokenizer
 //! case (both profiles) and every XML corpus file, whole, at random splits and (the suite and
-//! the smaller files) a character at a time, through `next_token` and `next_lent_token`, with
+//! the smaller files) a character at a time, through `next_token`, `next_lent_token` and `next_lent_item`, with
 //! four `Lazy` settings. The same token kinds, spans, names; the strings asked for equal and
 //! those not asked for empty; text runs tile the same spans (a lazy run is cut by fewer
 //! diagnostics). With everything asked for, the tokens and diagnostics are the full ones
@@ -9,22 +9,43 @@
 use std::borrow::Cow;
 
 use thicket_testkit::suites::xml5lib;
-use thicket_xml5::{AttributesOf, Lazy, Options, Profile, Token, TokenKind, Tokenizer};
+use thicket_xml5::{AttributesOf, Lazy, LentItem, Options, Profile, Token, TokenKind, Tokenizer};
+
+/// How the tokens are pulled.
+#[derive(Clone, Copy, Debug)]
+enum Pull {
+    Token,
+    LentToken,
+    /// `next_lent_item`, plain tags turned into their tokens.
+    LentItem,
+    /// `next_lent_item` with `set_skipped_text_tokens(false)`.
+    LentItemSkipping,
+}
 
 /// The tokens of `chunks` (one chunk: a whole-`&str` tokenizer; more: a streaming one), lent or
 /// owned, and the diagnostic codes.
 fn tokens(
     chunks: &[&str],
     options: &Options,
-    lent: bool,
+    how: Pull,
 ) -> (Vec<Token<'static>>, Vec<thicket_xml5::Diagnostic>) {
     let mut out = Vec::new();
-    let pull = |t: &mut Tokenizer<'_>, out: &mut Vec<Token<'static>>| {
-        if lent {
+    let pull = |t: &mut Tokenizer<'_>, out: &mut Vec<Token<'static>>| match how {
+        Pull::LentToken => {
             while let Some(tok) = t.next_lent_token() {
                 out.push(tok.into_owned());
             }
-        } else {
+        }
+        Pull::LentItem | Pull::LentItemSkipping => {
+            while let Some(item) = t.next_lent_item() {
+                let tok = match item {
+                    LentItem::Token(tok) => tok,
+                    LentItem::Tag(tag) => tag.to_token(),
+                };
+                out.push(tok.into_owned());
+            }
+        }
+        Pull::Token => {
             while let Some(tok) = t.next_token() {
                 out.push(tok.into_owned());
             }
@@ -34,6 +55,9 @@ fn tokens(
         [whole] => Tokenizer::with_options(whole, options.clone()),
         _ => Tokenizer::streaming(options.clone()),
     };
+    if let Pull::LentItemSkipping = how {
+        t.set_skipped_text_tokens(false);
+    }
     if chunks.len() > 1 {
         for c in chunks {
             t.feed(c);
@@ -165,13 +189,13 @@ fn same(input: &str, profile: Profile, by_char: bool, what: &str) {
             ..Options::with_profile(profile)
         };
         for (how, chunks) in &splits {
-            for lent in [false, true] {
+            for lent in [Pull::Token, Pull::LentToken, Pull::LentItem] {
                 let (want, want_codes) = tokens(chunks, &full, lent);
                 let (got, got_codes) = tokens(chunks, &options, lent);
                 if everything {
                     assert!(
                         want == got && want_codes == got_codes,
-                        "{what}: {how}, lent {lent}, {lazy:?}: differs from the full tokenizer"
+                        "{what}: {how}, lent {lent:?}, {lazy:?}: differs from the full tokenizer"
                     );
                     continue;
                 }
@@ -179,9 +203,25 @@ fn same(input: &str, profile: Profile, by_char: bool, what: &str) {
                 let got = merged(got);
                 assert!(
                     want == got,
-                    "{what}: {how}, lent {lent}, {lazy:?}: differs from the full tokenizer"
+                    "{what}: {how}, lent {lent:?}, {lazy:?}: differs from the full tokenizer"
                 );
             }
+            // Skipped text runs: the same tokens, some text tokens left out.
+            let (want, want_codes) = tokens(chunks, &options, Pull::LentItem);
+            let (got, got_codes) = tokens(chunks, &options, Pull::LentItemSkipping);
+            let is_text = |t: &&Token<'_>| matches!(t.kind, TokenKind::Text(_));
+            let mut rest = want.iter();
+            assert!(
+                got.iter().all(|g| rest.any(|w| w == g))
+                    && want
+                        .iter()
+                        .filter(|t| !is_text(t))
+                        .eq(got.iter().filter(|t| !is_text(t)))
+                    && (lazy.text || got.len() <= want.len())
+                    && (!lazy.text || got == want)
+                    && want_codes == got_codes,
+                "{what}: {how}, {lazy:?}: skipped text tokens differ from the others"
+            );
         }
     }
 }

@@ -1,12 +1,12 @@
-//! The lending API (`next_lent_token`, `next_lent_event`) against the owned one (`next_token`,
-//! `next_event`): the same tokens and diagnostics on every xml5lib tokenizer case (both
+//! The lending API (`next_lent_token`, `next_lent_event`, `next_lent_item`) against the owned
+//! one (`next_token`, `next_event`): the same tokens and diagnostics on every xml5lib tokenizer case (both
 //! profiles) and every XML corpus file, fed whole, a character at a time and at random splits;
 //! and the strings of plain markup borrowed from the buffer.
 
 use std::borrow::Cow;
 
 use thicket_testkit::suites::xml5lib;
-use thicket_xml5::{Event, Options, Profile, Token, TokenKind, Tokenizer};
+use thicket_xml5::{Event, LentItem, Options, Profile, Token, TokenKind, Tokenizer};
 
 /// Owned or lent, tokens or events.
 #[derive(Clone, Copy, Debug)]
@@ -15,6 +15,8 @@ enum Api {
     LentToken,
     Event,
     LentEvent,
+    /// `next_lent_item`, plain tags turned into their tokens.
+    LentItem,
 }
 
 /// Every event of `chunks` fed to a streaming tokenizer through `api` (tokens then the
@@ -56,6 +58,15 @@ fn pull(t: &mut Tokenizer<'_>, api: Api, out: &mut Vec<Event<'static>>) {
         Api::LentEvent => {
             while let Some(e) = t.next_lent_event() {
                 out.push(owned(e));
+            }
+        }
+        Api::LentItem => {
+            while let Some(item) = t.next_lent_item() {
+                let tok = match item {
+                    LentItem::Token(tok) => tok,
+                    LentItem::Tag(tag) => tag.to_token(),
+                };
+                out.push(Event::Token(tok.into_owned()));
             }
         }
     }
@@ -104,7 +115,11 @@ fn random_splits(input: &str, n: usize, seed: u64) -> Vec<&str> {
 /// The lent APIs give what the owned ones give on `input`, whole, a character at a time (when
 /// `by_char`), in 5-byte pieces and at random splits.
 fn same(input: &str, profile: Profile, by_char: bool, what: &str) {
-    for (owned, lent) in [(Api::Token, Api::LentToken), (Api::Event, Api::LentEvent)] {
+    for (owned, lent) in [
+        (Api::Token, Api::LentToken),
+        (Api::Event, Api::LentEvent),
+        (Api::Token, Api::LentItem),
+    ] {
         assert!(
             whole(input, profile, owned) == whole(input, profile, lent),
             "{what}: whole input, {lent:?} differs from {owned:?}"

@@ -460,6 +460,13 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
+    /// The text before the tag the direct path found (the tag held for the next call), lent.
+    #[inline(always)]
+    pub(super) fn lend_text(&mut self, found: Found) -> Token<'_> {
+        let settled = self.settle(found);
+        self.lend(settled)
+    }
+
     #[inline(always)]
     fn lend<'s>(&'s self, settled: Settled<'s>) -> Token<'s> {
         self.build(settled, Lent(&self.input))
