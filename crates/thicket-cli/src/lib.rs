@@ -83,8 +83,9 @@ enum Command {
                       (svg|rect) are bound with --ns; in HTML, elements are in the XHTML, SVG \
                       and MathML namespaces as the HTML parser puts them. Selector grammar: \
                       docs/rewrite.md. Exit status: 0 when some element matched and every \
-                      match was printed, 1 when none matched, 2 when a file cannot be read, \
-                      the selector is invalid, or a match was longer than --max-match."
+                      match was printed, 1 when none matched, 2 when a file cannot be read \
+                      or the rewriter stopped in it, the selector is invalid, or a match was \
+                      longer than --max-match."
     )]
     Select(SelectArgs),
     /// Edit documents, streaming: set or remove attributes, remove or unwrap elements matched
@@ -472,7 +473,7 @@ fn select_command(args: SelectArgs) -> Result<u8, CliError> {
         &mut out,
     )?;
     out.flush().map_err(CliError::Write)?;
-    Ok(if found.refused > 0 {
+    Ok(if found.refused > 0 || found.failed > 0 {
         EXIT_TROUBLE
     } else if found.matches > 0 {
         EXIT_OK

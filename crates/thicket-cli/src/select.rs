@@ -138,6 +138,9 @@ pub struct Found {
     /// Matches not printed: longer than [`Bounds::max_match`] (each reported on standard
     /// error).
     pub refused: usize,
+    /// Files the rewriter stopped in (reported on standard error; the matches before the
+    /// point where it stopped are printed).
+    pub failed: usize,
 }
 
 /// Prints the matches of `selector` in each file, each as soon as it closes.
@@ -156,6 +159,7 @@ pub fn select(
         let found = select_file(selector, path, dialect, mode, bounds, out)?;
         total.matches += found.matches;
         total.refused += found.refused;
+        total.failed += found.failed;
     }
     Ok(total)
 }
@@ -168,6 +172,7 @@ fn select_file(
     bounds: Bounds,
     out: &mut dyn Write,
 ) -> Result<Found, CliError> {
+    let name = if path == "-" { "<stdin>" } else { path };
     let lines = RefCell::new(Lines {
         buf: Vec::new(),
         encoding: UTF_8,
@@ -217,7 +222,7 @@ fn select_file(
                                     p.write(s.as_bytes());
                                     p.write(b"\n");
                                 }
-                                Err(e) => p.refused(path, &e, bounds.max_match),
+                                Err(e) => p.refused(name, &e, bounds.max_match),
                             }
                         });
                     }
@@ -227,7 +232,7 @@ fn select_file(
                             let mut p = printer.borrow_mut();
                             match r {
                                 Ok(s) => p.pending = Some(s.to_owned()),
-                                Err(e) => p.refused(path, &e, bounds.max_match),
+                                Err(e) => p.refused(name, &e, bounds.max_match),
                             }
                         });
                         e.on_close(move |end| {
@@ -237,7 +242,7 @@ fn select_file(
                             };
                             let mut json = Vec::with_capacity(outer.len() + 96);
                             json.extend_from_slice(b"{\"file\":");
-                            let _ = write_json_str(&mut json, path);
+                            let _ = write_json_str(&mut json, name);
                             let _ = write!(
                                 json,
                                 ",\"start\":{start},\"end\":{end},\"line\":{line},\"column\":{column},\"outer\":"
@@ -271,15 +276,15 @@ fn select_file(
     if let Some(e) = printer.error {
         return Err(CliError::Write(e));
     }
-    if let Some(e) = failed {
-        return Err(CliError::Read(crate::source::OpenError {
-            name: path.to_owned(),
-            error: std::io::Error::other(e.to_string()),
-        }));
+    if let Some(e) = &failed {
+        // The document, not the file: an encoding the rewriter refuses, malformed UTF-8,
+        // LeafXML's first error, a limit that stops the rewriter.
+        eprintln!("thicket: cannot select in `{name}`: {e}");
     }
     Ok(Found {
         matches: printer.matches,
         refused: printer.over_limit,
+        failed: usize::from(failed.is_some()),
     })
 }
 

@@ -506,3 +506,32 @@ fn select_streams_a_large_document_in_every_mode() {
     assert_eq!(json_number(&last, "line"), 2 * 19_999 + 1, "{last}");
     assert_eq!(json_number(&last, "column"), 1, "{last}");
 }
+
+/// `select`: a file the rewriter stops in is reported as the document's error, not a read
+/// error; the next file is still read, and the exit status is 2. Standard input is `<stdin>`.
+#[test]
+fn select_goes_on_after_a_file_the_rewriter_stops_in() {
+    let bad = write("select-bad.xml", b"<r><p>ok</p>\xff<p>late</p></r>");
+    let good = write("select-good.xml", b"<r><p>fine</p></r>");
+    let o = run(&["select", "-d", "leafxml", "--text", "p", &bad, &good]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot select in `"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("cannot read"), "{}", stderr(&o));
+    assert!(stdout(&o).ends_with("fine\n"), "{}", stdout(&o));
+    let mut cmd = thicket();
+    cmd.args(["select", "--json", "p", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    let mut child = cmd.spawn().expect("thicket runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(b"<p>x</p>").expect("written");
+    }
+    let o = child.wait_with_output().expect("thicket ends");
+    assert!(
+        stdout(&o).starts_with("{\"file\":\"<stdin>\""),
+        "{}",
+        stdout(&o)
+    );
+}
