@@ -200,12 +200,14 @@ fn stream<W: Write>(
         }
     }
     source.done();
-    // Diagnostics come at start tags, which the tokenizers hand out before `finish` (a tag
-    // cut off by the end of the input is no tag).
-    let Out(buffered) = rewriter.finish().map_err(rewrite_failure)?;
+    // The end of the input may bring the last diagnostics (HTML holds an input shorter than
+    // its `<meta>` prescan until then).
+    rewriter.finish_input().map_err(rewrite_failure)?;
     if let Some(span) = refused.get() {
         return Err(Failure::Limit(span, options.limits.max_attributes));
     }
+    report(&rewriter, &mut reported);
+    let Out(buffered) = rewriter.finish().map_err(rewrite_failure)?;
     let out = buffered
         .into_inner()
         .map_err(|e| Failure::Write(e.into_error()))?;

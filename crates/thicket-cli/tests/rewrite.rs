@@ -680,3 +680,24 @@ fn a_token_longer_than_max_token_len_stops_the_rewrite() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(out.stdout, page.as_bytes());
 }
+
+/// HTML holds an input shorter than its `<meta>` prescan (1,024 bytes) until the end, so its
+/// diagnostics come only then; they are reported all the same (exit 1), as for a long input.
+#[test]
+fn html_limits_of_a_short_input_are_reported() {
+    let doc = "<p><b><b><b><b><b>x\n";
+    let out = output(
+        &data(),
+        &["rewrite", "-d", "html", "--max-depth", "3", "-"],
+        Some(doc.as_bytes()),
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(out.stdout, doc.as_bytes());
+    assert!(
+        stderr(&out).contains(
+            "<stdin>: depth-limit: an element is nested deeper than the depth limit at 9..12"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

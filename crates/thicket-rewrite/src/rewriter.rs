@@ -3,6 +3,7 @@
 use std::io;
 
 use thicket_input::front::SniffingDecoder;
+use thicket_input::stream::StreamDecoder;
 use thicket_input::{Diagnostic, Limits, Span};
 
 use crate::core::{Core, Handlers};
@@ -260,8 +261,16 @@ pub struct Rewriter<'h, S: Sink> {
     /// The bytes fed while the encoding is being sniffed (at most the sniffing head and one
     /// step), handed to the legacy front end when the encoding is not UTF-8.
     sniffed: Vec<u8>,
-    /// Text came through `feed_str`: no decoder to finish.
+    /// Text came through `feed_str` first: the input is UTF-8 by the caller's word, no
+    /// sniffing; bytes fed after it go through `after_text`.
     text_only: bool,
+    /// Bytes fed after `feed_str` text (strict UTF-8, holding a character a feed cut), and the
+    /// text offset where they start (for the span of `malformed-utf8`).
+    after_text: Option<(StreamDecoder, usize)>,
+    /// Bytes of text fed since `feed_str` came first.
+    text_in: usize,
+    /// [`Rewriter::finish_input`] ran: later input is ignored.
+    input_finished: bool,
     /// The last bytes went through `pass_utf8`: the decoder holds nothing to finish.
     decoder_clean: bool,
     /// The diagnostics whose spans are source byte offsets already (legacy encodings).
@@ -373,6 +382,9 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             bom_done: false,
             sniffed: Vec::new(),
             text_only: false,
+            after_text: None,
+            text_in: 0,
+            input_finished: false,
             decoder_clean: false,
             diagnostics_mapped: 0,
             on_encoding,
@@ -388,6 +400,12 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// error, every call returns it again.
     pub fn feed(&mut self, mut bytes: &[u8]) -> Result<(), Error> {
         self.check()?;
+        if self.input_finished {
+            return Ok(());
+        }
+        if self.text_only {
+            return self.feed_after_text(bytes);
+        }
         if self.core.legacy.is_some() {
             return self.feed_legacy(bytes);
         }
@@ -505,8 +523,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// Feeds text (no sniffing: it is UTF-8 already). After bytes (`feed`), the text continues
     /// them: in a legacy encoding it is encoded in that encoding; otherwise its UTF-8 bytes are
     /// fed as bytes (while the encoding is still being sniffed, they take part in the sniffing).
+    /// Bytes fed after text that came first continue it as UTF-8 (checked strictly: malformed
+    /// bytes are `malformed-utf8`, a character cut between two feeds is joined).
     pub fn feed_str(&mut self, text: &str) -> Result<(), Error> {
         self.check()?;
+        if self.input_finished {
+            return Ok(());
+        }
         if let Some(l) = self.core.legacy.as_deref() {
             // After bytes in a legacy encoding: the text in that encoding.
             let mut bytes = Vec::new();
@@ -517,16 +540,67 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             // After bytes: the decoder may hold some (sniffing, or a cut character).
             return self.feed(text.as_bytes());
         }
+        if self.after_text.is_some() {
+            // After bytes that followed text: they may end inside a character.
+            return self.feed_after_text(text.as_bytes());
+        }
         if !self.bom_done {
             self.text_only = true;
         }
         self.bom_done = true;
+        self.text_in += text.len();
         self.feed_text(text)
     }
 
-    /// Marks the end of the input, runs the end handlers and returns the sink.
+    /// Bytes after `feed_str` text: UTF-8 (the caller said so), checked strictly, a character
+    /// cut by a feed held until the next.
+    fn feed_after_text(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let base = self.text_in;
+        let (d, start) = self.after_text.get_or_insert_with(|| {
+            (
+                StreamDecoder::without_bom_handling(encoding_rs::UTF_8),
+                base,
+            )
+        });
+        let start = *start;
+        self.text_in += bytes.len();
+        if let Some(text) = d.pass_utf8(bytes) {
+            return self.feed_text(text);
+        }
+        let mut text = String::new();
+        if let Err(e) = d.feed_strict(bytes, &mut text) {
+            let at = start + e.offset;
+            return self.fail(Error::new(ErrorCode::MalformedUtf8, Span::new(at, at + 1)));
+        }
+        self.feed_text(&text)
+    }
+
+    /// Marks the end of the input, runs the end handlers and returns the sink
+    /// ([`finish_input`](Self::finish_input), then the sink).
     pub fn finish(mut self) -> Result<S, Error> {
+        self.finish_input()?;
+        Ok(self.sink)
+    }
+
+    /// Marks the end of the input and does all that [`finish`](Self::finish) does but return
+    /// the sink, keeping the rewriter: [`diagnostics`](Self::diagnostics) then holds every
+    /// diagnostic (in HTML an input shorter than the 1,024 bytes the `<meta>` prescan reads is
+    /// held until the end, so its diagnostics come only now). Input fed after it is ignored; a
+    /// second call does nothing; `finish` after it returns the sink (or the error).
+    pub fn finish_input(&mut self) -> Result<(), Error> {
         self.check()?;
+        if self.input_finished {
+            return Ok(());
+        }
+        self.input_finished = true;
+        if let Some((mut d, start)) = self.after_text.take() {
+            let mut text = String::new();
+            if let Err(e) = d.finish_strict(&mut text) {
+                let at = start + e.offset;
+                return self.fail(Error::new(ErrorCode::MalformedUtf8, Span::new(at, at + 1)));
+            }
+            self.feed_text(&text)?;
+        }
         if self.core.legacy.is_none() && !self.text_only && !self.decoder_clean {
             let sniffing = self.decoder.detected().is_none();
             let mut text = String::new();
@@ -571,9 +645,9 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             let at = self.core.done;
             let mut err = Error::new(ErrorCode::WriteFailed, Span::new(at, at));
             err.source = Some(std::sync::Arc::new(e));
-            return Err(err);
+            return self.fail(err);
         }
-        Ok(self.sink)
+        Ok(())
     }
 
     /// Bytes of input text the rewriter holds between calls: an unfinished token, and the
