@@ -655,6 +655,9 @@ impl<'h> Core<'h> {
             Some(e) => {
                 let before = std::mem::take(&mut e.around.before);
                 self.emit(&before);
+                if let Some(replacement) = e.around.replacement.take() {
+                    self.emit(&replacement);
+                }
                 if !e.removed && !e.unwrapped {
                     if e.rename.is_none() && e.attributes.is_empty() {
                         self.emit_source(span);

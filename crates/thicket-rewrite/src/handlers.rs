@@ -53,7 +53,8 @@ pub(crate) fn push_attribute_value(out: &mut String, value: &str) {
 pub(crate) struct Around {
     pub(crate) before: String,
     pub(crate) after: String,
-    /// Replaces the unit's own source (`Some("")` removes it).
+    /// Replaces the unit's own source (`Some("")` removes it); for an element, what replaces
+    /// it (`Element::replace`).
     pub(crate) replacement: Option<String>,
     /// Text was inserted where it is refused (raw text: rawtext.rs).
     pub(crate) refused: bool,
@@ -313,9 +314,13 @@ impl<'a, 'h> Element<'a, 'h> {
         e.around.refused |= !push_inside(&mut e.append, content, kind, self.inside);
     }
 
-    /// Replaces the element (tags and content) with `content`.
+    /// Replaces the element (tags and content) with `content`, between what
+    /// [`before`](Self::before) and [`after`](Self::after) insert, in whatever order they are
+    /// called (a second `replace` replaces the first's content).
     pub fn replace(&mut self, content: &str, kind: ContentType) {
-        self.before(content, kind);
+        let mut replacement = String::new();
+        push_content(&mut replacement, content, kind);
+        self.edits.around.replacement = Some(replacement);
         self.remove();
     }
 

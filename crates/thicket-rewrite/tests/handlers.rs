@@ -611,3 +611,38 @@ fn finish_input_keeps_the_last_diagnostics() {
     assert_eq!(r.diagnostics().len(), 1, "input after the end is ignored");
     let _ = r.finish().unwrap();
 }
+
+/// `Element::replace` puts its content between `before` and `after` content whatever the order
+/// of the calls (it was appended to `before`, so `replace` then `before` put `before`'s content
+/// after the replacement), and a second `replace` wins, as `Unit::replace` does.
+#[test]
+fn element_replace_sits_between_before_and_after_in_any_order() {
+    use thicket_rewrite::{ContentType, rewrite_str};
+    let run = |f: fn(&mut thicket_rewrite::Element<'_, '_>)| {
+        let settings = Settings::new().on_element("p", f).unwrap();
+        rewrite_str("x<p>y</p>z", Dialect::Html, settings).unwrap()
+    };
+    assert_eq!(
+        run(|e| {
+            e.replace("R", ContentType::Text);
+            e.before("B", ContentType::Text);
+            e.after("A", ContentType::Text);
+        }),
+        "xBRAz"
+    );
+    assert_eq!(
+        run(|e| {
+            e.after("A", ContentType::Text);
+            e.before("B", ContentType::Text);
+            e.replace("R", ContentType::Text);
+        }),
+        "xBRAz"
+    );
+    assert_eq!(
+        run(|e| {
+            e.replace("1", ContentType::Text);
+            e.replace("<2>", ContentType::Text);
+        }),
+        "x&lt;2&gt;z"
+    );
+}
