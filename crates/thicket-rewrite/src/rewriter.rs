@@ -508,8 +508,10 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         self.feed_text(&text)
     }
 
-    /// The encoding of the input: `None` until it is known (after the first bytes, or the
-    /// first `feed_str`, which is UTF-8).
+    /// The encoding of the input: `None` until it is known: after the first `feed_str` (UTF-8),
+    /// or once the sniffing decided (a byte order mark; XML: the first bytes; HTML: the
+    /// `<meta>` prescan, which reads up to 1,024 bytes, so a shorter input's encoding is known
+    /// at `finish_input`).
     pub fn encoding(&self) -> Option<&'static encoding_rs::Encoding> {
         if let Some(l) = self.core.legacy.as_deref() {
             return Some(l.encoding());
