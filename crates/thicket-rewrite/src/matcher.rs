@@ -113,6 +113,9 @@ pub(crate) struct Program {
     /// When every compound of the program names a type: those names (an element with another
     /// name matches no compound, so its bits are all clear without running the program).
     types: Option<Vec<Box<str>>>,
+    /// No name in `types` has an ASCII capital: in HTML, whose tokens have lowercase names,
+    /// the filter compares bytes instead of ignoring ASCII case.
+    types_lowercase: bool,
 }
 
 /// Up to this many type names, [`Program::types`] is checked before the program runs.
@@ -150,6 +153,10 @@ impl Program {
             bases.push(b);
         }
         let types = type_filter(&lists);
+        let types_lowercase = types
+            .iter()
+            .flatten()
+            .all(|t| !t.bytes().any(|b| b.is_ascii_uppercase()));
         Program {
             lists,
             bases,
@@ -157,6 +164,7 @@ impl Program {
             of_type,
             hasher: NameHasher::new(),
             types,
+            types_lowercase,
         }
     }
 
@@ -221,11 +229,14 @@ impl Program {
             ns,
         };
         let mut own = Bits::zeros(self.width);
-        let may_match = self.types.as_ref().is_none_or(|types| {
-            types
+        let may_match = match &self.types {
+            None => true,
+            // (An HTML token's name is lowercase; other dialects compare case and all.)
+            Some(types) if self.types_lowercase || !html => types.iter().any(|t| **t == *local),
+            Some(types) => types
                 .iter()
-                .any(|t| candidate.names_equal(candidate.local, t))
-        });
+                .any(|t| candidate.names_equal(candidate.local, t)),
+        };
         for (h, list) in self.lists.iter().enumerate().filter(|_| may_match) {
             let mut hit = false;
             for (s, selector) in list.selectors.iter().enumerate() {
