@@ -211,6 +211,30 @@ impl Wanted {
 /// A lazy data run: up to the next `<`, which is all that ends one.
 static TO_LT: StopSet = StopSet::new(b"<");
 
+/// [`SKIM`]: ASCII whitespace.
+const SKIM_SPACE: u8 = 1;
+/// [`SKIM`]: what ends an attribute name (whitespace, `/`, `>`, `=`).
+const SKIM_NAME_END: u8 = 2;
+/// [`SKIM`]: what ends an unquoted attribute value (whitespace, `>`).
+const SKIM_UNQUOTED_END: u8 = 4;
+
+/// The byte classes [`skim_attributes`] steps by: one load and test a byte.
+static SKIM: [u8; 256] = skim_table();
+
+const fn skim_table() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let ws = names::ASCII_WHITESPACE;
+    let mut i = 0;
+    while i < ws.len() {
+        t[ws[i] as usize] = SKIM_SPACE | SKIM_NAME_END | SKIM_UNQUOTED_END;
+        i += 1;
+    }
+    t[b'/' as usize] = SKIM_NAME_END;
+    t[b'=' as usize] = SKIM_NAME_END;
+    t[b'>' as usize] = SKIM_NAME_END | SKIM_UNQUOTED_END;
+    t
+}
+
 /// Follows the attribute states of the standard (12.2.5.32-40) over `bytes` from `j` (just
 /// after a tag name) to the tag's `>`: returns its index and whether the tag is self-closing, or
 /// `None` when the bytes end first. Only the characters that move between the states matter
@@ -219,7 +243,7 @@ static TO_LT: StopSet = StopSet::new(b"<");
 /// is the states'. Each loop turn starts in the before attribute name state.
 pub(super) fn skim_attributes(bytes: &[u8], mut j: usize) -> Option<(usize, bool)> {
     let at = |j: usize| bytes.get(j).copied();
-    let ws = names::is_ascii_whitespace;
+    let ws = |b: u8| SKIM[usize::from(b)] & SKIM_SPACE != 0;
     loop {
         let mut b = at(j)?;
         while ws(b) {
@@ -244,7 +268,7 @@ pub(super) fn skim_attributes(bytes: &[u8], mut j: usize) -> Option<(usize, bool
         // unexpected-equals-sign-before-attribute-name).
         j += 1;
         b = at(j)?;
-        while !(ws(b) || matches!(b, b'/' | b'>' | b'=')) {
+        while SKIM[usize::from(b)] & SKIM_NAME_END == 0 {
             j += 1;
             b = at(j)?;
         }
@@ -279,7 +303,7 @@ pub(super) fn skim_attributes(bytes: &[u8], mut j: usize) -> Option<(usize, bool
                 // Attribute value (unquoted) state, up to whitespace or `>`.
                 j += 1;
                 b = at(j)?;
-                while !(ws(b) || b == b'>') {
+                while SKIM[usize::from(b)] & SKIM_UNQUOTED_END == 0 {
                     j += 1;
                     b = at(j)?;
                 }
