@@ -138,6 +138,13 @@ fn type_filter(lists: &[SelectorList]) -> Option<Vec<Box<str>>> {
     (types.len() <= TYPE_FILTER_MAX).then_some(types)
 }
 
+/// `a == b` compared in line: tag names are short, and `==` calls `memcmp` whenever the
+/// lengths agree.
+#[inline]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 impl Program {
     pub(crate) fn new(lists: Vec<SelectorList>) -> Program {
         let mut width = 0;
@@ -232,7 +239,9 @@ impl Program {
         let may_match = match &self.types {
             None => true,
             // (An HTML token's name is lowercase; other dialects compare case and all.)
-            Some(types) if self.types_lowercase || !html => types.iter().any(|t| **t == *local),
+            Some(types) if self.types_lowercase || !html => types
+                .iter()
+                .any(|t| same_bytes(t.as_bytes(), local.as_bytes())),
             Some(types) => types
                 .iter()
                 .any(|t| candidate.names_equal(candidate.local, t)),
