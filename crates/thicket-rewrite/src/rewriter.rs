@@ -788,6 +788,8 @@ fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
                 Simple::Type(name) => Some(name),
                 _ => None,
             }) {
+                // (Once a name: `h1, h2, h3` of an element and a text handler give each twice.)
+                Some(name) if names.iter().any(|n: &String| n.eq_ignore_ascii_case(name)) => {}
                 Some(name) => names.push(name.to_ascii_lowercase()),
                 None => all = true,
             }
