@@ -105,8 +105,6 @@ pub(crate) struct MatchFrame {
 pub(crate) struct Program {
     /// Per handler: its list.
     lists: Vec<SelectorList>,
-    /// Per handler, per selector: the bit of its first compound.
-    bases: Vec<Vec<usize>>,
     width: usize,
     of_type: bool,
     hasher: NameHasher,
@@ -147,17 +145,12 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 
 impl Program {
     pub(crate) fn new(lists: Vec<SelectorList>) -> Program {
+        // The compounds get their bits in order: handler by handler, selector by selector.
         let mut width = 0;
-        let mut bases = Vec::new();
         let mut of_type = false;
-        for list in &lists {
-            let mut b = Vec::new();
-            for s in &list.selectors {
-                b.push(width);
-                width += s.compounds.len();
-                of_type |= s.uses_of_type();
-            }
-            bases.push(b);
+        for s in lists.iter().flat_map(|l| &l.selectors) {
+            width += s.compounds.len();
+            of_type |= s.uses_of_type();
         }
         let types = type_filter(&lists);
         let types_lowercase = types
@@ -166,7 +159,6 @@ impl Program {
             .all(|t| !t.bytes().any(|b| b.is_ascii_uppercase()));
         Program {
             lists,
-            bases,
             width,
             of_type,
             hasher: NameHasher::new(),
@@ -246,10 +238,11 @@ impl Program {
                 .iter()
                 .any(|t| candidate.names_equal(candidate.local, t)),
         };
+        // The bit of the selector's first compound.
+        let mut base = 0;
         for (h, list) in self.lists.iter().enumerate().filter(|_| may_match) {
             let mut hit = false;
-            for (s, selector) in list.selectors.iter().enumerate() {
-                let base = self.bases[h][s];
+            for selector in &list.selectors {
                 for (k, compound) in selector.compounds.iter().enumerate() {
                     let context = k == 0
                         || match selector.combinators[k - 1] {
@@ -263,6 +256,7 @@ impl Program {
                     }
                 }
                 hit |= own.get(base + selector.compounds.len() - 1);
+                base += selector.compounds.len();
             }
             if hit {
                 matched.push(h);
