@@ -219,6 +219,27 @@ impl Program {
         } else {
             0
         };
+        let may_match = match &self.types {
+            None => true,
+            // (An HTML token's name is lowercase; other dialects compare case and all.)
+            Some(types) if self.types_lowercase || !html => types
+                .iter()
+                .any(|t| same_bytes(t.as_bytes(), local.as_bytes())),
+            Some(types) => types.iter().any(|t| t.eq_ignore_ascii_case(local)),
+        };
+        if !may_match {
+            // No compound can match: the element's bits are all clear, so is its parent's
+            // last child's, and the rest of the parent's are as they were.
+            parent.last_child.clear();
+            return MatchFrame {
+                own: Bits::zeros(self.width),
+                ancestors: parent.ancestors.clone(),
+                last_child: Bits::zeros(self.width),
+                earlier_children: Bits::zeros(self.width),
+                children: 0,
+                type_counts: None,
+            };
+        }
         let candidate = Candidate {
             local,
             attributes,
@@ -228,19 +249,9 @@ impl Program {
             ns,
         };
         let mut own = Bits::zeros(self.width);
-        let may_match = match &self.types {
-            None => true,
-            // (An HTML token's name is lowercase; other dialects compare case and all.)
-            Some(types) if self.types_lowercase || !html => types
-                .iter()
-                .any(|t| same_bytes(t.as_bytes(), local.as_bytes())),
-            Some(types) => types
-                .iter()
-                .any(|t| candidate.names_equal(candidate.local, t)),
-        };
         // The bit of the selector's first compound.
         let mut base = 0;
-        for (h, list) in self.lists.iter().enumerate().filter(|_| may_match) {
+        for (h, list) in self.lists.iter().enumerate() {
             let mut hit = false;
             for selector in &list.selectors {
                 for (k, compound) in selector.compounds.iter().enumerate() {
