@@ -373,12 +373,16 @@ impl Walker {
     }
 }
 
-/// How many bytes `bytes` starts with that are ASCII: 32 at a time (an OR over a fixed block,
-/// which the compiler vectorizes), then one at a time.
+/// How many bytes `bytes` starts with that are ASCII: 32 at a time (the top bits of four
+/// words at once), then one at a time.
 fn ascii_prefix(bytes: &[u8]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let word = |b: &[u8]| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
     let mut n = 0;
     while let Some(block) = bytes.get(n..n + 32) {
-        if block.iter().fold(0u8, |a, &b| a | b) >= 0x80 {
+        let any =
+            word(&block[..8]) | word(&block[8..16]) | word(&block[16..24]) | word(&block[24..]);
+        if any & HIGH != 0 {
             break;
         }
         n += 32;
