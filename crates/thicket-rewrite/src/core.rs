@@ -7,7 +7,7 @@ use thicket_names::keyed::NameHasher;
 use crate::ErrorCode;
 use crate::capture::{Captures, deliver_empty};
 use crate::handlers::{Around, DocumentEnd, Element, ElementEdits, EndTag, Unit, UnitKind};
-use crate::matcher::{MatchFrame, NameCounts, Program, same_bytes};
+use crate::matcher::{MatchFrame, NameCounts, Program};
 use crate::rawtext::{Inside, inside};
 use crate::selector::{Attr, SelectorList};
 
@@ -785,7 +785,7 @@ impl<'h> Core<'h> {
             None => self.stack.len().checked_sub(1),
             Some(n) => {
                 let len = self.stack.len();
-                if len > 0 && same_bytes(self.frame_name(len - 1).as_bytes(), n.as_bytes()) {
+                if len > 0 && self.frame_name(len - 1) == n {
                     Some(len - 1)
                 } else if len > SHALLOW && self.open_count(n) > 0 {
                     // The nearest is deep: the walk to it is paid by closing what it passes.

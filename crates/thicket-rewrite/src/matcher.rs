@@ -139,7 +139,7 @@ fn type_filter(lists: &[SelectorList]) -> Option<Vec<Box<str>>> {
 /// `a == b` compared in line: tag names are short, and `==` calls `memcmp` whenever the
 /// lengths agree.
 #[inline]
-pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
