@@ -237,6 +237,27 @@ impl SniffingDecoder {
         self.decoder.as_mut()?.pass_utf8(bytes)
     }
 
+    /// At the start of a stream, decides the encoding from the first bytes of `bytes` without
+    /// taking them, when they are enough for the rules and start with no byte order mark:
+    /// the stream then still starts at `bytes[0]` (hand them to
+    /// [`pass_utf8`](Self::pass_utf8) or [`feed`](Self::feed)), and the same encoding is found
+    /// as feeding them would find. `None`, and nothing changed, when bytes were fed already,
+    /// the rules need more bytes, or there is a BOM. A consumer given the whole document (or a
+    /// first chunk past the sniffing limit) saves decoding the head into a new string.
+    pub fn sniff_ahead(&mut self, bytes: &[u8]) -> Option<&Detected> {
+        if self.finished || self.decoder.is_some() || !self.head.is_empty() {
+            return None;
+        }
+        let head = &bytes[..bytes.len().min(self.hold_limit())];
+        let detected = self.decide(head, false)?;
+        if detected.bom_len > 0 {
+            return None;
+        }
+        self.decoder = Some(StreamDecoder::without_bom_handling(detected.encoding));
+        self.detected = Some(detected);
+        self.detected.as_ref()
+    }
+
     /// Decodes `bytes`, appending the text to `out`. In lossy mode this never fails.
     pub fn feed(&mut self, bytes: &[u8], out: &mut String) -> Result<(), DecodeError> {
         if self.finished {

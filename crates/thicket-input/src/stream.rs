@@ -47,7 +47,8 @@ pub struct StreamDecoder {
     tail: [u8; 4],
     /// How many bytes of `tail` are valid (they are its last `tail_len` bytes).
     tail_len: usize,
-    /// Output buffer of [`SCRATCH_LEN`] bytes between the decoder and the caller's `String`.
+    /// Output buffer of [`SCRATCH_LEN`] bytes between the decoder and the caller's `String`,
+    /// allocated by the first decode (a UTF-8 stream taken by `pass_utf8` needs none).
     scratch: String,
 }
 
@@ -99,7 +100,7 @@ impl StreamDecoder {
             had_errors: false,
             tail: [0; 4],
             tail_len: 0,
-            scratch: String::with_capacity(SCRATCH_LEN),
+            scratch: String::new(),
         }
     }
 
@@ -143,6 +144,9 @@ impl StreamDecoder {
     }
 
     fn run(&mut self, bytes: &[u8], out: &mut String, last: bool) {
+        if self.scratch.capacity() == 0 {
+            self.scratch.reserve_exact(SCRATCH_LEN);
+        }
         let mut pos = 0;
         loop {
             // Decode through a small buffer: encoding_rs touches every page of the spare
@@ -186,6 +190,9 @@ impl StreamDecoder {
         out: &mut String,
         last: bool,
     ) -> Result<(), DecodeError> {
+        if self.scratch.capacity() == 0 {
+            self.scratch.reserve_exact(SCRATCH_LEN);
+        }
         let mut pos = 0;
         loop {
             self.scratch.clear();
@@ -217,9 +224,11 @@ impl StreamDecoder {
     /// `bytes` are complete, valid UTF-8: the text, counted as decoded (the same state as
     /// [`feed`](StreamDecoder::feed) would leave), without copying it anywhere. `None` leaves
     /// the decoder untouched (feed them instead). Not at the start of the stream, where a byte
-    /// order mark may still be sniffed.
+    /// order mark may still be sniffed or removed, unless the decoder keeps a BOM as text
+    /// ([`without_bom_handling`](StreamDecoder::without_bom_handling)).
     pub fn pass_utf8<'b>(&mut self, bytes: &'b [u8]) -> Option<&'b str> {
-        if self.decoder.encoding() != UTF_8 || self.fed == 0 || !self.ends_complete() {
+        let bom_pending = self.fed == 0 && self.bom != BomHandling::Keep;
+        if self.decoder.encoding() != UTF_8 || bom_pending || !self.ends_complete() {
             return None;
         }
         // (simdutf8: std's validation takes a byte at a time outside ASCII.)

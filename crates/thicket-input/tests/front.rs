@@ -277,3 +277,40 @@ fn utf8_passes_through_only_whole_characters() {
     d.feed(b"abcd", &mut out).unwrap();
     assert_eq!(d.pass_utf8(b"abc"), None);
 }
+
+/// `sniff_ahead`: the encoding feeding the same first bytes finds, decided without taking them
+/// (the stream still starts at the first byte: UTF-8 passes from there); nothing when a BOM
+/// starts them, the rules need more, or bytes were fed already.
+#[test]
+fn sniff_ahead_decides_as_feeding_would() {
+    let meta = b"<meta charset=windows-1252><p>caf\xE9";
+    let mut d = SniffingDecoder::whatwg(None, UTF_8).strict();
+    let found = d.sniff_ahead(meta).map(|d| (d.encoding, d.source));
+    assert_eq!(found, Some((WINDOWS_1252, EncodingSource::Prescan)));
+    let mut out = String::new();
+    d.feed(meta, &mut out).unwrap();
+    assert_eq!(out, "<meta charset=windows-1252><p>caf\u{e9}");
+
+    // No `<meta>` in the first 1024 bytes: the default, and UTF-8 passes from byte 0.
+    let mut long = b"<p>".to_vec();
+    long.resize(1500, b'a');
+    long.extend_from_slice("ç".as_bytes());
+    let mut d = SniffingDecoder::whatwg(None, UTF_8).strict();
+    let found = d.sniff_ahead(&long).map(|d| (d.encoding, d.source));
+    assert_eq!(found, Some((UTF_8, EncodingSource::Default)));
+    assert_eq!(d.pass_utf8(&long).map(str::len), Some(long.len()));
+
+    // Too few bytes to know, a BOM, or bytes fed already: nothing decided.
+    let mut d = SniffingDecoder::whatwg(None, UTF_8).strict();
+    assert!(d.sniff_ahead(b"<p>short").is_none());
+    assert!(d.sniff_ahead(b"\xEF\xBB\xBF<meta charset=utf-8>").is_none());
+    assert!(d.detected().is_none());
+    d.feed(b"<p>", &mut out).unwrap();
+    assert!(d.sniff_ahead(meta).is_none());
+
+    // XML: the declaration's encoding, as feeding finds it.
+    let decl = b"<?xml version='1.0' encoding='windows-1252'?><a/>";
+    let mut d = SniffingDecoder::new(Sniff::Xml, UTF_8);
+    let found = d.sniff_ahead(decl).map(|d| (d.encoding, d.source));
+    assert_eq!(found, Some((WINDOWS_1252, EncodingSource::Declaration)));
+}

@@ -113,15 +113,9 @@ pub(crate) fn supported(encoding: &'static Encoding) -> bool {
 
 impl Legacy {
     pub(crate) fn new(encoding: &'static Encoding) -> Legacy {
-        let single = encoding.is_single_byte().then(|| {
-            let mut table = [1u8; 256];
-            for (byte, len) in table.iter_mut().enumerate() {
-                let one = [byte as u8];
-                let (text, _) = encoding.decode_without_bom_handling(&one);
-                *len = text.len() as u8;
-            }
-            table
-        });
+        let single = encoding
+            .is_single_byte()
+            .then(|| single_byte_lengths(encoding));
         Legacy {
             encoding,
             decoder: encoding.new_decoder_without_bom_handling(),
@@ -311,9 +305,13 @@ impl Walker {
         let end = base + bytes.len();
         if let Some(table) = &w.single {
             while w.d < d && w.b < end {
-                if let Some(n) = ascii_run(bytes, w.b - base, d - w.d) {
-                    w.d += n;
-                    w.b += n;
+                // ASCII up to the next other byte (or as far as wanted) in one step.
+                let at = w.b - base;
+                let room = (d - w.d).min(end - w.b);
+                let n = ascii_prefix(&bytes[at..at + room]);
+                w.d += n;
+                w.b += n;
+                if n == room {
                     continue;
                 }
                 w.d += usize::from(table[usize::from(bytes[w.b - base])]);
@@ -325,9 +323,15 @@ impl Walker {
             return if w.d < d { end } else { w.b };
         }
         while w.d < d && w.b < end {
-            if w.ground
-                && let Some(n) = ascii_run(bytes, w.b - base, d - w.d)
-            {
+            let at = w.b - base;
+            // Between characters, ASCII up to the next other byte (or as far as wanted) in
+            // one step: each such byte is its own character.
+            let n = if w.ground {
+                ascii_prefix(&bytes[at..at + (d - w.d).min(end - w.b)])
+            } else {
+                0
+            };
+            if n > 0 {
                 w.gd = w.d + n - 1;
                 w.gb = w.b + n - 1;
                 w.d += n;
@@ -336,16 +340,7 @@ impl Walker {
                 w.ascii_tail = false;
                 continue;
             }
-            let byte = bytes[w.b - base];
-            if w.ground && byte < 0x80 {
-                w.gd = w.d;
-                w.gb = w.b;
-                w.d += 1;
-                w.b += 1;
-                w.seq = w.b;
-                w.ascii_tail = false;
-                continue;
-            }
+            let byte = bytes[at];
             w.out.clear();
             decode(&mut w.decoder, &[byte], &mut w.out, false);
             w.b += 1;
@@ -378,12 +373,34 @@ impl Walker {
     }
 }
 
-/// Eight ASCII bytes at `at` when they are there and no more than `room` characters are
-/// wanted: a word at a time where the map steps over ASCII.
-fn ascii_run(bytes: &[u8], at: usize, room: usize) -> Option<usize> {
-    let word = bytes.get(at..at + 8).filter(|_| room >= 8)?;
-    let word = u64::from_le_bytes(word.try_into().ok()?);
-    (word & 0x8080_8080_8080_8080 == 0).then_some(8)
+/// How many bytes `bytes` starts with that are ASCII: 32 at a time (the top bits of four
+/// words at once), then one at a time.
+fn ascii_prefix(bytes: &[u8]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let word = |b: &[u8]| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+    let mut n = 0;
+    while let Some(block) = bytes.get(n..n + 32) {
+        let any =
+            word(&block[..8]) | word(&block[8..16]) | word(&block[16..24]) | word(&block[24..]);
+        if any & HIGH != 0 {
+            break;
+        }
+        n += 32;
+    }
+    n + bytes[n..].iter().take_while(|&&b| b < 0x80).count()
+}
+
+/// The UTF-8 length of the character each byte of a single-byte encoding decodes to: the 128
+/// bytes past ASCII decoded in one call (each is one character, U+FFFD where unmapped), ASCII
+/// bytes themselves.
+fn single_byte_lengths(encoding: &'static Encoding) -> [u8; 256] {
+    let mut table = [1u8; 256];
+    let high: Vec<u8> = (0x80..=0xFF).collect();
+    let (text, _) = encoding.decode_without_bom_handling(&high);
+    for (len, ch) in table[0x80..].iter_mut().zip(text.chars()) {
+        *len = ch.len_utf8() as u8;
+    }
+    table
 }
 
 /// Decodes `bytes` lossily onto `text`.
@@ -421,6 +438,60 @@ mod tests {
             .filter(|&d| text.is_char_boundary(d))
             .map(|d| (d, l.map(d)))
             .collect()
+    }
+
+    #[test]
+    fn single_byte_lengths_are_each_bytes_character() {
+        // Every single-byte encoding encoding_rs knows: the table built from one decode of the
+        // high half is the byte-by-byte decode.
+        for label in [
+            "windows-1252",
+            "iso-8859-2",
+            "iso-8859-5",
+            "iso-8859-6",
+            "iso-8859-7",
+            "iso-8859-8",
+            "iso-8859-10",
+            "iso-8859-13",
+            "iso-8859-16",
+            "koi8-r",
+            "koi8-u",
+            "ibm866",
+            "macintosh",
+            "x-mac-cyrillic",
+            "windows-874",
+            "windows-1250",
+            "windows-1253",
+            "windows-1255",
+            "windows-1258",
+            "iso-8859-3",
+            "iso-8859-4",
+        ] {
+            let encoding = Encoding::for_label(label.as_bytes()).expect("a label");
+            assert!(encoding.is_single_byte(), "{label}");
+            let table = single_byte_lengths(encoding);
+            for byte in 0..=255u8 {
+                let one = [byte];
+                let (text, _) = encoding.decode_without_bom_handling(&one);
+                assert_eq!(
+                    usize::from(table[usize::from(byte)]),
+                    text.len(),
+                    "{label} {byte:#x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_prefix_stops_at_the_first_other_byte() {
+        let mut bytes = vec![b'a'; 100];
+        assert_eq!(ascii_prefix(&bytes), 100);
+        for at in [0, 5, 31, 32, 33, 64, 99] {
+            bytes[at] = 0xE9;
+            assert_eq!(ascii_prefix(&bytes), at);
+            bytes[at] = b'a';
+        }
+        assert_eq!(ascii_prefix(&[]), 0);
     }
 
     #[test]

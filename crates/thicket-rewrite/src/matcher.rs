@@ -105,14 +105,15 @@ pub(crate) struct MatchFrame {
 pub(crate) struct Program {
     /// Per handler: its list.
     lists: Vec<SelectorList>,
-    /// Per handler, per selector: the bit of its first compound.
-    bases: Vec<Vec<usize>>,
     width: usize,
     of_type: bool,
     hasher: NameHasher,
     /// When every compound of the program names a type: those names (an element with another
     /// name matches no compound, so its bits are all clear without running the program).
     types: Option<Vec<Box<str>>>,
+    /// No name in `types` has an ASCII capital: in HTML, whose tokens have lowercase names,
+    /// the filter compares bytes instead of ignoring ASCII case.
+    types_lowercase: bool,
 }
 
 /// Up to this many type names, [`Program::types`] is checked before the program runs.
@@ -135,28 +136,34 @@ fn type_filter(lists: &[SelectorList]) -> Option<Vec<Box<str>>> {
     (types.len() <= TYPE_FILTER_MAX).then_some(types)
 }
 
+/// `a == b` compared in line: tag names are short, and `==` calls `memcmp` whenever the
+/// lengths agree.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 impl Program {
     pub(crate) fn new(lists: Vec<SelectorList>) -> Program {
+        // The compounds get their bits in order: handler by handler, selector by selector.
         let mut width = 0;
-        let mut bases = Vec::new();
         let mut of_type = false;
-        for list in &lists {
-            let mut b = Vec::new();
-            for s in &list.selectors {
-                b.push(width);
-                width += s.compounds.len();
-                of_type |= s.uses_of_type();
-            }
-            bases.push(b);
+        for s in lists.iter().flat_map(|l| &l.selectors) {
+            width += s.compounds.len();
+            of_type |= s.uses_of_type();
         }
         let types = type_filter(&lists);
+        let types_lowercase = types
+            .iter()
+            .flatten()
+            .all(|t| !t.bytes().any(|b| b.is_ascii_uppercase()));
         Program {
             lists,
-            bases,
             width,
             of_type,
             hasher: NameHasher::new(),
             types,
+            types_lowercase,
         }
     }
 
@@ -212,6 +219,27 @@ impl Program {
         } else {
             0
         };
+        let may_match = match &self.types {
+            None => true,
+            // (An HTML token's name is lowercase; other dialects compare case and all.)
+            Some(types) if self.types_lowercase || !html => types
+                .iter()
+                .any(|t| same_bytes(t.as_bytes(), local.as_bytes())),
+            Some(types) => types.iter().any(|t| t.eq_ignore_ascii_case(local)),
+        };
+        if !may_match {
+            // No compound can match: the element's bits are all clear, so is its parent's
+            // last child's, and the rest of the parent's are as they were.
+            parent.last_child.clear();
+            return MatchFrame {
+                own: Bits::zeros(self.width),
+                ancestors: parent.ancestors.clone(),
+                last_child: Bits::zeros(self.width),
+                earlier_children: Bits::zeros(self.width),
+                children: 0,
+                type_counts: None,
+            };
+        }
         let candidate = Candidate {
             local,
             attributes,
@@ -221,15 +249,11 @@ impl Program {
             ns,
         };
         let mut own = Bits::zeros(self.width);
-        let may_match = self.types.as_ref().is_none_or(|types| {
-            types
-                .iter()
-                .any(|t| candidate.names_equal(candidate.local, t))
-        });
-        for (h, list) in self.lists.iter().enumerate().filter(|_| may_match) {
+        // The bit of the selector's first compound.
+        let mut base = 0;
+        for (h, list) in self.lists.iter().enumerate() {
             let mut hit = false;
-            for (s, selector) in list.selectors.iter().enumerate() {
-                let base = self.bases[h][s];
+            for selector in &list.selectors {
                 for (k, compound) in selector.compounds.iter().enumerate() {
                     let context = k == 0
                         || match selector.combinators[k - 1] {
@@ -243,6 +267,7 @@ impl Program {
                     }
                 }
                 hit |= own.get(base + selector.compounds.len() - 1);
+                base += selector.compounds.len();
             }
             if hit {
                 matched.push(h);

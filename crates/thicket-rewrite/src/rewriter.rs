@@ -409,6 +409,15 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         if self.core.legacy.is_some() {
             return self.feed_legacy(bytes);
         }
+        // A first chunk long enough to decide the encoding (with no BOM, which the decoder
+        // takes off) is sniffed in place: UTF-8 then passes below whole, a legacy encoding
+        // goes to its front end, and no head is decoded into a string of its own.
+        if self.sniffed.is_empty() && self.decoder.sniff_ahead(bytes).is_some() {
+            self.bom_done = true;
+            if self.legacy_detected() {
+                return self.start_legacy(bytes);
+            }
+        }
         // While the encoding is unknown, the decoder reads a sniffing-sized head (cut before a
         // character's first byte, so that the rest starts whole) and the rest may pass below.
         while self.decoder.detected().is_none() && bytes.len() > SNIFF_STEP {
@@ -884,6 +893,8 @@ fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
                 Simple::Type(name) => Some(name),
                 _ => None,
             }) {
+                // (Once a name: `h1, h2, h3` of an element and a text handler give each twice.)
+                Some(name) if names.iter().any(|n: &String| n.eq_ignore_ascii_case(name)) => {}
                 Some(name) => names.push(name.to_ascii_lowercase()),
                 None => all = true,
             }

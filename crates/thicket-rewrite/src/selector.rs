@@ -283,10 +283,17 @@ fn convert(e: ParseError<'_, Error>, text: &str, fallback: usize) -> Error {
 /// (`Some(None)` for `*`), if a `|` follows at once; `None` (nothing consumed) otherwise.
 fn namespace_suffix(
     p: &mut Parser<'_, '_>,
+    text: &str,
     at: usize,
     bar_read: bool,
 ) -> Result<Option<Option<Box<str>>>, Error> {
     if !bar_read {
+        // Neither a `|` nor a comment next (the usual case): no token to read ahead and take
+        // back (`text` is what `p` reads).
+        let next = text.as_bytes().get(p.position().byte_index());
+        if !matches!(next, Some(b'|' | b'/')) {
+            return Ok(None);
+        }
         let state = p.state();
         if !matches!(p.next_including_whitespace(), Ok(Token::Delim('|'))) {
             p.reset(&state);
@@ -395,7 +402,7 @@ fn parse_complex(
                     _ => ("", None),
                 };
                 let bar_read = matches!(token, Token::Delim('|'));
-                match namespace_suffix(p, at, bar_read)? {
+                match namespace_suffix(p, text, at, bar_read)? {
                     None => match local {
                         Some(name) => Simple::Type(name),
                         None => Simple::Universal,

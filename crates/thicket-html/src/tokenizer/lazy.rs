@@ -211,6 +211,48 @@ impl Wanted {
 /// A lazy data run: up to the next `<`, which is all that ends one.
 static TO_LT: StopSet = StopSet::new(b"<");
 
+/// [`SKIM`]: ASCII whitespace.
+const SKIM_SPACE: u8 = 1;
+/// [`SKIM`]: what ends an attribute name (whitespace, `/`, `>`, `=`).
+const SKIM_NAME_END: u8 = 2;
+/// [`SKIM`]: what ends an unquoted attribute value (whitespace, `>`).
+const SKIM_UNQUOTED_END: u8 = 4;
+
+/// The byte classes [`skim_attributes`] steps by: one load and test a byte.
+static SKIM: [u8; 256] = skim_table();
+
+const fn skim_table() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let ws = names::ASCII_WHITESPACE;
+    let mut i = 0;
+    while i < ws.len() {
+        t[ws[i] as usize] = SKIM_SPACE | SKIM_NAME_END | SKIM_UNQUOTED_END;
+        i += 1;
+    }
+    t[b'/' as usize] = SKIM_NAME_END;
+    t[b'=' as usize] = SKIM_NAME_END;
+    t[b'>' as usize] = SKIM_NAME_END | SKIM_UNQUOTED_END;
+    t
+}
+
+/// The index of the first byte at or after `j` of a [`SKIM`] class in `class`; `None` when the
+/// bytes end first. Eight bytes a turn where eight are left (no bounds check per byte).
+#[inline(always)]
+fn skim_to(bytes: &[u8], mut j: usize, class: u8) -> Option<usize> {
+    while let Some(block) = bytes.get(j..j + 8) {
+        for (k, &b) in block.iter().enumerate() {
+            if SKIM[usize::from(b)] & class != 0 {
+                return Some(j + k);
+            }
+        }
+        j += 8;
+    }
+    while SKIM[usize::from(*bytes.get(j)?)] & class == 0 {
+        j += 1;
+    }
+    Some(j)
+}
+
 /// Follows the attribute states of the standard (12.2.5.32-40) over `bytes` from `j` (just
 /// after a tag name) to the tag's `>`: returns its index and whether the tag is self-closing, or
 /// `None` when the bytes end first. Only the characters that move between the states matter
@@ -219,7 +261,7 @@ static TO_LT: StopSet = StopSet::new(b"<");
 /// is the states'. Each loop turn starts in the before attribute name state.
 pub(super) fn skim_attributes(bytes: &[u8], mut j: usize) -> Option<(usize, bool)> {
     let at = |j: usize| bytes.get(j).copied();
-    let ws = names::is_ascii_whitespace;
+    let ws = |b: u8| SKIM[usize::from(b)] & SKIM_SPACE != 0;
     loop {
         let mut b = at(j)?;
         while ws(b) {
@@ -242,12 +284,8 @@ pub(super) fn skim_attributes(bytes: &[u8], mut j: usize) -> Option<(usize, bool
         }
         // Attribute name state: the first character is the name's whatever it is (`=` too:
         // unexpected-equals-sign-before-attribute-name).
-        j += 1;
-        b = at(j)?;
-        while !(ws(b) || matches!(b, b'/' | b'>' | b'=')) {
-            j += 1;
-            b = at(j)?;
-        }
+        j = skim_to(bytes, j + 1, SKIM_NAME_END)?;
+        b = bytes[j];
         // After attribute name state.
         while ws(b) {
             j += 1;
@@ -277,12 +315,7 @@ pub(super) fn skim_attributes(bytes: &[u8], mut j: usize) -> Option<(usize, bool
             b'>' => return Some((j, false)),
             _ => {
                 // Attribute value (unquoted) state, up to whitespace or `>`.
-                j += 1;
-                b = at(j)?;
-                while !(ws(b) || b == b'>') {
-                    j += 1;
-                    b = at(j)?;
-                }
+                j = skim_to(bytes, j + 1, SKIM_UNQUOTED_END)?;
             }
         }
     }
