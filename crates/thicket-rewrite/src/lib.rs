@@ -57,6 +57,8 @@ mod capture;
 mod core;
 mod encoding;
 mod handlers;
+#[cfg(feature = "html")]
+mod html;
 #[cfg(feature = "leafxml")]
 mod leafxml;
 mod matcher;
@@ -72,6 +74,8 @@ mod rewriter;
 mod selector;
 mod strict;
 mod text;
+#[cfg(feature = "xml5")]
+mod xml5;
 
 pub use capture::{Capture, CaptureHandler};
 /// `encoding_rs`, whose `Encoding` statics name encodings ([`Settings::default_encoding`],
