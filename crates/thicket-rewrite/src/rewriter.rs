@@ -1,4 +1,5 @@
-//! The public rewriter: settings, sinks, the dialect drivers and the byte front end.
+//! The public rewriter: settings, sinks and the byte front end (the dialect drivers are in
+//! html.rs, xml5.rs, microxml.rs and leafxml.rs).
 
 use std::io;
 
