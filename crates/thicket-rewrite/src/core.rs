@@ -1051,6 +1051,12 @@ impl<'h> Core<'h> {
             around: &mut around,
             inside,
         });
+        self.emit_around(&around, span);
+    }
+
+    /// A unit (`span`) with what its handlers asked: refused (text into raw text), or written
+    /// with the content before it, its replacement or source, and the content after it.
+    fn emit_around(&mut self, around: &Around, span: Span) {
         if around.refused && self.output {
             self.refuse_insertion(span);
             return;

@@ -181,15 +181,6 @@ impl<'h> Core<'h> {
                 }
             }
         }
-        if around.refused && self.output {
-            self.refuse_insertion(span);
-            return;
-        }
-        self.emit(&around.before);
-        match &around.replacement {
-            Some(r) => self.emit(r),
-            None => self.emit_source(span),
-        }
-        self.emit(&around.after);
+        self.emit_around(&around, span);
     }
 }
