@@ -302,7 +302,9 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// A rewriter for `dialect` running `settings`, writing to `sink`.
     pub fn new(dialect: Dialect, mut settings: Settings<'h>, sink: S) -> Rewriter<'h, S> {
         let on_encoding = settings.handlers.encoding.take();
-        let limits = settings.handlers.limits;
+        // The rewriter reads none of the parsers' diagnostics (its own are in `diagnostics()`):
+        // they keep none, or a long messy stream would grow a list nobody reads.
+        let limits = settings.handlers.limits.with_max_diagnostics(0);
         // (MicroXML and LeafXML are UTF-8 documents: a BOM, else UTF-8.)
         #[cfg(any(feature = "html", feature = "xml5"))]
         let default_encoding = settings
@@ -884,4 +886,35 @@ pub fn select(input: &str, dialect: Dialect, selector: &str) -> Result<Vec<Span>
         r.finish()?;
     }
     Ok(spans)
+}
+
+#[cfg(all(test, feature = "html", feature = "xml5"))]
+mod tests {
+    use super::*;
+
+    /// The parsers keep none of their diagnostics (the rewriter reads none): a long messy
+    /// stream does not grow a list, whatever the caller's limits; the rewriter's own
+    /// diagnostics are kept as `Limits::max_diagnostics` says.
+    #[test]
+    fn the_parsers_keep_no_diagnostics() {
+        for dialect in [Dialect::Html, Dialect::Xml5] {
+            let settings = Settings::new().with_limits(Limits::none().with_max_depth(1));
+            let mut r = Rewriter::read_only(dialect, settings);
+            r.feed_str("<a><b>").unwrap();
+            for _ in 0..100 {
+                r.feed_str(&"<".repeat(1000)).unwrap();
+            }
+            r.finish_input().unwrap();
+            let (kept, omitted) = match &r.driver {
+                Driver::Html(t) => (t.diagnostics().len(), t.omitted_diagnostics()),
+                Driver::Xml5(t) => (t.diagnostics().len(), t.omitted_diagnostics()),
+                #[allow(unreachable_patterns)]
+                _ => unreachable!(),
+            };
+            assert_eq!(kept, 0, "{dialect:?}");
+            assert!(omitted >= 100_000, "{dialect:?}: counted, not stored");
+            let codes: Vec<&str> = r.diagnostics().iter().map(|d| d.code.as_str()).collect();
+            assert_eq!(codes, ["depth-limit"], "{dialect:?}");
+        }
+    }
 }
