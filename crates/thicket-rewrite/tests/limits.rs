@@ -187,3 +187,44 @@ fn removed_content_is_not_held() {
         }
     }
 }
+
+/// An error soup (`<<<<`, and in the XML dialects `</</`) is text: it is not held either,
+/// however it is split (XML5 hands an error run's pieces out as one text token per buffer; the
+/// rewriter writes it as it goes). (In HTML `</<` opens a bogus comment, a token like any
+/// other.)
+#[test]
+fn error_soups_pass_without_being_held() {
+    let soups = [
+        (
+            "<".repeat(5000),
+            &[Dialect::Html, Dialect::Xml5, Dialect::MicroXml][..],
+        ),
+        ("</".repeat(2500), &[Dialect::Xml5, Dialect::MicroXml][..]),
+    ];
+    for (soup, dialects) in soups {
+        let input = format!("<r>{soup}</r>");
+        for &dialect in dialects {
+            let mut out = Vec::new();
+            {
+                let settings = Settings::new()
+                    .with_memory_limits(MemoryLimits::none().with_max_buffered(Some(64)))
+                    .on_element("*", |e| e.set_attribute("k", "v"))
+                    .unwrap();
+                let mut r = Rewriter::new(dialect, settings, |b: &[u8]| out.extend_from_slice(b));
+                for chunk in input.as_bytes().chunks(7) {
+                    r.feed(chunk)
+                        .unwrap_or_else(|e| panic!("{dialect:?} {:?}: {e}", &soup[..8]));
+                    assert!(r.buffered() <= 64 + 1024, "{dialect:?}: {}", r.buffered());
+                }
+                let _ = r.finish().unwrap_or_else(|e| panic!("{dialect:?}: {e}"));
+            }
+            let out = String::from_utf8(out).unwrap();
+            assert!(
+                out.starts_with("<r k=\"v\">"),
+                "{dialect:?}: {}",
+                &out[..20]
+            );
+            assert!(out.contains(&soup[..100]), "{dialect:?}");
+        }
+    }
+}

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use thicket_input::Span;
 
-use super::fast::{RawAttr, RawTag};
+use super::fast::{ErrorStep, RawAttr, RawTag};
 use super::hand_out::HeldTag;
 use super::{TagKind, Tokenizer};
 use crate::token::{Attribute, Event, Token, TokenKind};
@@ -176,6 +176,18 @@ impl Tokenizer<'_> {
             if let Some(held) = self.take_held() {
                 return Some(LentItem::Tag(self.plain_tag(held)));
             }
+            if LAZY && self.skip_text && !self.skipped_text_tokens && self.in_error_run() {
+                // Skipped text: an error run's pieces (`<`, `</`) join the pending text instead
+                // of coming one token each, so the run comes as one text token per buffer
+                // (the text flushed where the input runs out, or before the next token).
+                while let Some(step) = self.error_run_step() {
+                    match step {
+                        ErrorStep::Diagnostic(d) => self.diagnostics.push(d),
+                        ErrorStep::Text(span) => self.text_span(span.start, span.end),
+                    }
+                }
+                continue;
+            }
             if self.direct_first()
                 && let Some(found) = self.fast_scan_with::<LAZY>()
             {
@@ -212,7 +224,8 @@ impl Tokenizer<'_> {
     /// [`Tokenizer::next_lent_item`] still hands out a text run before a tag as an empty text
     /// token (the default) or skips it, so that the tag comes next and the spans leave a gap
     /// where the text was. Only runs the direct path takes whole up to a plain tag are skipped;
-    /// others still come as text tokens. For a caller that handles text it does not read as
+    /// others still come as text tokens (an error run's `<` and `</` pieces as one text token
+    /// per buffer, not one each). For a caller that handles text it does not read as
     /// the input between two tokens (a rewriter copying it through): a token less per text
     /// run. No effect on a full tokenizer or on the other methods.
     ///
