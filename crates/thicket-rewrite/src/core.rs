@@ -1024,6 +1024,20 @@ impl<'h> Core<'h> {
             self.text_slow(text, span);
             return;
         }
+        let handled = match kind {
+            UnitKind::Text(_) => self.text.is_some(),
+            UnitKind::Comment(_) => self.comment.is_some(),
+            UnitKind::Doctype(_) => self.doctype.is_some(),
+            UnitKind::ProcessingInstruction(..) => self.pi.is_some(),
+        };
+        if !handled {
+            self.emit_source(span);
+            return;
+        }
+        let shown = self.shown(span);
+        let inside = self.inside_here();
+        let mut around = Around::default();
+        let source = &self.src[span.start - self.base..span.end - self.base];
         let handler = match kind {
             UnitKind::Text(_) => self.text.as_mut(),
             UnitKind::Comment(_) => self.comment.as_mut(),
@@ -1031,18 +1045,7 @@ impl<'h> Core<'h> {
             UnitKind::ProcessingInstruction(..) => self.pi.as_mut(),
         };
         let Some(handler) = handler else {
-            self.emit_source(span);
             return;
-        };
-        let mut around = Around::default();
-        let source = &self.src[span.start - self.base..span.end - self.base];
-        let inside = match self.stack.last() {
-            Some(f) if self.html && !f.foreign => inside(&self.names[f.name_at..], self.scripting),
-            _ => Inside::Escaped,
-        };
-        let shown = match self.legacy.as_deref_mut() {
-            Some(l) => l.span(span),
-            None => span,
         };
         handler(&mut Unit {
             kind,
@@ -1067,6 +1070,15 @@ impl<'h> Core<'h> {
             None => self.emit_source(span),
         }
         self.emit(&around.after);
+    }
+
+    /// How text inserted at the current position is written (raw text in HTML's raw-text
+    /// elements).
+    fn inside_here(&self) -> Inside {
+        match self.stack.last() {
+            Some(f) if self.html && !f.foreign => inside(&self.names[f.name_at..], self.scripting),
+            _ => Inside::Escaped,
+        }
     }
 
     /// A span as handlers see it: source byte offsets (mapped in a legacy encoding).

@@ -154,16 +154,10 @@ impl<'h> Core<'h> {
     /// Runs the text handlers that can fire (the document's, then the scoped ones whose
     /// element is open) on one text unit, and writes it with their edits.
     pub(super) fn text_handlers(&mut self, text: &str, span: Span) {
+        let shown = self.shown(span);
+        let inside = self.inside_here();
         let mut around = Around::default();
         let source = &self.src[span.start - self.base..span.end - self.base];
-        let inside = match self.stack.last() {
-            Some(f) if self.html && !f.foreign => inside(&self.names[f.name_at..], self.scripting),
-            _ => Inside::Escaped,
-        };
-        let shown = match self.legacy.as_deref_mut() {
-            Some(l) => l.span(span),
-            None => span,
-        };
         let mut unit = Unit {
             kind: UnitKind::Text(text),
             source,
