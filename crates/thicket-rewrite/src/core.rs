@@ -66,24 +66,54 @@ pub(crate) enum Event<'t> {
 
 /// Open elements shallower than this are not counted per name: an end tag that is not the
 /// current element's looks for them with a walk over at most this many frames, so the usual
-/// document (rarely deeper) never hashes a name; deeper frames are counted in a keyed map, so no
-/// input makes the search for a stray end tag's element cost more than this walk.
+/// document (rarely deeper) never hashes a name. Deeper frames are counted in a keyed map, so no
+/// input makes the search for a stray end tag's element cost more than this walk; they are
+/// counted lazily, when such an end tag first needs the map (`Core::indexed`), so deep nesting
+/// with no stray end tag hashes nothing either.
 const SHALLOW: usize = 32;
 
-/// One open element.
+/// One open element: 64 bytes, whatever the program (issue 12's aim for the cost of an open
+/// element in the streaming views).
 struct Frame<'h> {
-    /// Where its name starts in `Core::names` (the names of the open elements, end to end).
-    name_at: usize,
-    /// The keyed hash of its name, for frames at index `SHALLOW` or deeper (counted by name).
-    hash: u64,
-    foreign: bool,
-    integration_point: bool,
-    matching: Option<MatchFrame>,
+    /// Where its name starts in `Core::names` (the names of the open elements, end to end), with
+    /// the `FOREIGN`, `INTEGRATION_POINT` and `MATCHING` flags in its top bits.
+    packed: usize,
+    /// Its matching state (meaningful when `MATCHING` is set: a program runs and had not halted).
+    matching: MatchFrame,
     edits: Option<Box<ElementEdits<'h>>>,
 }
 
-// A frame is moved on every start tag and end tag: small enough to be moved inline.
-const _: () = assert!(std::mem::size_of::<Frame<'_>>() <= 128);
+/// HTML: the element is in foreign content (SVG or MathML).
+const FOREIGN: usize = 1 << (usize::BITS - 1);
+/// HTML: a foreign element whose content is HTML again.
+const INTEGRATION_POINT: usize = 1 << (usize::BITS - 2);
+/// The frame has a matching state.
+const MATCHING: usize = 1 << (usize::BITS - 3);
+const FLAGS: usize = FOREIGN | INTEGRATION_POINT | MATCHING;
+
+impl Frame<'_> {
+    /// Where the frame's name starts in `Core::names`.
+    #[inline]
+    fn name_at(&self) -> usize {
+        self.packed & !FLAGS
+    }
+    #[inline]
+    fn foreign(&self) -> bool {
+        self.packed & FOREIGN != 0
+    }
+    #[inline]
+    fn integration_point(&self) -> bool {
+        self.packed & INTEGRATION_POINT != 0
+    }
+    /// The frame's matching state, when it has one.
+    #[inline]
+    fn matching(&mut self) -> Option<&mut MatchFrame> {
+        (self.packed & MATCHING != 0).then_some(&mut self.matching)
+    }
+}
+
+// A frame is moved on every start tag and end tag and kept for every open element: 64 bytes.
+const _: () = assert!(std::mem::size_of::<Frame<'_>>() <= 64);
 
 /// The handlers and limits a rewriter runs with.
 pub(crate) struct Handlers<'h> {
@@ -132,9 +162,12 @@ pub(crate) struct Core<'h> {
     stack: Vec<Frame<'h>>,
     /// The names of the open elements, end to end (`Frame::name_at`).
     names: String,
-    /// Open elements at index `SHALLOW` or deeper, per name (keyed), so a stray end tag is
+    /// Open elements at index `SHALLOW` up to `indexed`, per name (keyed), so a stray end tag is
     /// rejected without a walk over them.
     open_names: NameCounts,
+    /// The frames below this index (and at `SHALLOW` or deeper) are counted in `open_names`;
+    /// the others are counted when an end tag first needs them (each frame once).
+    indexed: usize,
     hasher: NameHasher,
     /// Start tags not opened past the depth limit (matched by count).
     unopened: usize,
@@ -288,6 +321,7 @@ impl<'h> Core<'h> {
             stack: Vec::new(),
             names: String::new(),
             open_names: NameCounts::default(),
+            indexed: SHALLOW,
             hasher: NameHasher::new(),
             unopened: 0,
             suppress: None,
@@ -418,8 +452,8 @@ impl<'h> Core<'h> {
         let end = self
             .stack
             .get(index + 1)
-            .map_or(self.names.len(), |f| f.name_at);
-        &self.names[self.stack[index].name_at..end]
+            .map_or(self.names.len(), Frame::name_at);
+        &self.names[self.stack[index].name_at()..end]
     }
 
     /// Handles one token.
@@ -470,7 +504,7 @@ impl<'h> Core<'h> {
         self.end = None;
         for frame in &mut self.stack {
             frame.edits = None;
-            frame.matching = None;
+            frame.packed &= !MATCHING;
         }
         self.scoped.handlers.clear();
         self.scoped.active = 0;
@@ -538,7 +572,20 @@ impl<'h> Core<'h> {
         false
     }
 
-    fn open_count(&self, name: &str) -> u32 {
+    /// How many frames at `SHALLOW` or deeper are named `name`.
+    fn open_count(&mut self, name: &str) -> u32 {
+        while self.indexed < self.stack.len() {
+            let index = self.indexed;
+            let (name_at, end) = (
+                self.stack[index].name_at(),
+                self.stack
+                    .get(index + 1)
+                    .map_or(self.names.len(), Frame::name_at),
+            );
+            let name = &self.names[name_at..end];
+            count_open(&mut self.open_names, self.hasher.hash_name(name), name, 1);
+            self.indexed += 1;
+        }
         let key = self.hasher.hash_name(name);
         self.open_names
             .get(&key)
@@ -557,7 +604,7 @@ impl<'h> Core<'h> {
         let (parent_foreign, parent_integration) = self
             .stack
             .last()
-            .map_or((false, false), |f| (f.foreign, f.integration_point));
+            .map_or((false, false), |f| (f.foreign(), f.integration_point()));
         let in_foreign = parent_foreign && !parent_integration;
         let foreign = self.html && (in_foreign || name == "svg" || name == "math");
         let opens = if self.html {
@@ -584,7 +631,7 @@ impl<'h> Core<'h> {
         self.matched.clear();
         if !self.program.is_empty() {
             let parent = match self.stack.last_mut() {
-                Some(f) => f.matching.as_mut(),
+                Some(f) => f.matching(),
                 None => Some(&mut self.root),
             };
             if let Some(parent) = parent {
@@ -694,20 +741,23 @@ impl<'h> Core<'h> {
             if let Some(s) = self.strict.as_deref_mut() {
                 s.opened(name, foreign, foreign && is_integration_point(name));
             }
-            let hash = if self.stack.len() >= SHALLOW {
-                let key = self.hasher.hash_name(name);
-                count_open(&mut self.open_names, key, name, 1);
-                key
-            } else {
-                0
+            let mut packed = self.names.len();
+            if foreign {
+                packed |= FOREIGN;
+                if is_integration_point(name) {
+                    packed |= INTEGRATION_POINT;
+                }
+            }
+            let matching = match matching {
+                Some(m) => {
+                    packed |= MATCHING;
+                    m
+                }
+                None => self.program.root_frame(),
             };
-            let name_at = self.names.len();
             self.names.push_str(name);
             self.stack.push(Frame {
-                name_at,
-                hash,
-                foreign,
-                integration_point: foreign && is_integration_point(name),
+                packed,
                 matching,
                 edits,
             });
@@ -890,10 +940,10 @@ impl<'h> Core<'h> {
             && top.edits.is_none()
             && self.ns.is_none()
             && self.strict.is_none()
-            && self.stack.len() <= SHALLOW
+            && !(SHALLOW..self.indexed).contains(&(self.stack.len() - 1))
         {
             let index = self.stack.len() - 1;
-            let name_at = top.name_at;
+            let name_at = top.name_at();
             self.stack.truncate(index);
             self.names.truncate(name_at);
             if let Some(span) = end {
@@ -914,21 +964,18 @@ impl<'h> Core<'h> {
         if let Some(s) = self.strict.as_deref_mut() {
             s.closed();
         }
-        if index >= SHALLOW {
-            count_open(
-                &mut self.open_names,
-                frame.hash,
-                &self.names[frame.name_at..],
-                -1,
-            );
+        if index >= SHALLOW && index < self.indexed {
+            let name = &self.names[frame.name_at()..];
+            count_open(&mut self.open_names, self.hasher.hash_name(name), name, -1);
         }
+        self.indexed = self.indexed.min(index.max(SHALLOW));
         let inside = match &frame.edits {
-            Some(e) if self.html && !frame.foreign && !e.end_handlers.is_empty() => {
-                inside(&self.names[frame.name_at..], self.scripting)
+            Some(e) if self.html && !frame.foreign() && !e.end_handlers.is_empty() => {
+                inside(&self.names[frame.name_at()..], self.scripting)
             }
             _ => Inside::Escaped,
         };
-        self.names.truncate(frame.name_at);
+        self.names.truncate(frame.name_at());
         let Some(mut e) = frame.edits else {
             if let Some(span) = end {
                 self.emit_source(span);
@@ -1076,7 +1123,9 @@ impl<'h> Core<'h> {
     /// elements).
     fn inside_here(&self) -> Inside {
         match self.stack.last() {
-            Some(f) if self.html && !f.foreign => inside(&self.names[f.name_at..], self.scripting),
+            Some(f) if self.html && !f.foreign() => {
+                inside(&self.names[f.name_at()..], self.scripting)
+            }
             _ => Inside::Escaped,
         }
     }

@@ -11,16 +11,13 @@ use crate::selector::{Attr, Candidate, Combinator, SelectorList, Simple};
 /// Counts per name, keyed by the name's keyed hash (names of one hash compared in full).
 pub(crate) type NameCounts = PrehashedMap<Vec<(Box<str>, u32)>>;
 
-/// A bit per compound of the program: the first 64 inline, the rest (for programs of more
-/// compounds) in a list, so that a frame of a usual program allocates nothing.
+/// A bit per compound of the program, while a start tag is decided: the first 64 inline, the
+/// rest (for programs of more compounds) in a list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Bits {
     first: u64,
-    /// Words 1 and up (`None` for programs of at most 64 compounds: a frame stays small). Boxed
-    /// twice so that the pointer is thin: an open element's frame stays small enough to be
-    /// moved without a call to `memcpy` (every start tag pushes one, every end tag pops one).
-    #[allow(clippy::redundant_allocation)]
-    rest: Option<Box<Box<[u64]>>>,
+    /// Words 1 and up (empty, allocating nothing, for programs of at most 64 compounds).
+    rest: Vec<u64>,
 }
 
 impl Bits {
@@ -29,28 +26,23 @@ impl Bits {
         if n <= 64 {
             return Bits {
                 first: 0,
-                rest: None,
+                rest: Vec::new(),
             };
         }
         Bits::zeros_wide(n)
     }
     #[cold]
     fn zeros_wide(n: usize) -> Bits {
-        let words = n.div_ceil(64).saturating_sub(1);
         Bits {
             first: 0,
-            rest: Some(Box::new(vec![0; words].into_boxed_slice())),
+            rest: vec![0; rest_words(n)],
         }
-    }
-    #[inline]
-    fn rest(&self) -> &[u64] {
-        self.rest.as_deref().map_or(&[], |r| &r[..])
     }
     #[inline]
     fn get(&self, i: usize) -> bool {
         let word = match i / 64 {
             0 => self.first,
-            k => self.rest()[k - 1],
+            k => self.rest[k - 1],
         };
         word >> (i % 64) & 1 == 1
     }
@@ -58,47 +50,151 @@ impl Bits {
     fn set(&mut self, i: usize) {
         match i / 64 {
             0 => self.first |= 1 << (i % 64),
-            k => {
-                if let Some(rest) = self.rest.as_deref_mut() {
-                    rest[k - 1] |= 1 << (i % 64);
-                }
-            }
-        }
-    }
-    #[inline]
-    fn or(&mut self, other: &Bits) {
-        self.first |= other.first;
-        if let Some(rest) = self.rest.as_deref_mut() {
-            for (a, b) in rest.iter_mut().zip(other.rest()) {
-                *a |= b;
-            }
-        }
-    }
-    #[inline]
-    fn clear(&mut self) {
-        self.first = 0;
-        if let Some(rest) = self.rest.as_deref_mut() {
-            rest.iter_mut().for_each(|w| *w = 0);
+            k => self.rest[k - 1] |= 1 << (i % 64),
         }
     }
 }
 
-/// The matching state of one open element (or of the document, at the bottom).
+/// Words past the first of a set of `n` bits.
+#[inline]
+fn rest_words(n: usize) -> usize {
+    n.div_ceil(64).saturating_sub(1)
+}
+
+/// The four bit sets of a frame (`MatchFrame::first`'s order).
+const OWN: usize = 0;
+const ANCESTORS: usize = 1;
+const LAST_CHILD: usize = 2;
+const EARLIER_CHILDREN: usize = 3;
+
+/// The matching state of one open element (or of the document, at the bottom): four bit sets
+/// (which compounds matched this element as their subject, with their left context; the OR of
+/// that over the element and its ancestors; that of the last element child seen so far; the OR
+/// of that over the element children seen so far) and a count of element children. An open
+/// element's frame holds the first word of each set inline and the rest, with `:nth-of-type`'s
+/// counters, behind one pointer that a usual program (at most 64 compounds, no
+/// `:nth-of-type`) never allocates: the core's whole frame for an open element stays within 64
+/// bytes.
 #[derive(Debug)]
 pub(crate) struct MatchFrame {
-    /// Which compounds matched this element as their subject (with their left context).
-    own: Bits,
-    /// The OR of `own` over this element and its ancestors.
-    ancestors: Bits,
-    /// `own` of the last element child seen so far.
-    last_child: Bits,
-    /// The OR of `own` over the element children seen so far.
-    earlier_children: Bits,
+    first: [u64; 4],
     /// Element children seen so far.
     children: u32,
-    /// Element children per name (only when a selector uses `:nth-of-type`).
-    type_counts: Option<Box<NameCounts>>,
+    extra: Option<Box<Extra>>,
 }
+
+/// What a frame of a wide program, or one that counts children per name, keeps out of line.
+#[derive(Debug, Default)]
+struct Extra {
+    /// Words 1 and up of the four sets, one set after the other (`rest_words(width)` each).
+    rest: Box<[u64]>,
+    /// Element children per name (only when a selector uses `:nth-of-type`).
+    type_counts: NameCounts,
+}
+
+impl Extra {
+    /// The four sets' words past the first, all clear, for a program of `width` compounds.
+    #[cold]
+    fn wide(width: usize) -> Box<Extra> {
+        Box::new(Extra {
+            rest: vec![0; 4 * rest_words(width)].into_boxed_slice(),
+            type_counts: NameCounts::default(),
+        })
+    }
+}
+
+impl MatchFrame {
+    /// All sets clear, no child seen.
+    #[inline]
+    fn zeros(width: usize) -> MatchFrame {
+        MatchFrame {
+            first: [0; 4],
+            children: 0,
+            extra: if width <= 64 {
+                None
+            } else {
+                Some(Extra::wide(width))
+            },
+        }
+    }
+
+    /// Words 1 and up of set `set`.
+    #[inline]
+    fn rest(&self, set: usize) -> &[u64] {
+        match self.extra.as_deref() {
+            Some(e) if !e.rest.is_empty() => {
+                let w = e.rest.len() / 4;
+                &e.rest[set * w..(set + 1) * w]
+            }
+            _ => &[],
+        }
+    }
+
+    #[inline]
+    fn rest_mut(&mut self, set: usize) -> &mut [u64] {
+        match self.extra.as_deref_mut() {
+            Some(e) if !e.rest.is_empty() => {
+                let w = e.rest.len() / 4;
+                &mut e.rest[set * w..(set + 1) * w]
+            }
+            _ => &mut [],
+        }
+    }
+
+    /// Bit `i` of set `set`.
+    #[inline]
+    fn get(&self, set: usize, i: usize) -> bool {
+        let word = match i / 64 {
+            0 => self.first[set],
+            k => self.rest(set)[k - 1],
+        };
+        word >> (i % 64) & 1 == 1
+    }
+
+    /// Clears set `set`.
+    #[inline]
+    fn clear(&mut self, set: usize) {
+        self.first[set] = 0;
+        self.rest_mut(set).iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// Set `set` becomes `bits` (`or`: ORs `bits` in instead).
+    #[inline]
+    fn put(&mut self, set: usize, bits: &Bits, or: bool) {
+        if or {
+            self.first[set] |= bits.first;
+        } else {
+            self.first[set] = bits.first;
+        }
+        for (a, b) in self.rest_mut(set).iter_mut().zip(&bits.rest) {
+            *a = if or { *a | b } else { *b };
+        }
+    }
+
+    /// The count of element children named `local` so far, with this one.
+    fn count_of_type(&mut self, hasher: &NameHasher, local: &str) -> u32 {
+        let key = hasher.hash_name(local);
+        let slot = self
+            .extra
+            .get_or_insert_with(Default::default)
+            .type_counts
+            .entry(key)
+            .or_default();
+        match slot.iter_mut().find(|(n, _)| &**n == local) {
+            Some((_, c)) => {
+                *c += 1;
+                *c
+            }
+            None => {
+                slot.push((local.into(), 1));
+                1
+            }
+        }
+    }
+}
+
+// An open element's frame in the core is this and two words: 64 bytes in all.
+const _: () = assert!(std::mem::size_of::<MatchFrame>() <= 48);
 
 /// The compiled program: the selector lists of the handlers, each compound with its bit.
 #[derive(Debug)]
@@ -174,14 +270,7 @@ impl Program {
 
     /// The frame of the document node.
     pub(crate) fn root_frame(&self) -> MatchFrame {
-        MatchFrame {
-            own: Bits::zeros(self.width),
-            ancestors: Bits::zeros(self.width),
-            last_child: Bits::zeros(self.width),
-            earlier_children: Bits::zeros(self.width),
-            children: 0,
-            type_counts: None,
-        }
+        MatchFrame::zeros(self.width)
     }
 
     /// Decides a start tag whose parent's frame is `parent`: fills `matched` with the handlers
@@ -200,22 +289,7 @@ impl Program {
         parent.children += 1;
         let index = parent.children;
         let type_index = if self.of_type {
-            let key = self.hasher.hash_name(local);
-            let slot = parent
-                .type_counts
-                .get_or_insert_with(Default::default)
-                .entry(key)
-                .or_default();
-            match slot.iter_mut().find(|(n, _)| &**n == local) {
-                Some((_, c)) => {
-                    *c += 1;
-                    *c
-                }
-                None => {
-                    slot.push((local.into(), 1));
-                    1
-                }
-            }
+            parent.count_of_type(&self.hasher, local)
         } else {
             0
         };
@@ -230,15 +304,13 @@ impl Program {
         if !may_match {
             // No compound can match: the element's bits are all clear, so is its parent's
             // last child's, and the rest of the parent's are as they were.
-            parent.last_child.clear();
-            return MatchFrame {
-                own: Bits::zeros(self.width),
-                ancestors: parent.ancestors.clone(),
-                last_child: Bits::zeros(self.width),
-                earlier_children: Bits::zeros(self.width),
-                children: 0,
-                type_counts: None,
-            };
+            parent.clear(LAST_CHILD);
+            let mut frame = MatchFrame::zeros(self.width);
+            frame.first[ANCESTORS] = parent.first[ANCESTORS];
+            frame
+                .rest_mut(ANCESTORS)
+                .copy_from_slice(parent.rest(ANCESTORS));
+            return frame;
         }
         let candidate = Candidate {
             local,
@@ -257,10 +329,10 @@ impl Program {
                 for (k, compound) in selector.compounds.iter().enumerate() {
                     let context = k == 0
                         || match selector.combinators[k - 1] {
-                            Combinator::Child => parent.own.get(base + k - 1),
-                            Combinator::Descendant => parent.ancestors.get(base + k - 1),
-                            Combinator::Adjacent => parent.last_child.get(base + k - 1),
-                            Combinator::Sibling => parent.earlier_children.get(base + k - 1),
+                            Combinator::Child => parent.get(OWN, base + k - 1),
+                            Combinator::Descendant => parent.get(ANCESTORS, base + k - 1),
+                            Combinator::Adjacent => parent.get(LAST_CHILD, base + k - 1),
+                            Combinator::Sibling => parent.get(EARLIER_CHILDREN, base + k - 1),
                         };
                     if context && compound.matches(&candidate) {
                         own.set(base + k);
@@ -273,18 +345,19 @@ impl Program {
                 matched.push(h);
             }
         }
-        parent.last_child.clear();
-        parent.last_child.or(&own);
-        parent.earlier_children.or(&own);
-        let mut ancestors = parent.ancestors.clone();
-        ancestors.or(&own);
-        MatchFrame {
-            own,
-            ancestors,
-            last_child: Bits::zeros(self.width),
-            earlier_children: Bits::zeros(self.width),
-            children: 0,
-            type_counts: None,
+        parent.put(LAST_CHILD, &own, false);
+        parent.put(EARLIER_CHILDREN, &own, true);
+        let mut frame = MatchFrame::zeros(self.width);
+        frame.put(OWN, &own, false);
+        frame.first[ANCESTORS] = parent.first[ANCESTORS] | own.first;
+        for ((a, p), o) in frame
+            .rest_mut(ANCESTORS)
+            .iter_mut()
+            .zip(parent.rest(ANCESTORS))
+            .zip(&own.rest)
+        {
+            *a = p | o;
         }
+        frame
     }
 }

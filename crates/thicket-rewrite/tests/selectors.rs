@@ -321,3 +321,86 @@ fn printed_selectors_parse_back_to_themselves() {
     }
     assert_eq!(SelectorList::parse("#\\31 a").unwrap().to_css(), "#\\31 a");
 }
+
+/// Generated documents deeper than the depth (32) past which open elements are counted by
+/// name, counted lazily when an end tag first needs them: end tags of deep and shallow
+/// elements, stray end tags and sibling runs interleaved, under a program wider than one word
+/// with `:nth-of-type` (so every part of an open element's frame is used). The streaming
+/// matcher agrees with the tree on each.
+#[test]
+fn deep_generated_documents_match_the_tree() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let mut wide: Vec<String> = (0..66).map(|i| format!("x{i}")).collect();
+    wide.extend(
+        [
+            "a > b",
+            "b c",
+            "a + b",
+            "c ~ a",
+            "b:nth-of-type(2)",
+            "a:nth-child(odd) > c",
+        ]
+        .map(String::from),
+    );
+    let selectors = [
+        wide.join(", "),
+        "a b c".to_owned(),
+        "c:first-of-type".to_owned(),
+    ];
+    let mut deep_strays = 0;
+    for round in 0..40 {
+        // One root (after it, XML5's tree builder drops elements).
+        let mut doc = "<r>".to_owned();
+        let mut open: Vec<&str> = Vec::new();
+        for _ in 0..400 {
+            let name = ["a", "b", "c"][next(3) as usize];
+            match next(10) {
+                // Mostly deeper.
+                0..=5 => {
+                    doc.push_str(&format!("<{name}>"));
+                    open.push(name);
+                }
+                6 => doc.push_str(&format!("<{name}/>")),
+                // The end tag of some open element (the nearest of that name closes).
+                7 | 8 if !open.is_empty() => {
+                    let k = next(open.len() as u64) as usize;
+                    let n = open[k];
+                    doc.push_str(&format!("</{n}>"));
+                    let nearest = open.iter().rposition(|&o| o == n).unwrap();
+                    open.truncate(nearest);
+                }
+                // A stray end tag: nothing of that name is open.
+                _ => {
+                    doc.push_str("</z>");
+                    deep_strays += usize::from(open.len() > 40);
+                }
+            }
+        }
+        for n in open.iter().rev() {
+            doc.push_str(&format!("</{n}>"));
+        }
+        doc.push_str("</r>");
+        let tree = thicket_xml5::parse(&doc).document;
+        for selector in &selectors {
+            let list = SelectorList::parse(selector).unwrap();
+            let streamed: Vec<usize> = select(&doc, Dialect::Xml5, selector)
+                .unwrap()
+                .iter()
+                .map(|s| s.start)
+                .collect();
+            assert_eq!(
+                streamed,
+                list.matches_in_xml5(&tree),
+                "round {round}, {selector}: {doc}"
+            );
+        }
+    }
+    // The documents do go deep, with stray end tags there.
+    assert!(deep_strays > 100, "{deep_strays}");
+}
