@@ -41,6 +41,21 @@ pub(crate) struct Driver {
     attrs: Vec<PendingAttr>,
     /// Whether the tag's `Data` pieces are the last attribute's value (from its name on).
     in_value: bool,
+    /// CDATA delimiters and text, so that a text unit holds a CDATA section whole (the
+    /// tokenizer joins a section's text with the text around it, and hands the delimiters at
+    /// its edges out as discarded input).
+    cdata: Cdata,
+}
+
+/// A text unit spans the CDATA delimiters around its text: a `<![CDATA[` the tokenizer
+/// discards just before text is held and joins the text's unit, and text whose source ends
+/// inside a CDATA section is held (copied, with the text pieces after it) until the `]]>`.
+#[derive(Default)]
+struct Cdata {
+    /// A discarded `<![CDATA[` (and what the tokenizer discarded with it), not yet written.
+    lead: Option<Span>,
+    /// Text whose source ends inside a CDATA section, and its span.
+    held: Option<(String, Span)>,
 }
 
 impl Driver {
@@ -53,6 +68,7 @@ impl Driver {
             name_len: 0,
             attrs: Vec::new(),
             in_value: false,
+            cdata: Cdata::default(),
         }
     }
 
@@ -78,8 +94,24 @@ impl Driver {
             name_len,
             attrs,
             in_value,
+            cdata,
         } = self;
         while let Some(token) = tokenizer.next_token() {
+            // Text and the CDATA delimiters around it; anything else first writes what was held.
+            match &token {
+                Token::Data { text, span } | Token::CharRef { text, span }
+                    if tag_start.is_none() =>
+                {
+                    cdata.text(core, text, *span);
+                    continue;
+                }
+                Token::Discarded { span } if tag_start.is_none() => {
+                    if cdata.discarded(core, *span) {
+                        continue;
+                    }
+                }
+                _ => cdata.flush(core),
+            }
             match token {
                 Token::StartTagOpen { name, span } => {
                     *tag_start = Some(span.start);
@@ -168,12 +200,106 @@ impl Driver {
             }
         }
         if std::mem::take(finished) {
+            cdata.flush(core);
             let end = core.base + core.src.len();
             core.process(Event::Eof {
                 span: Span::new(end, end),
             });
         }
     }
+}
+
+impl Cdata {
+    /// A text token (outside tags).
+    fn text(&mut self, core: &mut Core<'_>, text: &str, span: Span) {
+        let mut start = span.start;
+        if let Some(lead) = self.lead.take() {
+            if lead.end == span.start {
+                start = lead.start;
+            } else {
+                core.process(Event::Dropped { span: lead });
+            }
+        }
+        match &mut self.held {
+            Some((held, s)) if s.end == start => {
+                held.push_str(text);
+                s.end = span.end;
+            }
+            _ => {
+                self.flush(core);
+                let whole = Span::new(start, span.end);
+                if start == span.start && !ends_in_cdata(core, whole, text.len()) {
+                    // The usual text: handed out as the tokenizer lent it.
+                    core.process(Event::Unit {
+                        kind: UnitKind::Text(text),
+                        span,
+                    });
+                    return;
+                }
+                self.held = Some((text.to_owned(), whole));
+            }
+        }
+        if let Some((held, s)) = &self.held
+            && !ends_in_cdata(core, *s, held.len())
+        {
+            self.flush(core);
+        }
+    }
+
+    /// Discarded input outside tags; true when it was taken as a CDATA delimiter.
+    fn discarded(&mut self, core: &mut Core<'_>, span: Span) -> bool {
+        let source = source(core, span);
+        let (closes, opens) = (source.starts_with("]]>"), source.starts_with("<![CDATA["));
+        if closes
+            && let Some((held, s)) = &mut self.held
+            && s.end == span.start
+        {
+            s.end = span.end;
+            let (len, s) = (held.len(), *s);
+            if !ends_in_cdata(core, s, len) {
+                self.flush(core);
+            }
+            return true;
+        }
+        self.flush(core);
+        if opens {
+            self.lead = Some(span);
+            return true;
+        }
+        false
+    }
+
+    /// Writes what is held: the text unit, or the delimiter no text followed.
+    fn flush(&mut self, core: &mut Core<'_>) {
+        if let Some((text, span)) = self.held.take() {
+            core.process(Event::Unit {
+                kind: UnitKind::Text(&text),
+                span,
+            });
+        }
+        if let Some(span) = self.lead.take() {
+            core.process(Event::Dropped { span });
+        }
+    }
+}
+
+/// The source of `span` (still held by the core: nothing at or after it was handled).
+fn source<'c>(core: &'c Core<'_>, span: Span) -> &'c str {
+    let at = |i: usize| i.saturating_sub(core.base).min(core.src.len());
+    core.src.get(at(span.start)..at(span.end)).unwrap_or("")
+}
+
+/// Whether the source of a text unit (`text_len` bytes of text) ends inside a CDATA section
+/// (its last `<![CDATA[` has no `]]>` after it). Text whose source is as long as it has no
+/// delimiter at all, so most text is not searched.
+fn ends_in_cdata(core: &Core<'_>, span: Span, text_len: usize) -> bool {
+    if span.end - span.start == text_len {
+        return false;
+    }
+    let source = source(core, span);
+    source
+        .rfind("<![CDATA[")
+        .is_some_and(|open| !source[open..].contains("]]>"))
 }
 
 /// An attribute's source: its name through its value's closing quote (the tokenizer hands the

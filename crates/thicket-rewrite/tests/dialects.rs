@@ -413,3 +413,44 @@ fn what_the_handlers_see() {
         );
     }
 }
+
+/// MicroXML's tokenizer joins a CDATA section's text with the text around it and discards the
+/// delimiters at its edges: a text unit still holds the section whole, so removing or
+/// replacing text never leaves half a section (docs/rewrite.md, "MicroXML and LeafXML"),
+/// however the input is split.
+#[test]
+fn microxml_text_units_hold_cdata_sections_whole() {
+    use std::cell::RefCell;
+    for (input, removed, sources) in [
+        ("<r><![CDATA[xy]]>z</r>", "<r></r>", "<![CDATA[xy]]>z"),
+        ("<r>z<![CDATA[xy]]></r>", "<r></r>", "z<![CDATA[xy]]>"),
+        ("<r>q<![CDATA[x<y]]>z</r>", "<r></r>", "q<![CDATA[x<y]]>z"),
+        ("<r><![CDATA[xy]]></r>", "<r></r>", "<![CDATA[xy]]>"),
+        (
+            "<r>a<![CDATA[b]]>c<![CDATA[d]]>e</r>",
+            "<r></r>",
+            "a<![CDATA[b]]>c<![CDATA[d]]>e",
+        ),
+        // An empty section (discarded whole) joins the text after it.
+        ("<r><![CDATA[]]>abc</r>", "<r></r>", "<![CDATA[]]>abc"),
+        // With no text around it, it is written as it is.
+        ("<r><![CDATA[]]></r>", "<r><![CDATA[]]></r>", ""),
+        ("<r>a<!--c--><![CDATA[b]]></r>", "<r><!--c--></r>", "a|<![CDATA[b]]>"),
+    ] {
+        for chunk in 1..=input.len() {
+            let remove = Settings::new().on_text(|t| t.remove());
+            let out = common::rewrite_chunked(input, Dialect::MicroXml, remove, chunk);
+            assert_eq!(out, removed, "{input} in chunks of {chunk}");
+            // Text after the unit lands after the section, escaped as text.
+            let after = Settings::new().on_text(|t| t.after("<", ContentType::Text));
+            let out = common::rewrite_chunked(input, Dialect::MicroXml, after, chunk);
+            assert!(!out.contains("<<") && !out.contains("&lt;]]>"), "{out}");
+            let seen = RefCell::new(String::new());
+            let record = Settings::new().on_text(|t| seen.borrow_mut().push_str(t.source()));
+            common::rewrite_chunked(input, Dialect::MicroXml, record, chunk);
+            let seen = seen.into_inner();
+            // Pieces of one text node may be split at chunk boundaries, never a delimiter.
+            assert_eq!(seen, sources.replace('|', ""), "{input} in chunks of {chunk}");
+        }
+    }
+}
