@@ -975,6 +975,14 @@ impl<'h> Core<'h> {
             }
             _ => Inside::Escaped,
         };
+        // The end tag closes the element of its name: end-tag handlers see the element's name
+        // (HTML: lowercased, as the start tag's), whatever case the end tag was written in.
+        let end_name = match &frame.edits {
+            Some(e) if end.is_some() && !e.end_handlers.is_empty() => {
+                self.names[frame.name_at()..].to_owned()
+            }
+            _ => String::new(),
+        };
         self.names.truncate(frame.name_at());
         let Some(mut e) = frame.edits else {
             if let Some(span) = end {
@@ -1010,14 +1018,9 @@ impl<'h> Core<'h> {
         if let Some(span) = end {
             let mut around = Around::default();
             let mut rename = e.rename.take();
-            let name: String = self.source(span)[2..]
-                .split(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
-                .next()
-                .unwrap_or("")
-                .to_owned();
             for handler in e.end_handlers.drain(..) {
                 let mut tag = EndTag {
-                    name: &name,
+                    name: &end_name,
                     span: shown_end.unwrap_or(span),
                     around: &mut around,
                     rename: &mut rename,

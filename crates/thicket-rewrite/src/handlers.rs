@@ -397,7 +397,9 @@ pub struct EndTag<'a> {
 }
 
 impl EndTag<'_> {
-    /// The name as the tokenizer gives it (or the new name).
+    /// The name of the element it closes, as [`Element::name`] gave it (HTML: lowercased,
+    /// whatever case the end tag is written in; XML: the qualified name, which the end tag
+    /// matched, also for XML5's `</>`), or the new name.
     pub fn name(&self) -> &str {
         self.rename.as_deref().unwrap_or(self.name)
     }

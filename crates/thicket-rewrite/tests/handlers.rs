@@ -239,6 +239,25 @@ fn end_tag_handlers() {
         xml("<a>x</>", on("a", |e| e.on_end_tag(|t| t.remove()))),
         "<a>x"
     );
+    // An end-tag handler sees the element's name: lowercased in HTML as the start tag's,
+    // whatever case the end tag has; XML5's `</>` names the element it closes.
+    let names = |input: &str, dialect: Dialect, selector: &str| {
+        let seen = RefCell::new(Vec::new());
+        let settings = Settings::new().on_element(selector, |e| {
+            let start = e.name().to_owned();
+            let seen = &seen;
+            e.on_end_tag(move |t| seen.borrow_mut().push(format!("{start}/{}", t.name())));
+        });
+        let settings = settings.unwrap();
+        rewrite_str(input, dialect, settings).unwrap();
+        seen.into_inner()
+    };
+    assert_eq!(names("<A>x</A >", Dialect::Html, "a"), ["a/a"]);
+    assert_eq!(
+        names("<svg><foreignObject>x</foreignObject></svg>", Dialect::Html, "*"),
+        ["foreignobject/foreignobject", "svg/svg"]
+    );
+    assert_eq!(names("<r><a:b>x</></r>", Dialect::Xml5, "r *"), ["a:b/a:b"]);
 }
 
 #[test]
