@@ -6,14 +6,12 @@
 //! In place, the output goes to a temporary file beside the original, which replaces the
 //! original (a rename) only once everything was written and synced.
 
-use std::cell::Cell;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use thicket_input::Limits;
-use thicket_rewrite::{ErrorCode, MemoryLimits, Rewriter, SelectorList, Settings, Sink, Span};
+use thicket_rewrite::{ErrorCode, MemoryLimits, Rewriter, SelectorList, Settings, Sink};
 
 use crate::dialect::{CliError, Dialect};
 use crate::source::{OpenError, Source, describe};
@@ -78,8 +76,6 @@ enum Failure {
     Read(OpenError),
     /// The output could not be written.
     Write(io::Error),
-    /// An attribute operation on a start tag at the attribute limit (see [`Refused`]).
-    Limit(Span, Option<usize>),
     /// No temporary file could be made in this directory.
     Temp(PathBuf, io::Error),
     /// The rewriter stopped (an encoding it does not rewrite, malformed UTF-8, ...).
@@ -101,49 +97,23 @@ impl<W: Write> Sink for Out<W> {
     }
 }
 
-/// The start tag of the first element an attribute operation was refused on: it has as many
-/// attributes as `--max-attributes`, so the tokenizer may have dropped more, and an edited tag
-/// is rebuilt from the attributes it has: the rest would be lost without a trace.
-type Refused = Rc<Cell<Option<Span>>>;
-
 /// The rewriter's handlers for `operations`, in command-line order: at each start tag, the
-/// operations whose selector matches run in that order. Before them, a guard per attribute
-/// operation checks the tag's attributes against the limit (see [`Refused`]); the attribute
-/// operations leave a refused tag alone.
-fn settings<'h>(operations: &'h [Operation], limits: Limits, refused: &Refused) -> Settings<'h> {
+/// operations whose selector matches run in that order. An attribute operation on a tag a
+/// limit cut (attributes dropped past `--max-attributes`) stops the rewrite in the library
+/// (`attribute-limit`), so nothing is lost without a trace.
+fn settings(operations: &[Operation], limits: Limits) -> Settings<'_> {
     let mut settings = Settings::new()
         .with_limits(limits)
         .with_memory_limits(memory_limits(limits));
-    let attribute_ops = operations
-        .iter()
-        .filter(|op| matches!(op.edit, Edit::SetAttr { .. } | Edit::RemoveAttr { .. }));
-    if let Some(max) = limits.max_attributes {
-        for op in attribute_ops {
-            let refused = Rc::clone(refused);
-            settings = settings.on_selector(op.selector.clone(), move |e| {
-                if refused.get().is_none() && e.attributes().len() >= max {
-                    refused.set(Some(e.span()));
-                }
-            });
-        }
-    }
-    let spared = |refused: &Refused, e: &thicket_rewrite::Element<'_, '_>| {
-        refused.get().is_some_and(|s| s == e.span())
-    };
     for op in operations {
         let selector = op.selector.clone();
-        let refused = Rc::clone(refused);
         settings = match &op.edit {
-            Edit::SetAttr { name, value } => settings.on_selector(selector, move |e| {
-                if !spared(&refused, e) {
-                    e.set_attribute(name, value);
-                }
-            }),
-            Edit::RemoveAttr { name } => settings.on_selector(selector, move |e| {
-                if !spared(&refused, e) {
-                    e.remove_attribute(name);
-                }
-            }),
+            Edit::SetAttr { name, value } => {
+                settings.on_selector(selector, move |e| e.set_attribute(name, value))
+            }
+            Edit::RemoveAttr { name } => {
+                settings.on_selector(selector, move |e| e.remove_attribute(name))
+            }
             Edit::Remove => settings.on_selector(selector, |e| e.remove()),
             Edit::Unwrap => settings.on_selector(selector, |e| e.unwrap()),
         };
@@ -162,10 +132,9 @@ fn stream<W: Write>(
     out: W,
     err: &mut dyn Write,
 ) -> Result<(W, usize), Failure> {
-    let refused = Refused::default();
     let mut rewriter = Rewriter::new(
         dialect,
-        settings(operations, options.limits, &refused),
+        settings(operations, options.limits),
         Out(BufWriter::new(out)),
     );
     let mut chunk = Vec::new();
@@ -191,9 +160,6 @@ fn stream<W: Write>(
     loop {
         let more = source.next_chunk(&mut chunk)?;
         rewriter.feed(&chunk).map_err(rewrite_failure)?;
-        if let Some(span) = refused.get() {
-            return Err(Failure::Limit(span, options.limits.max_attributes));
-        }
         report(&rewriter, &mut reported);
         if !more {
             break;
@@ -203,9 +169,6 @@ fn stream<W: Write>(
     // The end of the input may bring the last diagnostics (HTML holds an input shorter than
     // its `<meta>` prescan until then).
     rewriter.finish_input().map_err(rewrite_failure)?;
-    if let Some(span) = refused.get() {
-        return Err(Failure::Limit(span, options.limits.max_attributes));
-    }
     report(&rewriter, &mut reported);
     let Out(buffered) = rewriter.finish().map_err(rewrite_failure)?;
     let out = buffered
@@ -219,15 +182,16 @@ fn stream<W: Write>(
     Ok((out, reported))
 }
 
-/// Why an attribute operation was refused.
-fn limit_message(span: Span, max: Option<usize>) -> String {
-    format!(
-        "attribute-limit: the start tag at {}..{} reaches --max-attributes ({}): editing it \
-         could drop the attributes past the limit (--max-attributes none lifts it)",
-        span.start,
-        span.end,
-        max.unwrap_or(0)
-    )
+/// How to lift the limit a rewriter error names, for its message.
+fn hint(e: &thicket_rewrite::Error) -> &'static str {
+    match e.code {
+        ErrorCode::AttributeLimit => {
+            " (an edited tag is written from the attributes the tokenizer kept, and it dropped \
+             those past --max-attributes: --max-attributes none lifts the limit)"
+        }
+        ErrorCode::NameLengthLimit => " (--max-name-len none lifts the limit)",
+        _ => "",
+    }
 }
 
 /// A rewriter error as a failure: `write-failed` is the sink's I/O error (so that a closed pipe
@@ -315,15 +279,7 @@ fn to_stdout(operations: &[Operation], path: &str, options: &Options) -> Result<
         Err(Failure::Write(e) | Failure::Temp(_, e)) => Err(CliError::Write(e)),
         Err(Failure::Rewrite(e)) => {
             // What was certain before the error is on stdout already.
-            eprintln!("thicket: cannot rewrite `{}`: {e}", source.name);
-            Ok(EXIT_TROUBLE)
-        }
-        Err(Failure::Limit(span, max)) => {
-            eprintln!(
-                "thicket: cannot rewrite `{}`: {}",
-                source.name,
-                limit_message(span, max)
-            );
+            eprintln!("thicket: cannot rewrite `{}`: {e}{}", source.name, hint(&e));
             Ok(EXIT_TROUBLE)
         }
     }
@@ -345,10 +301,7 @@ fn in_place(operations: &[Operation], path: &str, options: &Options) -> Result<u
                     dir.display(),
                     describe(&e)
                 ),
-                Failure::Rewrite(e) => format!("cannot rewrite `{path}`: {e}"),
-                Failure::Limit(span, max) => {
-                    format!("cannot rewrite `{path}`: {}", limit_message(span, max))
-                }
+                Failure::Rewrite(e) => format!("cannot rewrite `{path}`: {e}{}", hint(&e)),
             };
             eprintln!("thicket: {why}; `{path}` is unchanged");
             Ok(EXIT_TROUBLE)

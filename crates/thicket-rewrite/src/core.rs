@@ -157,6 +157,9 @@ pub(crate) struct Core<'h> {
     pi: Option<UnitHandler<'h>>,
     end: Option<EndHandler<'h>>,
     max_depth: Option<usize>,
+    /// The limits under which a tokenizer cuts a start tag (`cut_by_limit`): none for LeafXML,
+    /// whose reader stops at a limit instead.
+    pub(crate) tag_limits: Limits,
     program: Program,
     root: MatchFrame,
     stack: Vec<Frame<'h>>,
@@ -188,7 +191,7 @@ pub(crate) struct Core<'h> {
     /// HTML's scripting flag (whether `noscript` is raw text).
     scripting: bool,
     /// Text inserted into raw text (`raw-text-insertion`): the rewrite stopped there.
-    pub(crate) raw_error: Option<crate::Error>,
+    pub(crate) refusal: Option<crate::Error>,
     max_diagnostics: usize,
     /// Element-scoped text handlers (text.rs); their selectors follow the element handlers'
     /// in the program.
@@ -316,6 +319,7 @@ impl<'h> Core<'h> {
             pi: handlers.pi,
             end: handlers.end,
             max_depth: handlers.limits.max_depth,
+            tag_limits: handlers.limits,
             program,
             root,
             stack: Vec::new(),
@@ -332,7 +336,7 @@ impl<'h> Core<'h> {
             strict,
             diagnostics: Vec::new(),
             scripting: handlers.modes.scripting,
-            raw_error: None,
+            refusal: None,
             max_diagnostics: handlers.limits.max_diagnostics.unwrap_or(usize::MAX),
             text_slow: extra.whole || !scoped.is_empty(),
             scoped: crate::text::Scoped {
@@ -688,6 +692,13 @@ impl<'h> Core<'h> {
             if e.around.refused && self.output {
                 self.recycle_edits(e);
                 self.refuse_insertion(span);
+                return;
+            }
+            if self.output
+                && let Some(code) = self.cut_by_limit(attributes, span, &e)
+            {
+                self.recycle_edits(e);
+                self.refuse(code, shown);
                 return;
             }
             edits = Some(e);
@@ -1144,10 +1155,60 @@ impl<'h> Core<'h> {
     /// Text was inserted into raw text: stops here, as a strict-mode refusal does (never in
     /// read-only mode, where edits are ignored: callers test `output`).
     fn refuse_insertion(&mut self, span: Span) {
-        if self.raw_error.is_none() {
-            self.raw_error = Some(crate::Error::new(ErrorCode::RawTextInsertion, span));
+        self.refuse(ErrorCode::RawTextInsertion, span);
+    }
+
+    /// An edit cannot be made as asked: the rewrite stops here with `code`.
+    fn refuse(&mut self, code: ErrorCode, span: Span) {
+        if self.refusal.is_none() {
+            self.refusal = Some(crate::Error::new(code, span));
         }
         self.halt();
+    }
+
+    /// Whether editing this start tag as `e` asks could lose what a tokenizer limit cut from
+    /// it (the tag is written from the attributes the tokenizer kept, and an edit matches
+    /// names as it cut them): attributes dropped past `Limits::max_attributes` (input left
+    /// between the last attribute and the tag's end), or an edited attribute whose name may have
+    /// been cut at `Limits::max_name_len`. Removing or unwrapping the element, or leaving its
+    /// tag alone, loses nothing. Only tags at a limit are looked at.
+    fn cut_by_limit(
+        &self,
+        attributes: &[Attr<'_>],
+        span: Span,
+        e: &ElementEdits<'_>,
+    ) -> Option<ErrorCode> {
+        if e.removed || e.unwrapped || (e.rename.is_none() && e.attributes.is_empty()) {
+            return None;
+        }
+        if let Some(max) = self.tag_limits.max_attributes
+            && attributes.len() >= max
+        {
+            let from = attributes.last().map_or(span.start + 1, |a| a.span.end);
+            let tail = self.source(Span::new(from.min(span.end), span.end));
+            // The tag's name (when it has no attribute), then only space and the tag's end.
+            let tail = match attributes.last() {
+                Some(_) => tail,
+                None => tail
+                    .trim_start_matches(|c: char| !c.is_ascii_whitespace() && c != '/' && c != '>'),
+            };
+            let rest = tail.trim_end_matches('>').trim_end_matches('/');
+            if !rest.trim_ascii().is_empty() {
+                return Some(ErrorCode::AttributeLimit);
+            }
+        }
+        if let Some(max) = self.tag_limits.max_name_len {
+            // A cut name keeps at most `max` bytes (at a char boundary: up to 3 fewer).
+            let may_be_cut = |n: &str| n.len() + 3 >= max;
+            if e.attributes.iter().any(|(n, _)| {
+                attributes
+                    .iter()
+                    .any(|a| may_be_cut(a.name) && a.name.eq_ignore_ascii_case(n))
+            }) {
+                return Some(ErrorCode::NameLengthLimit);
+            }
+        }
+        None
     }
 
     fn eof(&mut self, span: Span) {

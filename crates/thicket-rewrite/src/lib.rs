@@ -147,9 +147,13 @@ thicket_input::error_codes! {
         /// LeafXML: the input is not LeafXML; the reader's first error (its code and message
         /// in `source()`, its span here) stops the rewrite.
         NotWellFormed = "not-well-formed", "the input is not well-formed LeafXML";
-        /// LeafXML: more attributes on a tag than `Limits::max_attributes` (the reader's error).
+        /// More attributes on a tag than `Limits::max_attributes`: LeafXML's reader error, or
+        /// (other dialects) an edit of a tag whose attributes past the limit the tokenizer
+        /// dropped, which would lose them (docs/rewrite.md, "Limits"); the rewrite stops.
         AttributeLimit = "attribute-limit", "more attributes on a tag than the attribute limit";
-        /// LeafXML: a name longer than `Limits::max_name_len` (the reader's error).
+        /// A name longer than `Limits::max_name_len`: LeafXML's reader error, or (other
+        /// dialects) an edit of an attribute whose name the tokenizer may have cut; the
+        /// rewrite stops.
         NameLengthLimit = "name-length-limit", "a name longer than the name length limit";
         /// LeafXML: an attribute value longer than `Limits::max_value_len` (the reader's error).
         ValueLengthLimit = "value-length-limit", "an attribute value longer than the value length limit";

@@ -374,9 +374,14 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 false,
             ),
         };
+        let mut core = Core::new(html, true, settings.handlers);
+        #[cfg(feature = "leafxml")]
+        if matches!(driver, Driver::LeafXml(_)) {
+            core.tag_limits = Limits::none();
+        }
         Rewriter {
             driver,
-            core: Core::new(html, true, settings.handlers),
+            core,
             sink,
             decoder,
             bytes_in: 0,

@@ -419,6 +419,6 @@ impl Core<'_> {
     pub(crate) fn refused(&self) -> Option<&Error> {
         self.failed()
             .or_else(|| self.strict.as_deref().and_then(|s| s.error.as_ref()))
-            .or(self.raw_error.as_ref())
+            .or(self.refusal.as_ref())
     }
 }

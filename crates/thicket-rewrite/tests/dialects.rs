@@ -435,7 +435,11 @@ fn microxml_text_units_hold_cdata_sections_whole() {
         ("<r><![CDATA[]]>abc</r>", "<r></r>", "<![CDATA[]]>abc"),
         // With no text around it, it is written as it is.
         ("<r><![CDATA[]]></r>", "<r><![CDATA[]]></r>", ""),
-        ("<r>a<!--c--><![CDATA[b]]></r>", "<r><!--c--></r>", "a|<![CDATA[b]]>"),
+        (
+            "<r>a<!--c--><![CDATA[b]]></r>",
+            "<r><!--c--></r>",
+            "a|<![CDATA[b]]>",
+        ),
     ] {
         for chunk in 1..=input.len() {
             let remove = Settings::new().on_text(|t| t.remove());
@@ -450,7 +454,11 @@ fn microxml_text_units_hold_cdata_sections_whole() {
             common::rewrite_chunked(input, Dialect::MicroXml, record, chunk);
             let seen = seen.into_inner();
             // Pieces of one text node may be split at chunk boundaries, never a delimiter.
-            assert_eq!(seen, sources.replace('|', ""), "{input} in chunks of {chunk}");
+            assert_eq!(
+                seen,
+                sources.replace('|', ""),
+                "{input} in chunks of {chunk}"
+            );
         }
     }
 }

@@ -254,7 +254,11 @@ fn end_tag_handlers() {
     };
     assert_eq!(names("<A>x</A >", Dialect::Html, "a"), ["a/a"]);
     assert_eq!(
-        names("<svg><foreignObject>x</foreignObject></svg>", Dialect::Html, "*"),
+        names(
+            "<svg><foreignObject>x</foreignObject></svg>",
+            Dialect::Html,
+            "*"
+        ),
         ["foreignobject/foreignobject", "svg/svg"]
     );
     assert_eq!(names("<r><a:b>x</></r>", Dialect::Xml5, "r *"), ["a:b/a:b"]);

@@ -228,3 +228,45 @@ fn error_soups_pass_without_being_held() {
         }
     }
 }
+
+/// A tokenizer limit cuts a start tag (attributes dropped past `max_attributes`, names cut at
+/// `max_name_len`); an edit of such a tag would write it from what was kept and lose the rest
+/// without a trace, so the rewrite stops with the limit's code at the tag, the output being
+/// what came before it. A tag at the limit that lost nothing, or one that is removed or left
+/// alone, is rewritten as usual.
+#[test]
+fn editing_a_tag_a_limit_cut_stops_the_rewrite() {
+    let run = |input: &str, dialect: Dialect, edit: fn(&mut thicket_rewrite::Element<'_, '_>)| {
+        let mut out = Vec::new();
+        let settings = Settings::new()
+            .with_limits(Limits::none().with_max_attributes(2).with_max_name_len(8))
+            .on_element("a", edit)
+            .unwrap();
+        let mut r = Rewriter::new(dialect, settings, |b: &[u8]| out.extend_from_slice(b));
+        let fed = r.feed_str(input);
+        let result = fed.and_then(|()| r.finish().map(|_| ()));
+        let code = result.err().map(|e| (e.code.as_str(), e.span.start));
+        (String::from_utf8(out).unwrap(), code)
+    };
+    let set = |e: &mut thicket_rewrite::Element<'_, '_>| e.set_attribute("q", "1");
+    let remove = |e: &mut thicket_rewrite::Element<'_, '_>| e.remove_attribute("x");
+    let drop = |e: &mut thicket_rewrite::Element<'_, '_>| e.remove();
+    for dialect in [Dialect::Html, Dialect::Xml5, Dialect::MicroXml] {
+        for edit in [set, remove] {
+            let (out, code) = run("<r>t<a x='1' y='2' z='3'>u</a></r>", dialect, edit);
+            assert_eq!(code, Some(("attribute-limit", 4)), "{dialect:?}: {out}");
+            assert_eq!(out, "<r>t", "{dialect:?}");
+            // At the limit with nothing dropped (space and `/>` after the last one).
+            let (out, code) = run("<r><a x='1' y='2' /></r>", dialect, edit);
+            assert_eq!(code, None, "{dialect:?}: {out}");
+            assert!(!out.contains("z="), "{out}");
+        }
+        // Removing the element loses nothing.
+        let (out, code) = run("<r><a x='1' y='2' z='3'>u</a>v</r>", dialect, drop);
+        assert_eq!((out.as_str(), code), ("<r>v</r>", None), "{dialect:?}");
+        // An edited attribute whose name may have been cut.
+        let cut = |e: &mut thicket_rewrite::Element<'_, '_>| e.set_attribute("abcdefgh", "1");
+        let (_, code) = run("<r><a abcdefghij='1'>u</a></r>", dialect, cut);
+        assert_eq!(code, Some(("name-length-limit", 3)), "{dialect:?}");
+    }
+}
