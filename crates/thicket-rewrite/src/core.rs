@@ -160,6 +160,8 @@ pub(crate) struct Core<'h> {
     /// The limits under which a tokenizer cuts a start tag (`cut_by_limit`): none for LeafXML,
     /// whose reader stops at a limit instead.
     pub(crate) tag_limits: Limits,
+    /// The names handlers may give elements and attributes.
+    pub(crate) name_rule: crate::handlers::NameRule,
     program: Program,
     root: MatchFrame,
     stack: Vec<Frame<'h>>,
@@ -320,6 +322,11 @@ impl<'h> Core<'h> {
             end: handlers.end,
             max_depth: handlers.limits.max_depth,
             tag_limits: handlers.limits,
+            name_rule: if html {
+                crate::handlers::NameRule::Html
+            } else {
+                crate::handlers::NameRule::Xml
+            },
             program,
             root,
             stack: Vec::new(),
@@ -683,6 +690,7 @@ impl<'h> Core<'h> {
                     attributes,
                     span: shown,
                     html: self.html,
+                    names: self.name_rule,
                     can_have_content: opens,
                     inside,
                     edits: &mut e,
@@ -692,6 +700,11 @@ impl<'h> Core<'h> {
             if e.around.refused && self.output {
                 self.recycle_edits(e);
                 self.refuse_insertion(span);
+                return;
+            }
+            if e.around.invalid_name && self.output {
+                self.recycle_edits(e);
+                self.refuse(ErrorCode::InvalidName, shown);
                 return;
             }
             if self.output
@@ -1036,11 +1049,17 @@ impl<'h> Core<'h> {
                     around: &mut around,
                     rename: &mut rename,
                     inside,
+                    names: self.name_rule,
                 };
                 handler(&mut tag);
             }
             if around.refused && self.output {
                 self.refuse_insertion(span);
+                return;
+            }
+            if around.invalid_name && self.output {
+                let shown = self.shown(span);
+                self.refuse(ErrorCode::InvalidName, shown);
                 return;
             }
             self.emit(&around.before);

@@ -58,6 +58,46 @@ pub(crate) struct Around {
     pub(crate) replacement: Option<String>,
     /// Text was inserted where it is refused (raw text: rawtext.rs).
     pub(crate) refused: bool,
+    /// A handler gave a name that is not one in the dialect (`invalid-name`).
+    pub(crate) invalid_name: bool,
+}
+
+/// Which names a handler may give an element or an attribute: those the dialect reads back as
+/// one name, so that no name a handler passes (from untrusted data, say) can write markup.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum NameRule {
+    /// HTML: a tag name starts with an ASCII letter, and neither has ASCII whitespace, `/`,
+    /// `>` or NUL (an attribute name not `=`, `"`, `'` or `<` either), as the tokenizer
+    /// reads them.
+    #[default]
+    Html,
+    /// XML5 and LeafXML: XML 1.0's `Name`.
+    Xml,
+    /// MicroXML's `Name`.
+    MicroXml,
+}
+
+impl NameRule {
+    /// Whether `name` is an element name (`element`) or an attribute name in the dialect.
+    pub(crate) fn allows(self, name: &str, element: bool) -> bool {
+        match self {
+            NameRule::Html => {
+                let stops = |c: char| {
+                    thicket_names::html::is_ascii_whitespace_char(c)
+                        || matches!(c, '/' | '>' | '\0')
+                        || !element && matches!(c, '=' | '"' | '\'' | '<')
+                };
+                let first_ok = match name.chars().next() {
+                    None => false,
+                    Some(c) if element => c.is_ascii_alphabetic(),
+                    Some(_) => true,
+                };
+                first_ok && !name.contains(stops)
+            }
+            NameRule::Xml => thicket_names::xml10::is_name(name),
+            NameRule::MicroXml => thicket_names::microxml::is_name(name),
+        }
+    }
 }
 
 /// An end-tag handler.
@@ -159,6 +199,7 @@ impl<'h> ElementEdits<'h> {
         self.around.after.clear();
         self.around.replacement = None;
         self.around.refused = false;
+        self.around.invalid_name = false;
         self.prepend.clear();
         self.append.clear();
         self.removed = false;
@@ -199,6 +240,7 @@ pub struct Element<'a, 'h> {
     pub(crate) attributes: &'a [Attr<'a>],
     pub(crate) span: Span,
     pub(crate) html: bool,
+    pub(crate) names: NameRule,
     /// Whether the element has content and an end tag (false for void, self-closing and XML
     /// empty elements).
     pub(crate) can_have_content: bool,
@@ -277,8 +319,16 @@ impl<'a, 'h> Element<'a, 'h> {
         out
     }
 
-    /// Sets attribute `name` to `value` (written double-quoted, `&` and `"` escaped).
+    /// Sets attribute `name` to `value` (written double-quoted, `&` and `"` escaped). A name
+    /// the dialect would not read back as one attribute name (HTML: empty, or with ASCII
+    /// whitespace, `/`, `>`, `=`, a quote, `<` or NUL; XML5 and LeafXML: not XML's `Name`;
+    /// MicroXML: not its `Name`) is never written: the rewrite stops at this tag with
+    /// `invalid-name`.
     pub fn set_attribute(&mut self, name: &str, value: &str) {
+        if !self.names.allows(name, false) {
+            self.edits.around.invalid_name = true;
+            return;
+        }
         self.edits.attributes.push(name, Some(value));
     }
 
@@ -287,8 +337,15 @@ impl<'a, 'h> Element<'a, 'h> {
         self.edits.attributes.push(name, None);
     }
 
-    /// Renames the element (start and end tag).
+    /// Renames the element (start and end tag). A name the dialect would not read back as one
+    /// tag name (HTML: not starting with an ASCII letter, or with ASCII whitespace, `/`, `>` or
+    /// NUL; XML5 and LeafXML: not XML's `Name`; MicroXML: not its `Name`) is never written:
+    /// the rewrite stops at this tag with `invalid-name`.
     pub fn set_name(&mut self, name: &str) {
+        if !self.names.allows(name, true) {
+            self.edits.around.invalid_name = true;
+            return;
+        }
         self.edits.rename = Some(name.to_owned());
     }
 
@@ -394,6 +451,7 @@ pub struct EndTag<'a> {
     pub(crate) rename: &'a mut Option<String>,
     /// How text inserted before it (inside the element) is written.
     pub(crate) inside: Inside,
+    pub(crate) names: NameRule,
 }
 
 impl EndTag<'_> {
@@ -407,8 +465,13 @@ impl EndTag<'_> {
     pub fn span(&self) -> Span {
         self.span
     }
-    /// Renames the end tag.
+    /// Renames the end tag; a name the dialect would not read back as one tag name stops the
+    /// rewrite with `invalid-name`, as [`Element::set_name`].
     pub fn set_name(&mut self, name: &str) {
+        if !self.names.allows(name, true) {
+            self.around.invalid_name = true;
+            return;
+        }
         *self.rename = Some(name.to_owned());
     }
     /// Inserts content before the end tag.

@@ -134,6 +134,10 @@ thicket_input::error_codes! {
         SelectContent = "select-content", "a tag inside select that parsers handle differently (strict mode)";
         /// Strict mode: a start tag the HTML parser ignores or merges.
         IgnoredTag = "ignored-tag", "the HTML parser ignores this start tag (strict mode)";
+        /// A handler gave an element or attribute name the dialect would not read back as one
+        /// name (`Element::set_attribute`, `Element::set_name`, `EndTag::set_name`): it is never
+        /// written, and the rewrite stops at that tag (span: the tag).
+        InvalidName = "invalid-name", "a handler gave a name that is not an element or attribute name in the dialect";
         /// `ContentType::Text` inserted into the content of a raw-text element (`script`,
         /// `style`, `xmp`, `iframe`, `noembed`, `noframes`, `noscript` with the scripting flag),
         /// where it cannot be escaped: the rewrite stops (docs/rewrite.md, "Inserting into raw text").

@@ -379,6 +379,10 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         if matches!(driver, Driver::LeafXml(_)) {
             core.tag_limits = Limits::none();
         }
+        #[cfg(feature = "microxml")]
+        if matches!(driver, Driver::MicroXml(_)) {
+            core.name_rule = crate::handlers::NameRule::MicroXml;
+        }
         Rewriter {
             driver,
             core,
@@ -537,9 +541,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         self.decoder.detected().map(|d| d.encoding)
     }
 
-    /// Feeds text (no sniffing: it is UTF-8 already). After bytes (`feed`), the text continues
-    /// them: in a legacy encoding it is encoded in that encoding; otherwise its UTF-8 bytes are
-    /// fed as bytes (while the encoding is still being sniffed, they take part in the sniffing).
+    /// Feeds text. As the first input it is taken as UTF-8 text and nothing is sniffed. After
+    /// bytes (`feed`), the text continues them: in a legacy encoding it is encoded in that
+    /// encoding; otherwise its UTF-8 bytes are fed as bytes, and while the encoding is still
+    /// being sniffed they take part in the sniffing (a `<meta charset>` in the text decides the
+    /// encoding of the text too: feed one kind of input per document).
     /// Bytes fed after text that came first continue it as UTF-8 (checked strictly: malformed
     /// bytes are `malformed-utf8`, a character cut between two feeds is joined).
     pub fn feed_str(&mut self, text: &str) -> Result<(), Error> {

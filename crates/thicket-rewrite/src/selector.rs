@@ -484,18 +484,35 @@ fn parse_pseudo(
             }
         }
         Ok(Token::Function(name)) => {
-            fn nth<'i>(p: &mut Parser<'i, '_>) -> PResult<'i, (i32, i32)> {
+            /// `an+b`, or `None` for Selectors 4's `an+b of S` (valid, not supported: the rest
+            /// of the block is skipped).
+            fn nth<'i>(p: &mut Parser<'i, '_>) -> PResult<'i, Option<(i32, i32)>> {
                 p.parse_nested_block(|p| {
                     let r = cssparser::parse_nth(p).map_err(ParseError::from)?;
+                    if p.try_parse(|p| p.expect_ident_matching("of")).is_ok() {
+                        while p.next().is_ok() {}
+                        return Ok(None);
+                    }
                     p.expect_exhausted().map_err(ParseError::from)?;
-                    Ok(r)
+                    Ok(Some(r))
                 })
             }
+            let unsupported = |p: &Parser<'_, '_>| {
+                err_at(
+                    ErrorCode::UnsupportedSelector,
+                    at,
+                    p.position().byte_index(),
+                )
+            };
             if name.eq_ignore_ascii_case("nth-child") {
-                let (a, b) = nth(p).map_err(|e| convert(e, text, at))?;
+                let (a, b) = nth(p)
+                    .map_err(|e| convert(e, text, at))?
+                    .ok_or_else(|| unsupported(p))?;
                 Ok(Simple::NthChild(a, b))
             } else if name.eq_ignore_ascii_case("nth-of-type") {
-                let (a, b) = nth(p).map_err(|e| convert(e, text, at))?;
+                let (a, b) = nth(p)
+                    .map_err(|e| convert(e, text, at))?
+                    .ok_or_else(|| unsupported(p))?;
                 Ok(Simple::NthOfType(a, b))
             } else if name.eq_ignore_ascii_case("not") && nesting < MAX_NOT_NESTING {
                 let inner = p
@@ -517,6 +534,26 @@ fn parse_pseudo(
                 Err(err_at(code, at, end))
             }
         }
+        // A pseudo-element (`::before`): valid CSS that selects no element.
+        Ok(Token::Colon) => match p.next_including_whitespace().cloned() {
+            Ok(Token::Ident(_)) => Err(err_at(
+                ErrorCode::UnsupportedSelector,
+                at,
+                p.position().byte_index(),
+            )),
+            Ok(Token::Function(_)) => {
+                let _ = p.parse_nested_block(|p| {
+                    while p.next().is_ok() {}
+                    Ok::<_, ParseError<'_, Error>>(())
+                });
+                Err(err_at(
+                    ErrorCode::UnsupportedSelector,
+                    at,
+                    p.position().byte_index(),
+                ))
+            }
+            _ => Err(err_at(ErrorCode::InvalidSelector, at, end)),
+        },
         _ => Err(err_at(ErrorCode::InvalidSelector, at, end)),
     }
 }

@@ -669,3 +669,69 @@ fn element_replace_sits_between_before_and_after_in_any_order() {
         "x&lt;2&gt;z"
     );
 }
+
+/// A name a handler gives is written only when the dialect reads it back as one name: else the
+/// rewrite stops at the tag with `invalid-name` (a name from untrusted data cannot write
+/// markup), the output being what came before it.
+#[test]
+fn names_handlers_give_are_checked() {
+    let run = |input: &str, dialect: Dialect, edit: fn(&mut thicket_rewrite::Element<'_, '_>)| {
+        let mut out = Vec::new();
+        let settings = Settings::new().on_element("a", edit).unwrap();
+        let mut r = Rewriter::new(dialect, settings, |b: &[u8]| out.extend_from_slice(b));
+        let result = r.feed_str(input).and_then(|()| r.finish().map(|_| ()));
+        let code = result.err().map(|e| (e.code.as_str(), e.span.start));
+        (String::from_utf8(out).unwrap(), code)
+    };
+    let bad_attr = |e: &mut thicket_rewrite::Element<'_, '_>| {
+        e.set_attribute("x y=\"1\" onclick", "z");
+    };
+    let bad_name = |e: &mut thicket_rewrite::Element<'_, '_>| e.set_name("b onclick=x");
+    let bad_end = |e: &mut thicket_rewrite::Element<'_, '_>| {
+        e.on_end_tag(|t| t.set_name("b><script>"));
+    };
+    let empty = |e: &mut thicket_rewrite::Element<'_, '_>| e.set_attribute("", "z");
+    for dialect in [
+        Dialect::Html,
+        Dialect::Xml5,
+        Dialect::MicroXml,
+        Dialect::LeafXml,
+    ] {
+        for edit in [bad_attr, bad_name, empty] {
+            let (out, code) = run("<r>t<a>u</a></r>", dialect, edit);
+            assert_eq!(code, Some(("invalid-name", 4)), "{dialect:?}: {out}");
+            assert_eq!(out, "<r>t", "{dialect:?}");
+        }
+        let (out, code) = run("<r><a>u</a></r>", dialect, bad_end);
+        assert_eq!(code, Some(("invalid-name", 7)), "{dialect:?}: {out}");
+        assert_eq!(out, "<r><a>u", "{dialect:?}");
+    }
+    // Valid names in each dialect.
+    let good = |e: &mut thicket_rewrite::Element<'_, '_>| {
+        e.set_attribute("data-x", "1");
+        e.set_name("b");
+    };
+    for dialect in [
+        Dialect::Html,
+        Dialect::Xml5,
+        Dialect::MicroXml,
+        Dialect::LeafXml,
+    ] {
+        let (out, code) = run("<r><a>u</a></r>", dialect, good);
+        assert_eq!((out.as_str(), code), ("<r><b data-x=\"1\">u</b></r>", None));
+    }
+    // Dialect differences: `$` starts a name in MicroXML (error recovery's names) but not in
+    // XML; HTML takes any character but its delimiters.
+    let dollar = |e: &mut thicket_rewrite::Element<'_, '_>| e.set_attribute("$x", "1");
+    assert_eq!(run("<a/>", Dialect::MicroXml, dollar).1, None);
+    assert_eq!(
+        run("<a/>", Dialect::Xml5, dollar).1,
+        Some(("invalid-name", 0))
+    );
+    let digit = |e: &mut thicket_rewrite::Element<'_, '_>| e.set_attribute("1é", "1");
+    assert_eq!(run("<a>", Dialect::Html, digit).1, None);
+    assert_eq!(
+        run("<a/>", Dialect::Xml5, digit).1,
+        Some(("invalid-name", 0))
+    );
+}

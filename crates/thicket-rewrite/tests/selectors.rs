@@ -140,6 +140,12 @@ fn selector_errors() {
         "a[",
         "li:nth-child(foo)",
         "a b*",
+        "p::before",
+        "p::slotted(b)",
+        "p:::x",
+        "li:nth-child(2 of .x)",
+        "li:nth-of-type(odd of p, q) + a",
+        "li:nth-child(2 of)",
     ] {
         match SelectorList::parse(selector) {
             Ok(l) => out.push_str(&format!("{selector:?}: ok {}\n", l.to_css())),
