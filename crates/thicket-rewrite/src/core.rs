@@ -160,6 +160,10 @@ pub(crate) struct Core<'h> {
     /// The limits under which a tokenizer cuts a start tag (`cut_by_limit`): none for LeafXML,
     /// whose reader stops at a limit instead.
     pub(crate) tag_limits: Limits,
+    /// The driver holds a text node whole before handing it out (LeafXML's reader assembles
+    /// content): text counts against `MemoryLimits::max_buffered` as other tokens do, so the
+    /// limit stops it the same way whether it was held between calls or came in one.
+    pub(crate) text_held: bool,
     /// The names handlers may give elements and attributes.
     pub(crate) name_rule: crate::handlers::NameRule,
     program: Program,
@@ -322,6 +326,7 @@ impl<'h> Core<'h> {
             end: handlers.end,
             max_depth: handlers.limits.max_depth,
             tag_limits: handlers.limits,
+            text_held: false,
             name_rule: if html {
                 crate::handlers::NameRule::Html
             } else {
@@ -477,14 +482,16 @@ impl<'h> Core<'h> {
             | Event::Other { span }
             | Event::Eof { span } => *span,
         };
-        if self.token_checks && self.check_token(&event, span) {
-            return;
-        }
         if span.start > self.done {
             // Source no token holds: a byte order mark the tokenizer skipped, or text no
             // handler can see, which the HTML tokenizer does not hand out (it would only be
-            // written through, as here).
+            // written through, as here). It comes before the token, so it is written even when
+            // the token stops the rewrite.
             self.emit_source(Span::new(self.done, span.start));
+            self.done = span.start;
+        }
+        if self.token_checks && self.check_token(&event, span) {
+            return;
         }
         match event {
             Event::Start {
@@ -562,13 +569,14 @@ impl<'h> Core<'h> {
     /// text ends the whole text node held; one past `MemoryLimits::max_buffered` stops the
     /// rewrite (true: the token is not handled).
     fn check_token(&mut self, event: &Event<'_>, span: Span) -> bool {
-        if matches!(
+        let text = matches!(
             event,
             Event::Unit {
                 kind: UnitKind::Text(_),
                 ..
             }
-        ) {
+        );
+        if text && !self.text_held {
             return false;
         }
         // Input dropped without a token does not end a text node (see `dropped`).

@@ -378,6 +378,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         #[cfg(feature = "leafxml")]
         if matches!(driver, Driver::LeafXml(_)) {
             core.tag_limits = Limits::none();
+            core.text_held = true;
         }
         #[cfg(feature = "microxml")]
         if matches!(driver, Driver::MicroXml(_)) {

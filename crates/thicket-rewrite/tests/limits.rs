@@ -270,3 +270,33 @@ fn editing_a_tag_a_limit_cut_stops_the_rewrite() {
         assert_eq!(code, Some(("name-length-limit", 3)), "{dialect:?}");
     }
 }
+
+/// Text before a token past the limit is written, in every dialect and every split: HTML's
+/// and XML5's skipped text (input between two tokens the core writes through) is written
+/// before the token is checked.
+#[test]
+fn text_before_a_token_past_the_limit_is_written() {
+    for dialect in [Dialect::Html, Dialect::Xml5, Dialect::MicroXml] {
+        let run = splits::every_split("<r>ab<abcdefghijk>", dialect, buffered(9));
+        assert_eq!(
+            run.error.as_deref(),
+            Some("buffer-limit 5..5"),
+            "{dialect:?}"
+        );
+        assert_eq!(run.out, "<r>ab", "{dialect:?}");
+    }
+}
+
+/// LeafXML's reader hands a text node out whole (it assembles content), so the driver holds
+/// text: there it counts against `max_buffered` as other tokens do, the same whether it came
+/// in one piece or was held between calls.
+#[test]
+fn leafxml_text_is_held_so_it_counts() {
+    let run = splits::every_split("<r>abcdefghijklmnop</r>", Dialect::LeafXml, buffered(9));
+    assert_eq!(run.error.as_deref(), Some("buffer-limit 3..3"));
+    assert_eq!(run.out, "<r>");
+    // (Between calls the reader holds the text with the unfinished token after it, and the
+    // limit bounds both together: docs/rewrite.md, "Limits".)
+    let run = splits::every_split("<r>abcd</r>", Dialect::LeafXml, buffered(9));
+    assert_eq!((run.error, run.out.as_str()), (None, "<r>abcd</r>"));
+}
