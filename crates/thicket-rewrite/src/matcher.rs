@@ -276,6 +276,7 @@ impl Program {
     /// Decides a start tag whose parent's frame is `parent`: fills `matched` with the handlers
     /// whose list matches, counts the element as the parent's child, and returns the frame the
     /// element gets if it is opened.
+    #[inline]
     pub(crate) fn start(
         &self,
         parent: &mut MatchFrame,
