@@ -326,6 +326,9 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 // tokens through as it is (`Core::process`), which is what it does with such
                 // a text token.
                 tokenizer.set_skipped_text_tokens(false);
+                // The core reads its source from the tokenizer's buffer: kept from the first
+                // byte until the core moves the floor (`Rewriter::compact`).
+                tokenizer.retain_from(Some(0));
                 (
                     Driver::Html(Box::new(tokenizer)),
                     SniffingDecoder::whatwg(None, default_encoding).strict(),
@@ -622,15 +625,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 self.start_legacy(&sniffed)?;
             } else {
                 self.after_decode(r, 0)?;
-                self.core.src.push_str(&text);
-                self.push_driver(&text);
+                self.push_source(&text);
             }
         }
         if let Some(l) = self.core.legacy.as_deref_mut() {
             let mut text = String::new();
             l.finish(&mut text);
-            self.core.src.push_str(&text);
-            self.push_driver(&text);
+            self.push_source(&text);
         }
         self.announce_encoding();
         match &mut self.driver {
@@ -667,7 +668,14 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// "Limits"), and the bytes held while the encoding is being sniffed (HTML: up to 1024).
     /// The tokenizer holds its own copy of an unfinished token.
     pub fn buffered(&self) -> usize {
-        self.core.src.len() + self.sniffed.len()
+        let held = match &self.driver {
+            // The core reads the tokenizer's buffer from its `base` on (no copy of its own).
+            #[cfg(feature = "html")]
+            Driver::Html(t) => t.input().end().saturating_sub(self.core.base),
+            #[allow(unreachable_patterns)]
+            _ => self.core.src.len(),
+        };
+        held + self.sniffed.len()
     }
 
     /// The rewriter's own diagnostics (`depth-limit`, `namespace-limit`, and in HTML strict mode
@@ -725,6 +733,32 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         }
     }
 
+    /// Hands text to the tokenizer and the core: the core keeps its own copy of the source
+    /// except in HTML, where it reads the tokenizer's buffer.
+    fn push_source(&mut self, text: &str) {
+        #[cfg(feature = "html")]
+        if let Driver::Html(t) = &mut self.driver {
+            t.feed(text);
+            return;
+        }
+        self.core.src.push_str(text);
+        self.push_driver(text);
+    }
+
+    /// Lets go of the source no longer needed (the core's own, or, in HTML, the tokenizer's
+    /// buffer below the core's floor).
+    fn compact(&mut self) {
+        match &mut self.driver {
+            #[cfg(feature = "html")]
+            Driver::Html(t) => {
+                let keep = self.core.compact_external(t.input().end());
+                t.retain_from(Some(keep));
+            }
+            #[allow(unreachable_patterns)]
+            _ => self.core.compact(),
+        }
+    }
+
     fn push_driver(&mut self, text: &str) {
         match &mut self.driver {
             #[cfg(feature = "html")]
@@ -775,8 +809,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// Tokenizes and handles one piece of text ([`FEED_PIECE`] bytes at most, unless it is
     /// the sniffing head).
     fn feed_piece(&mut self, text: &str) -> Result<(), Error> {
-        self.core.src.push_str(text);
-        self.push_driver(text);
+        self.push_source(text);
         self.pump();
         self.map_diagnostics();
         let r = self.flush();
@@ -786,7 +819,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         {
             return self.fail(e);
         }
-        self.core.compact();
+        self.compact();
         r
     }
 
@@ -811,7 +844,16 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             };
         }
         let sink = &mut self.sink;
-        let r = self.core.drain_output(|b| sink.write_bytes(b));
+        let r = match &self.driver {
+            #[cfg(feature = "html")]
+            Driver::Html(t) => {
+                let input = t.input();
+                let src = crate::core::Src::new(input.text(), input.base());
+                self.core.drain_output_in(src, |b| sink.write_bytes(b))
+            }
+            #[allow(unreachable_patterns)]
+            _ => self.core.drain_output(|b| sink.write_bytes(b)),
+        };
         if let Err(e) = r {
             let at = self.core.done;
             let mut err = Error::new(ErrorCode::WriteFailed, Span::new(at, at));
@@ -827,8 +869,8 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         match &mut self.driver {
             #[cfg(feature = "html")]
             Driver::Html(t) => {
-                while let Some(token) = t.next_token() {
-                    html_event(core, token);
+                while let Some((token, input)) = t.next_token_with_input() {
+                    html_event(core, token, input);
                     // Text is built only while a text handler or capture can see it.
                     if core.switch_text {
                         core.switch_text = false;
