@@ -43,7 +43,7 @@ mod text;
 
 use doctype::DoctypeBuild;
 pub use foreign::breaks_out_of_foreign_content;
-use hand_out::{Own, Source, Strings, Whole};
+use hand_out::{Own, OwnWithInput, Source, Strings, Whole};
 use tag::TagBuild;
 
 pub use lazy::{AttributesOf, Lazy};
@@ -366,7 +366,7 @@ impl Tokenizer {
     /// The next token, or `None` when more input is needed (or the end-of-file token has been
     /// returned).
     pub fn next_token(&mut self) -> Option<Token<'_>> {
-        self.next_in(Own).map(|(token, _)| token)
+        self.next_in(Own)
     }
 
     /// [`next_token`](Self::next_token), with the tokenizer's buffer beside the token: a
@@ -385,7 +385,7 @@ impl Tokenizer {
     /// assert_eq!(input.slice(tag.span.start, tag.span.end), "<p class=x>");
     /// ```
     pub fn next_token_with_input(&mut self) -> Option<(Token<'_>, &Cursor<'static>)> {
-        self.next_in(Own)
+        self.next_in(OwnWithInput)
     }
 
     /// The tokenizer's buffer: the input from [`Cursor::base`] on (what it has not consumed,
@@ -428,20 +428,21 @@ impl Tokenizer {
     /// callers, as [`next_token`](Self::next_token) is not: the state machine is compiled once,
     /// here, the same way for both.
     pub(crate) fn next_token_in<'a>(&mut self, whole: &'a str) -> Option<Token<'a>> {
-        self.next_in(Whole(whole)).map(|(token, _)| token)
+        self.next_in(Whole(whole))
     }
 
     /// The next token, its strings borrowed through what `from` makes of the input (the
-    /// buffer itself, or the whole input it is a copy of), and the buffer.
+    /// buffer itself, or the whole input it is a copy of), with the buffer when `from` asks
+    /// for it.
     #[inline(always)]
     fn next_in<'s, 'o, X: Source<'s, 'o>>(
         &'s mut self,
         from: X,
-    ) -> Option<(Token<'o>, &'s Cursor<'static>)> {
+    ) -> Option<X::Out> {
         if let Some(span) = self.ready_tag.take() {
             self.last_end = span.end;
             let token = hand_out::take_tag(&mut self.tag, span, from.make(&self.input));
-            return Some((token, &self.input));
+            return Some(X::out(token, &self.input));
         }
         if self.queue.is_empty() {
             // Between tokens nothing is pending (text is flushed before `run` returns), so in the
@@ -459,21 +460,21 @@ impl Tokenizer {
                     fast::Fast::Tag(span) => {
                         self.last_end = span.end;
                         let token = hand_out::take_tag(&mut self.tag, span, from.make(&self.input));
-                        return Some((token, &self.input));
+                        return Some(X::out(token, &self.input));
                     }
                     fast::Fast::RawTextThenTag(s, e, span) => {
                         self.ready_tag = Some(span);
                         self.last_end = e;
                         let text = from.make(&self.input).range(s, e);
                         let span = Span::new(s, e);
-                        return Some((Token::Text { text, span }, &self.input));
+                        return Some(X::out(Token::Text { text, span }, &self.input));
                     }
                     fast::Fast::SkippedTextThenTag(s, e, span) => {
                         self.ready_tag = Some(span);
                         self.last_end = e;
                         let text = Cow::Borrowed("");
                         let span = Span::new(s, e);
-                        return Some((Token::Text { text, span }, &self.input));
+                        return Some(X::out(Token::Text { text, span }, &self.input));
                     }
                     fast::Fast::TextThenTag(span) => {
                         self.ready_tag = Some(span);
@@ -481,7 +482,7 @@ impl Tokenizer {
                         self.last_end = e;
                         let text = from.make(&self.input).acc(self.text.take());
                         let span = Span::new(s, e);
-                        return Some((Token::Text { text, span }, &self.input));
+                        return Some(X::out(Token::Text { text, span }, &self.input));
                     }
                 }
             }
@@ -499,7 +500,7 @@ impl Tokenizer {
             },
             from.make(&self.input),
         );
-        Some((token, &self.input))
+        Some(X::out(token, &self.input))
     }
 
     /// Switches the state between tokens (a tree builder after `<title>`, `<script>`...).

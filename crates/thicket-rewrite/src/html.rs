@@ -73,13 +73,16 @@ pub(crate) fn html_event(
     use thicket_html::Token;
     match token {
         Token::StartTag(tag) if tag.attributes.capacity() == 0 => {
-            core.process_in(src, Event::Start {
-                name: &tag.name,
-                local: &tag.name,
-                attributes: &[],
-                self_closing: tag.self_closing,
-                span: tag.span,
-            });
+            core.process_in(
+                src,
+                Event::Start {
+                    name: &tag.name,
+                    local: &tag.name,
+                    attributes: &[],
+                    self_closing: tag.self_closing,
+                    span: tag.span,
+                },
+            );
             // A borrowed name and no attribute list own nothing (a tag's other fields are
             // `Copy`): no drop to run, about 13 instructions a tag.
             if let Cow::Borrowed(_) = tag.name {
@@ -87,10 +90,13 @@ pub(crate) fn html_event(
             }
         }
         Token::EndTag(tag) if tag.attributes.capacity() == 0 => {
-            core.process_in(src, Event::End {
-                name: Some(&tag.name),
-                span: tag.span,
-            });
+            core.process_in(
+                src,
+                Event::End {
+                    name: Some(&tag.name),
+                    span: tag.span,
+                },
+            );
             if let Cow::Borrowed(_) = tag.name {
                 std::mem::forget(tag);
             }
@@ -102,35 +108,53 @@ pub(crate) fn html_event(
                 value: &a.value,
                 span: a.span,
             }));
-            core.process_in(src, Event::Start {
-                name: &tag.name,
-                local: &tag.name,
-                attributes: &attributes,
-                self_closing: tag.self_closing,
-                span: tag.span,
-            });
+            core.process_in(
+                src,
+                Event::Start {
+                    name: &tag.name,
+                    local: &tag.name,
+                    attributes: &attributes,
+                    self_closing: tag.self_closing,
+                    span: tag.span,
+                },
+            );
             core.attrs = reuse_attrs(attributes);
         }
-        Token::EndTag(tag) => core.process_in(src, Event::End {
-            name: Some(&tag.name),
-            span: tag.span,
-        }),
-        Token::Text { text, span } => core.process_in(src, Event::Unit {
-            kind: UnitKind::Text(&text),
-            span,
-        }),
-        Token::Comment { data, span } => core.process_in(src, Event::Unit {
-            kind: UnitKind::Comment(&data),
-            span,
-        }),
-        Token::ProcessingInstruction { target, data, span } => core.process_in(src, Event::Unit {
-            kind: UnitKind::ProcessingInstruction(&target, &data),
-            span,
-        }),
-        Token::Doctype(d) => core.process_in(src, Event::Unit {
-            kind: UnitKind::Doctype(d.name.as_deref()),
-            span: d.span,
-        }),
+        Token::EndTag(tag) => core.process_in(
+            src,
+            Event::End {
+                name: Some(&tag.name),
+                span: tag.span,
+            },
+        ),
+        Token::Text { text, span } => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::Text(&text),
+                span,
+            },
+        ),
+        Token::Comment { data, span } => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::Comment(&data),
+                span,
+            },
+        ),
+        Token::ProcessingInstruction { target, data, span } => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::ProcessingInstruction(&target, &data),
+                span,
+            },
+        ),
+        Token::Doctype(d) => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::Doctype(d.name.as_deref()),
+                span: d.span,
+            },
+        ),
         Token::Discarded { span } => core.process_in(src, Event::Dropped { span }),
         Token::Eof { span } => core.process_in(src, Event::Eof { span }),
     }

@@ -666,7 +666,9 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// Bytes of input text the rewriter holds between calls: an unfinished token, and the
     /// source of open captures and of a whole text node being held (docs/rewrite.md,
     /// "Limits"), and the bytes held while the encoding is being sniffed (HTML: up to 1024).
-    /// The tokenizer holds its own copy of an unfinished token.
+    /// In HTML this is the tokenizer's buffer from the first byte still needed (the rewriter
+    /// reads its source there, no copy of its own); in the other dialects the tokenizer holds
+    /// its own copy of an unfinished token besides.
     pub fn buffered(&self) -> usize {
         let held = match &self.driver {
             // The core reads the tokenizer's buffer from its `base` on (no copy of its own).

@@ -11,7 +11,8 @@ impl<'h> Core<'h> {
     /// `span` is the start tag in the held text; `shown`, as handlers see it (source bytes:
     /// the span of a `capture-limit` error).
     pub(super) fn open_captures(
-        &mut self, src: Src<'_>,
+        &mut self,
+        src: Src<'_>,
         e: &mut ElementEdits<'h>,
         opens: bool,
         span: Span,
@@ -47,7 +48,8 @@ impl<'h> Core<'h> {
     /// The element at stack index `index` closes: its captures are delivered, its text scopes
     /// end.
     pub(super) fn close_captures(
-        &mut self, src: Src<'_>,
+        &mut self,
+        src: Src<'_>,
         e: &mut ElementEdits<'h>,
         index: usize,
         inner_end: usize,
