@@ -435,10 +435,7 @@ impl Tokenizer {
     /// buffer itself, or the whole input it is a copy of), with the buffer when `from` asks
     /// for it.
     #[inline(always)]
-    fn next_in<'s, 'o, X: Source<'s, 'o>>(
-        &'s mut self,
-        from: X,
-    ) -> Option<X::Out> {
+    fn next_in<'s, 'o, X: Source<'s, 'o>>(&'s mut self, from: X) -> Option<X::Out> {
         if let Some(span) = self.ready_tag.take() {
             self.last_end = span.end;
             let token = hand_out::take_tag(&mut self.tag, span, from.make(&self.input));

@@ -885,11 +885,15 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 // Lent: names, values and text borrow the tokenizer's buffer (no copy each),
                 // and each start tag's attribute list goes back for the next one.
                 // Plain tags come as ranges of the buffer: no token, no attribute list built.
+                // The core's own source is moved out while they are handled (no copy, and
+                // once a pump rather than once a token: nothing reads or changes it there).
+                let own = std::mem::take(&mut core.src);
+                let src = crate::core::Src::new(&own, core.base);
                 while let Some(item) = t.next_lent_item() {
                     match item {
-                        thicket_xml5::LentItem::Tag(tag) => xml5_plain_tag(core, tag),
+                        thicket_xml5::LentItem::Tag(tag) => xml5_plain_tag(core, src, tag),
                         thicket_xml5::LentItem::Token(token) => {
-                            if let Some(spare) = xml5_event(core, token) {
+                            if let Some(spare) = xml5_event(core, src, token) {
                                 t.recycle(spare);
                             }
                         }
@@ -900,6 +904,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                         t.set_lazy_text(core.want_text);
                     }
                 }
+                core.src = own;
             }
             #[cfg(feature = "microxml")]
             Driver::MicroXml(d) => d.pump(core),
@@ -935,6 +940,55 @@ pub fn select(input: &str, dialect: Dialect, selector: &str) -> Result<Vec<Span>
 #[cfg(all(test, feature = "html", feature = "xml5"))]
 mod tests {
     use super::*;
+
+    /// HTML reads its source from the tokenizer's buffer, kept from the core's floor on: with
+    /// nothing held (no pending output after a flush, no capture), the buffer lets go of what
+    /// was written, so a long stream holds a bounded buffer; an open capture keeps its source
+    /// there until it closes, and then the buffer shrinks again.
+    #[test]
+    fn the_html_source_buffer_stays_bounded() {
+        let captured = std::cell::Cell::new(0);
+        let settings = Settings::new()
+            .on_element("a[href]", |e| e.set_attribute("rel", "nofollow"))
+            .unwrap()
+            .on_element("div", |d| {
+                d.capture(crate::Capture::Outer, |r| {
+                    captured.set(r.map_or(0, str::len))
+                })
+            })
+            .unwrap();
+        let mut out = 0;
+        let mut r = Rewriter::new(Dialect::Html, settings, |b: &[u8]| out += b.len());
+        let piece = "<p>text <a href=x>link</a> more</p>";
+        let physical = |r: &Rewriter<'_, _>| match &r.driver {
+            Driver::Html(t) => t.input().buffered(),
+            #[allow(unreachable_patterns)]
+            _ => unreachable!(),
+        };
+        let mut most = 0;
+        for _ in 0..5000 {
+            r.feed_str(piece).unwrap();
+            most = most.max(physical(&r));
+        }
+        // (The cursor drops a dead prefix once it is 4 KiB and half the buffer.)
+        assert!(most <= 2 * 4096 + piece.len(), "{most} bytes held");
+        r.feed_str("<div>").unwrap();
+        for _ in 0..500 {
+            r.feed_str(piece).unwrap();
+        }
+        assert!(
+            physical(&r) >= 500 * piece.len(),
+            "the capture's source is kept"
+        );
+        r.feed_str("</div>").unwrap();
+        for _ in 0..500 {
+            r.feed_str(piece).unwrap();
+        }
+        assert!(physical(&r) <= 2 * 4096 + piece.len(), "{}", physical(&r));
+        r.finish().unwrap();
+        assert_eq!(captured.get(), 500 * piece.len() + "<div></div>".len());
+        assert_eq!(out, 6000 * (piece.len() + " rel=\"nofollow\"".len()) + 11);
+    }
 
     /// The parsers keep none of their diagnostics (the rewriter reads none): a long messy
     /// stream does not grow a list, whatever the caller's limits; the rewriter's own
