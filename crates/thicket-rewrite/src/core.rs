@@ -333,6 +333,7 @@ impl<'h> Core<'h> {
 
     /// Handles one token, reading source from the core's own `src` (the drivers other than
     /// HTML's).
+    #[cfg_attr(not(any(feature = "microxml", feature = "leafxml")), allow(dead_code))]
     pub(crate) fn process(&mut self, event: Event<'_>) {
         self.with_own_source(|core, src| core.process_in(src, event));
     }

@@ -738,13 +738,15 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// Hands text to the tokenizer and the core: the core keeps its own copy of the source
     /// except in HTML, where it reads the tokenizer's buffer.
     fn push_source(&mut self, text: &str) {
-        #[cfg(feature = "html")]
-        if let Driver::Html(t) = &mut self.driver {
-            t.feed(text);
-            return;
+        match &mut self.driver {
+            #[cfg(feature = "html")]
+            Driver::Html(t) => t.feed(text),
+            #[allow(unreachable_patterns)]
+            _ => {
+                self.core.src.push_str(text);
+                self.push_driver(text);
+            }
         }
-        self.core.src.push_str(text);
-        self.push_driver(text);
     }
 
     /// Lets go of the source no longer needed (the core's own, or, in HTML, the tokenizer's

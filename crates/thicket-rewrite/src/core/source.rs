@@ -150,6 +150,7 @@ impl<'h> Core<'h> {
     /// [`compact`](Self::compact) for a core that reads its source from elsewhere (HTML: the
     /// tokenizer's buffer, which ends at absolute offset `end`): returns the offset from which
     /// that source must be kept (`base` from then on; `src` stays empty).
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     pub(crate) fn compact_external(&mut self, end: usize) -> usize {
         let keep = self.keep_from();
         if let Some(l) = self.legacy.as_deref_mut() {
