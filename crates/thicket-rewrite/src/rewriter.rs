@@ -987,7 +987,7 @@ mod tests {
             r.feed_str(piece).unwrap();
         }
         assert!(physical(&r) <= 2 * 4096 + piece.len(), "{}", physical(&r));
-        r.finish().unwrap();
+        let _ = r.finish().unwrap();
         assert_eq!(captured.get(), 500 * piece.len() + "<div></div>".len());
         assert_eq!(out, 6000 * (piece.len() + " rel=\"nofollow\"".len()) + 11);
     }
