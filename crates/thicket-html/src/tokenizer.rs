@@ -43,7 +43,7 @@ mod text;
 
 use doctype::DoctypeBuild;
 pub use foreign::breaks_out_of_foreign_content;
-use hand_out::{Own, Source, Strings, Whole};
+use hand_out::{Own, OwnWithInput, Source, Strings, Whole};
 use tag::TagBuild;
 
 pub use lazy::{AttributesOf, Lazy};
@@ -217,6 +217,9 @@ pub struct Tokenizer {
     /// The "last start tag" name: a range of the input while it is the input unchanged (most
     /// names; the cursor copies it out before compaction drops it), owned otherwise.
     last_start_tag: TextAcc,
+    /// The caller's floor ([`Tokenizer::retain_from`]): compaction keeps the input from this
+    /// absolute offset on (`usize::MAX`: no floor).
+    floor: usize,
 
     /// Where the current markup (`<`, `&`) started.
     token_start: usize,
@@ -307,6 +310,7 @@ impl Tokenizer {
             lazy,
             keep,
             last_start_tag,
+            floor: usize::MAX,
             token_start: 0,
             last_end: 0,
             text: TextAcc::new(),
@@ -365,6 +369,60 @@ impl Tokenizer {
         self.next_in(Own)
     }
 
+    /// [`next_token`](Self::next_token), with the tokenizer's buffer beside the token: a
+    /// caller that keeps its own record of the input (a rewriter writing most of it through
+    /// unchanged) reads the text of any span from it instead of keeping a copy. The buffer
+    /// holds the input from [`Cursor::base`] on: at least the token's own source and, with
+    /// [`retain_from`](Self::retain_from), everything from the caller's floor on.
+    ///
+    /// ```
+    /// use thicket_html::{Token, Tokenizer};
+    /// let mut t = Tokenizer::new();
+    /// t.feed("<p class=x>hi");
+    /// t.finish();
+    /// let (token, input) = t.next_token_with_input().unwrap();
+    /// let Token::StartTag(tag) = token else { panic!() };
+    /// assert_eq!(input.slice(tag.span.start, tag.span.end), "<p class=x>");
+    /// ```
+    pub fn next_token_with_input(&mut self) -> Option<(Token<'_>, &Cursor<'static>)> {
+        self.next_in(OwnWithInput)
+    }
+
+    /// The tokenizer's buffer: the input from [`Cursor::base`] on (what it has not consumed,
+    /// the source of the token it is building, and what [`retain_from`](Self::retain_from)
+    /// keeps), at absolute offsets.
+    ///
+    /// ```
+    /// let mut t = thicket_html::Tokenizer::new();
+    /// t.feed("<b>x");
+    /// assert_eq!(t.input().slice(0, 3), "<b>");
+    /// ```
+    pub fn input(&self) -> &Cursor<'static> {
+        &self.input
+    }
+
+    /// Keeps the input from absolute offset `floor` on in the buffer (compaction drops only
+    /// what is before both the floor and what the tokenizer itself still needs), until a later
+    /// call moves the floor; `None` (the default) lets compaction drop all the tokenizer no
+    /// longer needs. A caller reading spans back from [`input`](Self::input) after their
+    /// tokens were handed out (output not yet written, a capture) raises the floor as it lets
+    /// go of them, so the buffer stays bounded.
+    ///
+    /// ```
+    /// let mut t = thicket_html::Tokenizer::new();
+    /// t.retain_from(Some(0));
+    /// t.feed(&"<p>x</p>".repeat(2000));
+    /// while t.next_token().is_some() {}
+    /// t.feed("<b>");
+    /// assert_eq!(t.input().base(), 0); // kept from the floor
+    /// t.retain_from(None);
+    /// t.feed("<i>");
+    /// assert!(t.input().base() > 0);
+    /// ```
+    pub fn retain_from(&mut self, floor: Option<usize>) {
+        self.floor = floor.unwrap_or(usize::MAX);
+    }
+
     /// [`next_token`](Self::next_token) for a tokenizer fed the whole of `whole` at once: the
     /// strings borrow from `whole` (the same text as the tokenizer's buffer). Not inlined into
     /// callers, as [`next_token`](Self::next_token) is not: the state machine is compiled once,
@@ -374,16 +432,14 @@ impl Tokenizer {
     }
 
     /// The next token, its strings borrowed through what `from` makes of the input (the
-    /// buffer itself, or the whole input it is a copy of).
+    /// buffer itself, or the whole input it is a copy of), with the buffer when `from` asks
+    /// for it.
     #[inline(always)]
-    fn next_in<'s, 'o, X: Source<'s, 'o>>(&'s mut self, from: X) -> Option<Token<'o>> {
+    fn next_in<'s, 'o, X: Source<'s, 'o>>(&'s mut self, from: X) -> Option<X::Out> {
         if let Some(span) = self.ready_tag.take() {
             self.last_end = span.end;
-            return Some(hand_out::take_tag(
-                &mut self.tag,
-                span,
-                from.make(&self.input),
-            ));
+            let token = hand_out::take_tag(&mut self.tag, span, from.make(&self.input));
+            return Some(X::out(token, &self.input));
         }
         if self.queue.is_empty() {
             // Between tokens nothing is pending (text is flushed before `run` returns), so in the
@@ -400,43 +456,37 @@ impl Tokenizer {
                     fast::Fast::No => {}
                     fast::Fast::Tag(span) => {
                         self.last_end = span.end;
-                        return Some(hand_out::take_tag(
-                            &mut self.tag,
-                            span,
-                            from.make(&self.input),
-                        ));
+                        let token = hand_out::take_tag(&mut self.tag, span, from.make(&self.input));
+                        return Some(X::out(token, &self.input));
                     }
                     fast::Fast::RawTextThenTag(s, e, span) => {
                         self.ready_tag = Some(span);
                         self.last_end = e;
-                        return Some(Token::Text {
-                            text: from.make(&self.input).range(s, e),
-                            span: Span::new(s, e),
-                        });
+                        let text = from.make(&self.input).range(s, e);
+                        let span = Span::new(s, e);
+                        return Some(X::out(Token::Text { text, span }, &self.input));
                     }
                     fast::Fast::SkippedTextThenTag(s, e, span) => {
                         self.ready_tag = Some(span);
                         self.last_end = e;
-                        return Some(Token::Text {
-                            text: Cow::Borrowed(""),
-                            span: Span::new(s, e),
-                        });
+                        let text = Cow::Borrowed("");
+                        let span = Span::new(s, e);
+                        return Some(X::out(Token::Text { text, span }, &self.input));
                     }
                     fast::Fast::TextThenTag(span) => {
                         self.ready_tag = Some(span);
                         let (s, e) = self.text_span.take().unwrap_or((span.start, span.start));
                         self.last_end = e;
-                        return Some(Token::Text {
-                            text: from.make(&self.input).acc(self.text.take()),
-                            span: Span::new(s, e),
-                        });
+                        let text = from.make(&self.input).acc(self.text.take());
+                        let span = Span::new(s, e);
+                        return Some(X::out(Token::Text { text, span }, &self.input));
                     }
                 }
             }
             self.run();
         }
         let p = self.queue.pop_front()?;
-        Some(hand_out::hand_out(
+        let token = hand_out::hand_out(
             p,
             hand_out::Builders {
                 tag: &mut self.tag,
@@ -446,7 +496,8 @@ impl Tokenizer {
                 keep: self.keep,
             },
             from.make(&self.input),
-        ))
+        );
+        Some(X::out(token, &self.input))
     }
 
     /// Switches the state between tokens (a tree builder after `<title>`, `<script>`...).
@@ -531,6 +582,7 @@ impl Tokenizer {
             Some(p) => p.span().start,
             None => self.compact_point(),
         };
+        let keep = keep.min(self.floor);
         self.input.compact(keep, &mut [&mut self.last_start_tag]);
     }
 

@@ -1,5 +1,5 @@
-//! The dialect-independent rewriter: source bytes held from the first byte not yet handled, the
-//! open-element stack, the matcher, the handlers and the output.
+//! The dialect-independent rewriter: source held from the first byte not yet handled (its own
+//! copy, or HTML's tokenizer buffer: core/source.rs), the open-element stack, the matcher, the handlers and the output.
 
 use thicket_input::{Diagnostic, Limits, Span};
 use thicket_names::keyed::NameHasher;
@@ -12,6 +12,9 @@ use crate::rawtext::{Inside, inside};
 use crate::selector::{Attr, SelectorList};
 
 mod inside;
+mod source;
+
+pub(crate) use source::Src;
 
 /// An element handler.
 pub(crate) type ElementHandler<'h> = Box<dyn FnMut(&mut Element<'_, 'h>) + 'h>;
@@ -136,7 +139,9 @@ pub(crate) struct Core<'h> {
     html: bool,
     /// Whether output is produced at all (false in read-only selection).
     pub(crate) output: bool,
-    /// The source from absolute offset `base` on.
+    /// The source from absolute offset `base` on (`Src`, source.rs). Empty in HTML, whose
+    /// core reads the tokenizer's buffer instead (kept from `base` on by the tokenizer's
+    /// floor: `Rewriter::compact`).
     pub(crate) src: String,
     pub(crate) base: usize,
     /// Everything before this absolute offset has been handled.
@@ -367,102 +372,6 @@ impl<'h> Core<'h> {
         }
     }
 
-    /// The source of an absolute range still held.
-    fn source(&self, span: Span) -> &str {
-        &self.src[span.start - self.base..span.end - self.base]
-    }
-
-    fn emit(&mut self, s: &str) {
-        if self.output && self.suppress.is_none() && !s.is_empty() {
-            self.materialize();
-            self.out.push_str(s);
-        }
-    }
-
-    /// Writes source out unchanged: it joins the pending range when it follows it (no copy).
-    pub(crate) fn emit_source(&mut self, span: Span) {
-        if self.output && self.suppress.is_none() {
-            if span.start == self.pending.1 {
-                self.pending.1 = span.end;
-            } else {
-                self.materialize();
-                self.pending = (span.start, span.end);
-            }
-        }
-    }
-
-    /// Copies the pending source into `out` (before other output follows it).
-    fn materialize(&mut self) {
-        let (from, to) = self.pending;
-        if from < to {
-            match self.legacy.as_deref_mut() {
-                Some(l) => l.mark(self.out.len(), from, to),
-                None => self
-                    .out
-                    .push_str(&self.src[from - self.base..to - self.base]),
-            }
-            self.pending.0 = to;
-        }
-    }
-
-    /// Hands the output so far to `write` (`out`, then the pending source) and empties it.
-    pub(crate) fn drain_output<E>(
-        &mut self,
-        mut write: impl FnMut(&[u8]) -> Result<(), E>,
-    ) -> Result<(), E> {
-        let (from, to) = self.pending;
-        if let Some(l) = self.legacy.as_deref_mut() {
-            self.pending.0 = to;
-            return l.drain(&mut self.out, (from, to), &mut write);
-        }
-        let mut r = Ok(());
-        if !self.out.is_empty() {
-            r = write(self.out.as_bytes());
-            self.out.clear();
-        }
-        if r.is_ok() && from < to {
-            r = write(&self.src.as_bytes()[from - self.base..to - self.base]);
-        }
-        self.pending.0 = to;
-        r
-    }
-
-    /// Drops the source before `done` and before the pending output (called between feeds,
-    /// after [`drain_output`](Self::drain_output)).
-    pub(crate) fn compact(&mut self) {
-        // (An empty pending range holds nothing: in read-only selection it stays at 0.)
-        let (from, to) = self.pending;
-        let mut keep = if from < to {
-            self.done.min(from)
-        } else {
-            self.done
-        };
-        if let Some(from) = self
-            .captures
-            .as_deref_mut()
-            .and_then(|c| c.retain_from(self.done))
-        {
-            keep = keep.min(from);
-        }
-        if let Some(start) = self.whole.as_deref().and_then(|w| w.start) {
-            keep = keep.min(start);
-        }
-        let cut = keep.saturating_sub(self.base);
-        if let Some(l) = self.legacy.as_deref_mut() {
-            l.compact(keep);
-        }
-        if cut > 0 {
-            self.src.drain(..cut);
-            self.base += cut;
-        }
-        // What the tokenizer has not handed out yet: a token not complete.
-        let held = (self.base + self.src.len()).saturating_sub(self.done);
-        if crate::capture::past(self.memory.max_buffered, held) {
-            let at = self.done;
-            self.fail(crate::Error::new(ErrorCode::BufferLimit, Span::new(at, at)));
-        }
-    }
-
     /// The name of the open element at `index`.
     fn frame_name(&self, index: usize) -> &str {
         let end = self
@@ -472,8 +381,16 @@ impl<'h> Core<'h> {
         &self.names[self.stack[index].name_at()..end]
     }
 
-    /// Handles one token.
+    /// Handles one token, reading source from the core's own `src` (the drivers other than
+    /// HTML's).
+    #[cfg_attr(not(any(feature = "microxml", feature = "leafxml")), allow(dead_code))]
     pub(crate) fn process(&mut self, event: Event<'_>) {
+        self.with_own_source(|core, src| core.process_in(src, event));
+    }
+
+    /// Handles one token, reading source from `src` (which holds it from the core's `base`
+    /// on, at least: HTML's tokenizer buffer).
+    pub(crate) fn process_in(&mut self, src: Src<'_>, event: Event<'_>) {
         let span = match &event {
             Event::Start { span, .. }
             | Event::End { span, .. }
@@ -487,10 +404,10 @@ impl<'h> Core<'h> {
             // handler can see, which the HTML tokenizer does not hand out (it would only be
             // written through, as here). It comes before the token, so it is written even when
             // the token stops the rewrite.
-            self.emit_source(Span::new(self.done, span.start));
+            self.emit_source(src, Span::new(self.done, span.start));
             self.done = span.start;
         }
-        if self.token_checks && self.check_token(&event, span) {
+        if self.token_checks && self.check_token(src, &event, span) {
             return;
         }
         match event {
@@ -500,12 +417,12 @@ impl<'h> Core<'h> {
                 attributes,
                 self_closing,
                 span,
-            } => self.start_tag(name, local, attributes, self_closing, span),
-            Event::End { name, span } => self.end_tag(name, span),
-            Event::Unit { kind, span } => self.unit(kind, span),
-            Event::Dropped { span } => self.dropped(span),
-            Event::Other { span } => self.emit_source(span),
-            Event::Eof { span } => self.eof(span),
+            } => self.start_tag(src, name, local, attributes, self_closing, span),
+            Event::End { name, span } => self.end_tag(src, name, span),
+            Event::Unit { kind, span } => self.unit(src, kind, span),
+            Event::Dropped { span } => self.dropped(src, span),
+            Event::Other { span } => self.emit_source(src, span),
+            Event::Eof { span } => self.eof(src, span),
         }
         self.done = self.done.max(span.end);
     }
@@ -568,7 +485,7 @@ impl<'h> Core<'h> {
     /// The checks before a token when [`token_checks`](Self::token_checks): a token that is not
     /// text ends the whole text node held; one past `MemoryLimits::max_buffered` stops the
     /// rewrite (true: the token is not handled).
-    fn check_token(&mut self, event: &Event<'_>, span: Span) -> bool {
+    fn check_token(&mut self, src: Src<'_>, event: &Event<'_>, span: Span) -> bool {
         let text = matches!(
             event,
             Event::Unit {
@@ -580,8 +497,8 @@ impl<'h> Core<'h> {
             return false;
         }
         // Input dropped without a token does not end a text node (see `dropped`).
-        if self.whole_open && !matches!(event, Event::Dropped { .. }) {
-            self.end_whole();
+        if self.whole_open && !text && !matches!(event, Event::Dropped { .. }) {
+            self.end_whole(src);
         }
         if crate::capture::past(self.memory.max_buffered, span.end - span.start) {
             let at = span.start;
@@ -614,6 +531,7 @@ impl<'h> Core<'h> {
 
     fn start_tag(
         &mut self,
+        src: Src<'_>,
         name: &str,
         local: &str,
         attributes: &[Attr<'_>],
@@ -716,7 +634,7 @@ impl<'h> Core<'h> {
                 return;
             }
             if self.output
-                && let Some(code) = self.cut_by_limit(attributes, span, &e)
+                && let Some(code) = self.cut_by_limit(src, attributes, span, &e)
             {
                 self.recycle_edits(e);
                 self.refuse(code, shown);
@@ -729,21 +647,21 @@ impl<'h> Core<'h> {
         if let Some(e) = edits.as_deref_mut()
             && e.scoped
         {
-            self.open_captures(e, opens, span, shown);
+            self.open_captures(src, e, opens, span, shown);
         }
         match &mut edits {
-            None => self.emit_source(span),
+            None => self.emit_source(src, span),
             Some(e) => {
                 let before = std::mem::take(&mut e.around.before);
-                self.emit(&before);
+                self.emit(src, &before);
                 if let Some(replacement) = e.around.replacement.take() {
-                    self.emit(&replacement);
+                    self.emit(src, &replacement);
                 }
                 if !e.removed && !e.unwrapped {
                     if e.rename.is_none() && e.attributes.is_empty() {
-                        self.emit_source(span);
-                    } else if self.html || !self.emit_added_attributes(attributes, span, e) {
-                        self.emit_rebuilt_start(name, attributes, self_closing, span, e);
+                        self.emit_source(src, span);
+                    } else if self.html || !self.emit_added_attributes(src, attributes, span, e) {
+                        self.emit_rebuilt_start(src, name, attributes, self_closing, span, e);
                     }
                 }
                 if opens {
@@ -751,10 +669,10 @@ impl<'h> Core<'h> {
                         self.suppress = Some(self.stack.len());
                     }
                     let prepend = std::mem::take(&mut e.prepend);
-                    self.emit(&prepend);
+                    self.emit(src, &prepend);
                 } else {
                     let after = std::mem::take(&mut e.around.after);
-                    self.emit(&after);
+                    self.emit(src, &after);
                     for h in e.close_handlers.drain(..) {
                         h(shown.end);
                     }
@@ -802,11 +720,12 @@ impl<'h> Core<'h> {
     /// the tag does not end with `>` (a tag the recovery closed: it is rebuilt).
     fn emit_added_attributes(
         &mut self,
+        src: Src<'_>,
         attributes: &[Attr<'_>],
         span: Span,
         e: &ElementEdits<'_>,
     ) -> bool {
-        if e.rename.is_some() || !self.source(span).ends_with('>') {
+        if e.rename.is_some() || !src.get(span).ends_with('>') {
             return false;
         }
         let edits = e.attributes.iter();
@@ -821,16 +740,16 @@ impl<'h> Core<'h> {
         let at = match attributes.last() {
             Some(a) => a.span.end,
             None => {
-                let raw = self.source(span);
+                let raw = src.get(span);
                 let name_len = raw[1..]
                     .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
                     .unwrap_or(raw.len() - 1);
                 span.start + 1 + name_len
             }
         };
-        self.emit_source(Span::new(span.start, at));
+        self.emit_source(src, Span::new(span.start, at));
         if self.output && self.suppress.is_none() {
-            self.materialize();
+            self.materialize(src);
             for (n, v) in edits {
                 let out = &mut self.out;
                 out.push(' ');
@@ -840,7 +759,7 @@ impl<'h> Core<'h> {
                 out.push('"');
             }
         }
-        self.emit_source(Span::new(at, span.end));
+        self.emit_source(src, Span::new(at, span.end));
         true
     }
 
@@ -849,6 +768,7 @@ impl<'h> Core<'h> {
     /// Written straight into the output (after the pending source), with no string of its own.
     fn emit_rebuilt_start(
         &mut self,
+        src: Src<'_>,
         name: &str,
         attributes: &[Attr<'_>],
         self_closing: bool,
@@ -858,10 +778,9 @@ impl<'h> Core<'h> {
         if !self.output || self.suppress.is_some() {
             return;
         }
-        self.materialize();
+        self.materialize(src);
         let html = self.html;
-        let (src, base) = (&self.src, self.base);
-        let source = |s: Span| &src[s.start - base..s.end - base];
+        let source = |s: Span| src.get(s);
         let mut legacy = self.legacy.as_deref_mut();
         let out = &mut self.out;
         // Source copied into the tag: marked instead in a legacy encoding (its own bytes).
@@ -925,10 +844,10 @@ impl<'h> Core<'h> {
         out.push_str(if self_closing { "/>" } else { ">" });
     }
 
-    fn end_tag(&mut self, name: Option<&str>, span: Span) {
+    fn end_tag(&mut self, src: Src<'_>, name: Option<&str>, span: Span) {
         if self.unopened > 0 {
             self.unopened -= 1;
-            self.emit_source(span);
+            self.emit_source(src, span);
             return;
         }
         let target = match name {
@@ -955,17 +874,17 @@ impl<'h> Core<'h> {
         }
         let Some(target) = target else {
             // A stray end tag: nothing is open with its name; it passes through.
-            self.emit_source(span);
+            self.emit_source(src, span);
             return;
         };
         while self.stack.len() > target + 1 {
-            self.close_top(None, span.start);
+            self.close_top(src, None, span.start);
         }
-        self.close_top(Some(span), span.start);
+        self.close_top(src, Some(span), span.start);
     }
 
     /// Pops the current element, with its end tag's span or implicitly (`None`, at `at`).
-    fn close_top(&mut self, end: Option<Span>, at: usize) {
+    fn close_top(&mut self, src: Src<'_>, end: Option<Span>, at: usize) {
         // The usual element: no edits, no namespaces or strict mode to tell, not counted by
         // name; its frame is dropped where it is.
         if let Some(top) = self.stack.last()
@@ -979,7 +898,7 @@ impl<'h> Core<'h> {
             self.stack.truncate(index);
             self.names.truncate(name_at);
             if let Some(span) = end {
-                self.emit_source(span);
+                self.emit_source(src, span);
             }
             if self.suppress == Some(index) {
                 self.suppress = None;
@@ -1018,7 +937,7 @@ impl<'h> Core<'h> {
         self.names.truncate(frame.name_at());
         let Some(mut e) = frame.edits else {
             if let Some(span) = end {
-                self.emit_source(span);
+                self.emit_source(src, span);
             }
             if self.suppress == Some(index) {
                 self.suppress = None;
@@ -1026,11 +945,11 @@ impl<'h> Core<'h> {
             return;
         };
         let append = std::mem::take(&mut e.append);
-        self.emit(&append);
+        self.emit(src, &append);
         // Captures slice the held text: decoded offsets.
         if e.scoped {
             let inner_end = end.map_or(at, |s| s.start);
-            self.close_captures(&mut e, index, inner_end, end.map_or(at, |s| s.end));
+            self.close_captures(src, &mut e, index, inner_end, end.map_or(at, |s| s.end));
         }
         // Handlers see source byte offsets (mapped in a legacy encoding), in input order.
         let shown_end = match end {
@@ -1070,24 +989,24 @@ impl<'h> Core<'h> {
                 self.refuse(ErrorCode::InvalidName, shown);
                 return;
             }
-            self.emit(&around.before);
+            self.emit(src, &around.before);
             let keep = !e.removed && !e.unwrapped;
             match (&around.replacement, &rename) {
-                (Some(r), _) => self.emit(r),
+                (Some(r), _) => self.emit(src, r),
                 (None, _) if !keep => {}
                 (None, Some(n)) => {
                     let tag = format!("</{n}>");
-                    self.emit(&tag);
+                    self.emit(src, &tag);
                 }
-                (None, None) => self.emit_source(span),
+                (None, None) => self.emit_source(src, span),
             }
-            self.emit(&around.after);
+            self.emit(src, &around.after);
         }
         if self.suppress == Some(index) {
             self.suppress = None;
         }
         let after = std::mem::take(&mut e.around.after);
-        self.emit(&after);
+        self.emit(src, &after);
         self.recycle_edits(e);
     }
 
@@ -1099,17 +1018,17 @@ impl<'h> Core<'h> {
         }
     }
 
-    fn unit(&mut self, kind: UnitKind<'_>, span: Span) {
+    fn unit(&mut self, src: Src<'_>, kind: UnitKind<'_>, span: Span) {
         if let UnitKind::Text(text) = kind
             && self.strict.is_some()
-            && self.strict_text(text, span)
+            && self.strict_text(src, text, span)
         {
             return;
         }
         if let UnitKind::Text(text) = kind
             && self.text_slow
         {
-            self.text_slow(text, span);
+            self.text_slow(src, text, span);
             return;
         }
         let handled = match kind {
@@ -1119,13 +1038,13 @@ impl<'h> Core<'h> {
             UnitKind::ProcessingInstruction(..) => self.pi.is_some(),
         };
         if !handled {
-            self.emit_source(span);
+            self.emit_source(src, span);
             return;
         }
         let shown = self.shown(span);
         let inside = self.inside_here();
         let mut around = Around::default();
-        let source = &self.src[span.start - self.base..span.end - self.base];
+        let source = src.get(span);
         let handler = match kind {
             UnitKind::Text(_) => self.text.as_mut(),
             UnitKind::Comment(_) => self.comment.as_mut(),
@@ -1142,22 +1061,22 @@ impl<'h> Core<'h> {
             around: &mut around,
             inside,
         });
-        self.emit_around(&around, span);
+        self.emit_around(src, &around, span);
     }
 
     /// A unit (`span`) with what its handlers asked: refused (text into raw text), or written
     /// with the content before it, its replacement or source, and the content after it.
-    fn emit_around(&mut self, around: &Around, span: Span) {
+    fn emit_around(&mut self, src: Src<'_>, around: &Around, span: Span) {
         if around.refused && self.output {
             self.refuse_insertion(span);
             return;
         }
-        self.emit(&around.before);
+        self.emit(src, &around.before);
         match &around.replacement {
-            Some(r) => self.emit(r),
-            None => self.emit_source(span),
+            Some(r) => self.emit(src, r),
+            None => self.emit_source(src, span),
         }
-        self.emit(&around.after);
+        self.emit(src, &around.after);
     }
 
     /// How text inserted at the current position is written (raw text in HTML's raw-text
@@ -1201,6 +1120,7 @@ impl<'h> Core<'h> {
     /// tag alone, loses nothing. Only tags at a limit are looked at.
     fn cut_by_limit(
         &self,
+        src: Src<'_>,
         attributes: &[Attr<'_>],
         span: Span,
         e: &ElementEdits<'_>,
@@ -1212,7 +1132,7 @@ impl<'h> Core<'h> {
             && attributes.len() >= max
         {
             let from = attributes.last().map_or(span.start + 1, |a| a.span.end);
-            let tail = self.source(Span::new(from.min(span.end), span.end));
+            let tail = src.get(Span::new(from.min(span.end), span.end));
             // The tag's name (when it has no attribute), then only space and the tag's end.
             let tail = match attributes.last() {
                 Some(_) => tail,
@@ -1238,15 +1158,15 @@ impl<'h> Core<'h> {
         None
     }
 
-    fn eof(&mut self, span: Span) {
+    fn eof(&mut self, src: Src<'_>, span: Span) {
         while !self.stack.is_empty() {
-            self.close_top(None, span.start);
+            self.close_top(src, None, span.start);
         }
-        self.emit_source(span);
+        self.emit_source(src, span);
         if let Some(end) = self.end.take() {
             let mut extra = String::new();
             end(&mut DocumentEnd { out: &mut extra });
-            self.emit(&extra);
+            self.emit(src, &extra);
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The HTML driver: what the HTML tokenizer builds for the handlers (its lazy mode), and each
 //! token handed to the core.
 
-use crate::core::{Core, Event, Handlers, reuse_attrs};
+use crate::core::{Core, Event, Handlers, Src, reuse_attrs};
 use crate::handlers::UnitKind;
 use crate::selector::Attr;
 
@@ -60,18 +60,29 @@ pub(crate) fn html_lazy(handlers: &Handlers<'_>) -> thicket_html::Lazy {
     }
 }
 
-pub(crate) fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
+/// Hands `token` to the core, which reads source (output written through, a tag rebuilt, a
+/// unit's source, captures) from the tokenizer's buffer `input` (no copy of its own: see
+/// [`retain_from`](thicket_html::Tokenizer::retain_from) in `Rewriter::compact`).
+pub(crate) fn html_event(
+    core: &mut Core<'_>,
+    token: thicket_html::Token<'_>,
+    input: &thicket_input::cursor::Cursor<'_>,
+) {
+    let src = Src::new(input.text(), input.base());
     use std::borrow::Cow;
     use thicket_html::Token;
     match token {
         Token::StartTag(tag) if tag.attributes.capacity() == 0 => {
-            core.process(Event::Start {
-                name: &tag.name,
-                local: &tag.name,
-                attributes: &[],
-                self_closing: tag.self_closing,
-                span: tag.span,
-            });
+            core.process_in(
+                src,
+                Event::Start {
+                    name: &tag.name,
+                    local: &tag.name,
+                    attributes: &[],
+                    self_closing: tag.self_closing,
+                    span: tag.span,
+                },
+            );
             // A borrowed name and no attribute list own nothing (a tag's other fields are
             // `Copy`): no drop to run, about 13 instructions a tag.
             if let Cow::Borrowed(_) = tag.name {
@@ -79,10 +90,13 @@ pub(crate) fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
             }
         }
         Token::EndTag(tag) if tag.attributes.capacity() == 0 => {
-            core.process(Event::End {
-                name: Some(&tag.name),
-                span: tag.span,
-            });
+            core.process_in(
+                src,
+                Event::End {
+                    name: Some(&tag.name),
+                    span: tag.span,
+                },
+            );
             if let Cow::Borrowed(_) = tag.name {
                 std::mem::forget(tag);
             }
@@ -94,37 +108,55 @@ pub(crate) fn html_event(core: &mut Core<'_>, token: thicket_html::Token<'_>) {
                 value: &a.value,
                 span: a.span,
             }));
-            core.process(Event::Start {
-                name: &tag.name,
-                local: &tag.name,
-                attributes: &attributes,
-                self_closing: tag.self_closing,
-                span: tag.span,
-            });
+            core.process_in(
+                src,
+                Event::Start {
+                    name: &tag.name,
+                    local: &tag.name,
+                    attributes: &attributes,
+                    self_closing: tag.self_closing,
+                    span: tag.span,
+                },
+            );
             core.attrs = reuse_attrs(attributes);
         }
-        Token::EndTag(tag) => core.process(Event::End {
-            name: Some(&tag.name),
-            span: tag.span,
-        }),
-        Token::Text { text, span } => core.process(Event::Unit {
-            kind: UnitKind::Text(&text),
-            span,
-        }),
-        Token::Comment { data, span } => core.process(Event::Unit {
-            kind: UnitKind::Comment(&data),
-            span,
-        }),
-        Token::ProcessingInstruction { target, data, span } => core.process(Event::Unit {
-            kind: UnitKind::ProcessingInstruction(&target, &data),
-            span,
-        }),
-        Token::Doctype(d) => core.process(Event::Unit {
-            kind: UnitKind::Doctype(d.name.as_deref()),
-            span: d.span,
-        }),
-        Token::Discarded { span } => core.process(Event::Dropped { span }),
-        Token::Eof { span } => core.process(Event::Eof { span }),
+        Token::EndTag(tag) => core.process_in(
+            src,
+            Event::End {
+                name: Some(&tag.name),
+                span: tag.span,
+            },
+        ),
+        Token::Text { text, span } => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::Text(&text),
+                span,
+            },
+        ),
+        Token::Comment { data, span } => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::Comment(&data),
+                span,
+            },
+        ),
+        Token::ProcessingInstruction { target, data, span } => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::ProcessingInstruction(&target, &data),
+                span,
+            },
+        ),
+        Token::Doctype(d) => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::Doctype(d.name.as_deref()),
+                span: d.span,
+            },
+        ),
+        Token::Discarded { span } => core.process_in(src, Event::Dropped { span }),
+        Token::Eof { span } => core.process_in(src, Event::Eof { span }),
     }
 }
 

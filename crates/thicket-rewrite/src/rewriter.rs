@@ -326,6 +326,9 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 // tokens through as it is (`Core::process`), which is what it does with such
                 // a text token.
                 tokenizer.set_skipped_text_tokens(false);
+                // The core reads its source from the tokenizer's buffer: kept from the first
+                // byte until the core moves the floor (`Rewriter::compact`).
+                tokenizer.retain_from(Some(0));
                 (
                     Driver::Html(Box::new(tokenizer)),
                     SniffingDecoder::whatwg(None, default_encoding).strict(),
@@ -634,15 +637,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 self.start_legacy(&sniffed)?;
             } else {
                 self.after_decode(r, 0)?;
-                self.core.src.push_str(&text);
-                self.push_driver(&text);
+                self.push_source(&text);
             }
         }
         if let Some(l) = self.core.legacy.as_deref_mut() {
             let mut text = String::new();
             l.finish(&mut text);
-            self.core.src.push_str(&text);
-            self.push_driver(&text);
+            self.push_source(&text);
         }
         self.announce_encoding();
         match &mut self.driver {
@@ -677,9 +678,18 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// Bytes of input text the rewriter holds between calls: an unfinished token, and the
     /// source of open captures and of a whole text node being held (docs/rewrite.md,
     /// "Limits"), and the bytes held while the encoding is being sniffed (HTML: up to 1024).
-    /// The tokenizer holds its own copy of an unfinished token.
+    /// In HTML this is the tokenizer's buffer from the first byte still needed (the rewriter
+    /// reads its source there, no copy of its own); in the other dialects the tokenizer holds
+    /// its own copy of an unfinished token besides.
     pub fn buffered(&self) -> usize {
-        self.core.src.len() + self.sniffed.len()
+        let held = match &self.driver {
+            // The core reads the tokenizer's buffer from its `base` on (no copy of its own).
+            #[cfg(feature = "html")]
+            Driver::Html(t) => t.input().end().saturating_sub(self.core.base),
+            #[allow(unreachable_patterns)]
+            _ => self.core.src.len(),
+        };
+        held + self.sniffed.len()
     }
 
     /// The rewriter's own diagnostics (`depth-limit`, `namespace-limit`, and in HTML strict mode
@@ -737,6 +747,34 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         }
     }
 
+    /// Hands text to the tokenizer and the core: the core keeps its own copy of the source
+    /// except in HTML, where it reads the tokenizer's buffer.
+    fn push_source(&mut self, text: &str) {
+        match &mut self.driver {
+            #[cfg(feature = "html")]
+            Driver::Html(t) => t.feed(text),
+            #[allow(unreachable_patterns)]
+            _ => {
+                self.core.src.push_str(text);
+                self.push_driver(text);
+            }
+        }
+    }
+
+    /// Lets go of the source no longer needed (the core's own, or, in HTML, the tokenizer's
+    /// buffer below the core's floor).
+    fn compact(&mut self) {
+        match &mut self.driver {
+            #[cfg(feature = "html")]
+            Driver::Html(t) => {
+                let keep = self.core.compact_external(t.input().end());
+                t.retain_from(Some(keep));
+            }
+            #[allow(unreachable_patterns)]
+            _ => self.core.compact(),
+        }
+    }
+
     fn push_driver(&mut self, text: &str) {
         match &mut self.driver {
             #[cfg(feature = "html")]
@@ -787,8 +825,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// Tokenizes and handles one piece of text ([`FEED_PIECE`] bytes at most, unless it is
     /// the sniffing head).
     fn feed_piece(&mut self, text: &str) -> Result<(), Error> {
-        self.core.src.push_str(text);
-        self.push_driver(text);
+        self.push_source(text);
         self.pump();
         self.map_diagnostics();
         let r = self.flush();
@@ -798,7 +835,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         {
             return self.fail(e);
         }
-        self.core.compact();
+        self.compact();
         r
     }
 
@@ -823,7 +860,16 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             };
         }
         let sink = &mut self.sink;
-        let r = self.core.drain_output(|b| sink.write_bytes(b));
+        let r = match &self.driver {
+            #[cfg(feature = "html")]
+            Driver::Html(t) => {
+                let input = t.input();
+                let src = crate::core::Src::new(input.text(), input.base());
+                self.core.drain_output_in(src, |b| sink.write_bytes(b))
+            }
+            #[allow(unreachable_patterns)]
+            _ => self.core.drain_output(|b| sink.write_bytes(b)),
+        };
         if let Err(e) = r {
             let at = self.core.done;
             let mut err = Error::new(ErrorCode::WriteFailed, Span::new(at, at));
@@ -839,8 +885,8 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         match &mut self.driver {
             #[cfg(feature = "html")]
             Driver::Html(t) => {
-                while let Some(token) = t.next_token() {
-                    html_event(core, token);
+                while let Some((token, input)) = t.next_token_with_input() {
+                    html_event(core, token, input);
                     // Text is built only while a text handler or capture can see it.
                     if core.switch_text {
                         core.switch_text = false;
@@ -853,11 +899,15 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                 // Lent: names, values and text borrow the tokenizer's buffer (no copy each),
                 // and each start tag's attribute list goes back for the next one.
                 // Plain tags come as ranges of the buffer: no token, no attribute list built.
+                // The core's own source is moved out while they are handled (no copy, and
+                // once a pump rather than once a token: nothing reads or changes it there).
+                let own = std::mem::take(&mut core.src);
+                let src = crate::core::Src::new(&own, core.base);
                 while let Some(item) = t.next_lent_item() {
                     match item {
-                        thicket_xml5::LentItem::Tag(tag) => xml5_plain_tag(core, tag),
+                        thicket_xml5::LentItem::Tag(tag) => xml5_plain_tag(core, src, tag),
                         thicket_xml5::LentItem::Token(token) => {
-                            if let Some(spare) = xml5_event(core, token) {
+                            if let Some(spare) = xml5_event(core, src, token) {
                                 t.recycle(spare);
                             }
                         }
@@ -868,6 +918,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                         t.set_lazy_text(core.want_text);
                     }
                 }
+                core.src = own;
             }
             #[cfg(feature = "microxml")]
             Driver::MicroXml(d) => d.pump(core),
@@ -903,6 +954,55 @@ pub fn select(input: &str, dialect: Dialect, selector: &str) -> Result<Vec<Span>
 #[cfg(all(test, feature = "html", feature = "xml5"))]
 mod tests {
     use super::*;
+
+    /// HTML reads its source from the tokenizer's buffer, kept from the core's floor on: with
+    /// nothing held (no pending output after a flush, no capture), the buffer lets go of what
+    /// was written, so a long stream holds a bounded buffer; an open capture keeps its source
+    /// there until it closes, and then the buffer shrinks again.
+    #[test]
+    fn the_html_source_buffer_stays_bounded() {
+        let captured = std::cell::Cell::new(0);
+        let settings = Settings::new()
+            .on_element("a[href]", |e| e.set_attribute("rel", "nofollow"))
+            .unwrap()
+            .on_element("div", |d| {
+                d.capture(crate::Capture::Outer, |r| {
+                    captured.set(r.map_or(0, str::len))
+                })
+            })
+            .unwrap();
+        let mut out = 0;
+        let mut r = Rewriter::new(Dialect::Html, settings, |b: &[u8]| out += b.len());
+        let piece = "<p>text <a href=x>link</a> more</p>";
+        let physical = |r: &Rewriter<'_, _>| match &r.driver {
+            Driver::Html(t) => t.input().buffered(),
+            #[allow(unreachable_patterns)]
+            _ => unreachable!(),
+        };
+        let mut most = 0;
+        for _ in 0..5000 {
+            r.feed_str(piece).unwrap();
+            most = most.max(physical(&r));
+        }
+        // (The cursor drops a dead prefix once it is 4 KiB and half the buffer.)
+        assert!(most <= 2 * 4096 + piece.len(), "{most} bytes held");
+        r.feed_str("<div>").unwrap();
+        for _ in 0..500 {
+            r.feed_str(piece).unwrap();
+        }
+        assert!(
+            physical(&r) >= 500 * piece.len(),
+            "the capture's source is kept"
+        );
+        r.feed_str("</div>").unwrap();
+        for _ in 0..500 {
+            r.feed_str(piece).unwrap();
+        }
+        assert!(physical(&r) <= 2 * 4096 + piece.len(), "{}", physical(&r));
+        let _ = r.finish().unwrap();
+        assert_eq!(captured.get(), 500 * piece.len() + "<div></div>".len());
+        assert_eq!(out, 6000 * (piece.len() + " rel=\"nofollow\"".len()) + 11);
+    }
 
     /// The parsers keep none of their diagnostics (the rewriter reads none): a long messy
     /// stream does not grow a list, whatever the caller's limits; the rewriter's own

@@ -23,7 +23,7 @@
 
 use thicket_input::{Diagnostic, Span};
 
-use crate::core::Core;
+use crate::core::{Core, Src};
 use crate::modes::Strictness;
 use crate::selector::Attr;
 use crate::{Error, ErrorCode};
@@ -394,11 +394,11 @@ impl Core<'_> {
     /// Text: records an ambiguity at its first character other than whitespace (the
     /// whitespace before it is written, so that the output does not depend on where the text
     /// was split); true when strict mode refuses to go on.
-    pub(crate) fn strict_text(&mut self, text: &str, span: Span) -> bool {
+    pub(crate) fn strict_text(&mut self, src: Src<'_>, text: &str, span: Span) -> bool {
         let Some(code) = self.strict.as_deref().and_then(|s| s.text(text)) else {
             return false;
         };
-        let source = &self.src[span.start - self.base..span.end - self.base];
+        let source = src.get(span);
         let at = source
             .bytes()
             .position(|b| !thicket_names::html::is_ascii_whitespace(b))
@@ -408,8 +408,8 @@ impl Core<'_> {
         if self.strict.as_deref().is_some_and(|s| s.refuse) {
             // Text held as a whole node (whitespace so far) is written as it is, as it would
             // be had it come in this piece.
-            self.release_whole();
-            self.emit_source(Span::new(span.start, start));
+            self.release_whole(src);
+            self.emit_source(src, Span::new(span.start, start));
         }
         self.ambiguity(code, Span::new(start, start + len))
     }

@@ -1,7 +1,7 @@
 //! The XML5 driver: what the XML5 tokenizer builds for the handlers (its lazy mode), and each
 //! token or plain tag handed to the core.
 
-use crate::core::{Core, Event, Handlers, reuse_attrs};
+use crate::core::{Core, Event, Handlers, Src, reuse_attrs};
 use crate::handlers::UnitKind;
 use crate::selector::Attr;
 
@@ -37,27 +37,34 @@ pub(crate) fn xml5_local(name: &str) -> &str {
     }
 }
 
-/// A plain XML5 tag, from the ranges of the tokenizer's buffer.
-pub(crate) fn xml5_plain_tag(core: &mut Core<'_>, tag: thicket_xml5::PlainTag<'_>) {
+/// A plain XML5 tag, from the ranges of the tokenizer's buffer. `src` is the core's own source
+/// (moved out of it for the whole pump: `Rewriter::pump`).
+pub(crate) fn xml5_plain_tag(core: &mut Core<'_>, src: Src<'_>, tag: thicket_xml5::PlainTag<'_>) {
     let (name, span) = (tag.name(), tag.span());
     if tag.is_end() {
-        core.process(Event::End {
-            name: Some(name),
-            span,
-        });
+        core.process_in(
+            src,
+            Event::End {
+                name: Some(name),
+                span,
+            },
+        );
         return;
     }
     let (local, self_closing) = (xml5_local(name), tag.is_empty_element());
     let attributes = tag.attributes();
     if attributes.len() == 0 {
         // No list to fill.
-        core.process(Event::Start {
-            name,
-            local,
-            attributes: &[],
-            self_closing,
-            span,
-        });
+        core.process_in(
+            src,
+            Event::Start {
+                name,
+                local,
+                attributes: &[],
+                self_closing,
+                span,
+            },
+        );
         return;
     }
     let mut attrs = reuse_attrs(std::mem::take(&mut core.attrs));
@@ -66,18 +73,22 @@ pub(crate) fn xml5_plain_tag(core: &mut Core<'_>, tag: thicket_xml5::PlainTag<'_
         value: a.value,
         span: a.span,
     }));
-    core.process(Event::Start {
-        name,
-        local,
-        attributes: &attrs,
-        self_closing,
-        span,
-    });
+    core.process_in(
+        src,
+        Event::Start {
+            name,
+            local,
+            attributes: &attrs,
+            self_closing,
+            span,
+        },
+    );
     core.attrs = reuse_attrs(attrs);
 }
 
 pub(crate) fn xml5_event(
     core: &mut Core<'_>,
+    src: Src<'_>,
     token: thicket_xml5::Token<'_>,
 ) -> Option<thicket_xml5::SpareAttributes> {
     use thicket_xml5::TokenKind;
@@ -91,40 +102,58 @@ pub(crate) fn xml5_event(
                 value: &a.value,
                 span: a.span,
             }));
-            core.process(Event::Start {
-                name: &name,
-                local: xml5_local(&name),
-                attributes: &attrs,
-                self_closing,
-                span,
-            });
+            core.process_in(
+                src,
+                Event::Start {
+                    name: &name,
+                    local: xml5_local(&name),
+                    attributes: &attrs,
+                    self_closing,
+                    span,
+                },
+            );
             core.attrs = reuse_attrs(attrs);
             return Some(attributes.into());
         }
-        TokenKind::EndTag { name } => core.process(Event::End {
-            name: Some(&name),
-            span,
-        }),
-        TokenKind::ShortEndTag => core.process(Event::End { name: None, span }),
-        TokenKind::Text(text) => core.process(Event::Unit {
-            kind: UnitKind::Text(&text),
-            span,
-        }),
-        TokenKind::Comment(data) => core.process(Event::Unit {
-            kind: UnitKind::Comment(&data),
-            span,
-        }),
-        TokenKind::Pi { target, data } => core.process(Event::Unit {
-            kind: UnitKind::ProcessingInstruction(&target, &data),
-            span,
-        }),
-        TokenKind::Doctype { name, .. } => core.process(Event::Unit {
-            kind: UnitKind::Doctype(name.as_deref()),
-            span,
-        }),
-        TokenKind::XmlDeclaration { .. } => core.process(Event::Other { span }),
-        TokenKind::Discarded => core.process(Event::Dropped { span }),
-        TokenKind::Eof => core.process(Event::Eof { span }),
+        TokenKind::EndTag { name } => core.process_in(
+            src,
+            Event::End {
+                name: Some(&name),
+                span,
+            },
+        ),
+        TokenKind::ShortEndTag => core.process_in(src, Event::End { name: None, span }),
+        TokenKind::Text(text) => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::Text(&text),
+                span,
+            },
+        ),
+        TokenKind::Comment(data) => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::Comment(&data),
+                span,
+            },
+        ),
+        TokenKind::Pi { target, data } => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::ProcessingInstruction(&target, &data),
+                span,
+            },
+        ),
+        TokenKind::Doctype { name, .. } => core.process_in(
+            src,
+            Event::Unit {
+                kind: UnitKind::Doctype(name.as_deref()),
+                span,
+            },
+        ),
+        TokenKind::XmlDeclaration { .. } => core.process_in(src, Event::Other { span }),
+        TokenKind::Discarded => core.process_in(src, Event::Dropped { span }),
+        TokenKind::Eof => core.process_in(src, Event::Eof { span }),
     }
     None
 }

@@ -118,6 +118,10 @@ pub(super) trait Source<'s, 'o>: Copy {
     type S: Strings<'o>;
     /// It, given the buffer.
     fn make(self, input: &'s Cursor<'static>) -> Self::S;
+    /// What the call returns: the token, or the token and the buffer.
+    type Out;
+    /// It, given the token and the buffer.
+    fn out(token: Token<'o>, input: &'s Cursor<'static>) -> Self::Out;
 }
 
 /// Tokens borrowed from the tokenizer's buffer (streaming).
@@ -126,19 +130,51 @@ pub(super) struct Own;
 
 impl<'s> Source<'s, 's> for Own {
     type S = &'s Cursor<'static>;
+    type Out = Token<'s>;
 
     #[inline(always)]
     fn make(self, input: &'s Cursor<'static>) -> &'s Cursor<'static> {
         input
     }
+
+    #[inline(always)]
+    fn out(token: Token<'s>, _: &'s Cursor<'static>) -> Token<'s> {
+        token
+    }
+}
+
+/// Tokens borrowed from the tokenizer's buffer, handed out with the buffer
+/// (`Tokenizer::next_token_with_input`).
+#[derive(Clone, Copy)]
+pub(super) struct OwnWithInput;
+
+impl<'s> Source<'s, 's> for OwnWithInput {
+    type S = &'s Cursor<'static>;
+    type Out = (Token<'s>, &'s Cursor<'static>);
+
+    #[inline(always)]
+    fn make(self, input: &'s Cursor<'static>) -> &'s Cursor<'static> {
+        input
+    }
+
+    #[inline(always)]
+    fn out(token: Token<'s>, input: &'s Cursor<'static>) -> Self::Out {
+        (token, input)
+    }
 }
 
 impl<'s, 'a> Source<'s, 'a> for Whole<'a> {
     type S = Self;
+    type Out = Token<'a>;
 
     #[inline(always)]
     fn make(self, _: &'s Cursor<'static>) -> Self {
         self
+    }
+
+    #[inline(always)]
+    fn out(token: Token<'a>, _: &'s Cursor<'static>) -> Token<'a> {
+        token
     }
 }
 

@@ -12,6 +12,7 @@ impl<'h> Core<'h> {
     /// the span of a `capture-limit` error).
     pub(super) fn open_captures(
         &mut self,
+        src: Src<'_>,
         e: &mut ElementEdits<'h>,
         opens: bool,
         span: Span,
@@ -22,7 +23,7 @@ impl<'h> Core<'h> {
             e.text_scopes.clear();
             e.scoped = false;
             for (what, handler) in e.captures.drain(..) {
-                let source = &self.src[span.start - self.base..span.end - self.base];
+                let source = src.get(span);
                 deliver_empty(what, source, handler, max, shown);
             }
             return;
@@ -48,6 +49,7 @@ impl<'h> Core<'h> {
     /// end.
     pub(super) fn close_captures(
         &mut self,
+        src: Src<'_>,
         e: &mut ElementEdits<'h>,
         index: usize,
         inner_end: usize,
@@ -56,7 +58,7 @@ impl<'h> Core<'h> {
         if e.captured
             && let Some(c) = self.captures.as_deref_mut()
         {
-            c.close(index, &self.src, self.base, inner_end, outer_end);
+            c.close(index, src.text, src.base, inner_end, outer_end);
         }
         e.captured = false;
         if !self.scoped.handlers.is_empty() {
@@ -70,16 +72,16 @@ impl<'h> Core<'h> {
     }
 
     /// Text when scoped handlers, whole text nodes or captures exist.
-    pub(super) fn text_slow(&mut self, text: &str, span: Span) {
+    pub(super) fn text_slow(&mut self, src: Src<'_>, text: &str, span: Span) {
         if let Some(c) = self.captures.as_deref_mut() {
             c.text(text);
         }
         if self.text.is_none() && self.scoped.active == 0 {
-            self.emit_source(span);
+            self.emit_source(src, span);
             return;
         }
         let Some(whole) = self.whole.as_deref_mut() else {
-            self.text_handlers(text, span);
+            self.text_handlers(src, text, span);
             return;
         };
         let start = *whole.start.get_or_insert(span.start);
@@ -100,9 +102,9 @@ impl<'h> Core<'h> {
     /// of the node around it (one text token covers it when no feed cuts the run there, so the
     /// node is the same however the input is split; held alone, it is written through without
     /// handlers when the node ends with no text).
-    pub(super) fn dropped(&mut self, span: Span) {
+    pub(super) fn dropped(&mut self, src: Src<'_>, span: Span) {
         let Some(whole) = self.whole.as_deref_mut() else {
-            self.emit_source(span);
+            self.emit_source(src, span);
             return;
         };
         whole.start.get_or_insert(span.start);
@@ -113,7 +115,7 @@ impl<'h> Core<'h> {
     }
 
     /// The whole text node held ends (at a token that is not text): its handlers run.
-    pub(super) fn end_whole(&mut self) {
+    pub(super) fn end_whole(&mut self, src: Src<'_>) {
         self.set_whole_open(false);
         let Some(whole) = self.whole.as_deref_mut() else {
             return;
@@ -124,11 +126,11 @@ impl<'h> Core<'h> {
         let span = Span::new(start, whole.end);
         if whole.text.is_empty() {
             // Only dropped input was held: no text node.
-            self.emit_source(span);
+            self.emit_source(src, span);
             return;
         }
         let text = std::mem::take(&mut whole.text);
-        self.text_handlers(&text, span);
+        self.text_handlers(src, &text, span);
         if let Some(whole) = self.whole.as_deref_mut() {
             whole.text = text;
             whole.text.clear();
@@ -137,7 +139,7 @@ impl<'h> Core<'h> {
 
     /// Writes the whole text node held as its source, without handlers (strict mode refuses
     /// at a later piece of it).
-    pub(crate) fn release_whole(&mut self) {
+    pub(crate) fn release_whole(&mut self, src: Src<'_>) {
         if !self.whole_open {
             return;
         }
@@ -147,17 +149,17 @@ impl<'h> Core<'h> {
         {
             whole.text.clear();
             let end = whole.end;
-            self.emit_source(Span::new(start, end));
+            self.emit_source(src, Span::new(start, end));
         }
     }
 
     /// Runs the text handlers that can fire (the document's, then the scoped ones whose
     /// element is open) on one text unit, and writes it with their edits.
-    pub(super) fn text_handlers(&mut self, text: &str, span: Span) {
+    pub(super) fn text_handlers(&mut self, src: Src<'_>, text: &str, span: Span) {
         let shown = self.shown(span);
         let inside = self.inside_here();
         let mut around = Around::default();
-        let source = &self.src[span.start - self.base..span.end - self.base];
+        let source = src.get(span);
         let mut unit = Unit {
             kind: UnitKind::Text(text),
             source,
@@ -175,6 +177,6 @@ impl<'h> Core<'h> {
                 }
             }
         }
-        self.emit_around(&around, span);
+        self.emit_around(src, &around, span);
     }
 }
