@@ -74,6 +74,7 @@ pub(crate) enum NameRule {
     /// XML5 and LeafXML: XML 1.0's `Name`.
     Xml,
     /// MicroXML's `Name`.
+    #[cfg_attr(not(feature = "microxml"), allow(dead_code))]
     MicroXml,
 }
 

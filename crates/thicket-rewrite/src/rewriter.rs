@@ -233,6 +233,25 @@ enum Driver {
     LeafXml(Box<crate::leafxml::Driver>),
 }
 
+impl Driver {
+    /// What the core does differently for the dialect: whether its tokenizer cuts start tags at
+    /// limits (LeafXML's reader stops instead), whether text is held whole before it is handed
+    /// out (LeafXML), and which names handlers may give.
+    fn rules(&self) -> (bool, bool, crate::handlers::NameRule) {
+        use crate::handlers::NameRule;
+        match *self {
+            #[cfg(feature = "html")]
+            Driver::Html(_) => (true, false, NameRule::Html),
+            #[cfg(feature = "xml5")]
+            Driver::Xml5(_) => (true, false, NameRule::Xml),
+            #[cfg(feature = "microxml")]
+            Driver::MicroXml(_) => (true, false, NameRule::MicroXml),
+            #[cfg(feature = "leafxml")]
+            Driver::LeafXml(_) => (false, true, NameRule::Xml),
+        }
+    }
+}
+
 impl std::fmt::Debug for Driver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
@@ -378,15 +397,12 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             ),
         };
         let mut core = Core::new(html, true, settings.handlers);
-        #[cfg(feature = "leafxml")]
-        if matches!(driver, Driver::LeafXml(_)) {
+        let (cuts_tags, text_held, name_rule) = driver.rules();
+        if !cuts_tags {
             core.tag_limits = Limits::none();
-            core.text_held = true;
         }
-        #[cfg(feature = "microxml")]
-        if matches!(driver, Driver::MicroXml(_)) {
-            core.name_rule = crate::handlers::NameRule::MicroXml;
-        }
+        core.text_held = text_held;
+        core.name_rule = name_rule;
         Rewriter {
             driver,
             core,
