@@ -3,7 +3,11 @@
 
 use std::cell::RefCell;
 
-/// lol_html: `rel="nofollow"` on every `a[href]`, output to a `Vec<u8>`.
+/// lol_html: `rel="nofollow"` on every `a[href]`, output to a `Vec<u8>`. Both lol_html rows
+/// honour a `<meta charset>` (`with_adjust_charset_on_meta_tag`), as thicket-rewrite's sniffing
+/// does: the same work on a document that declares a legacy encoding (html5gum-6D30.html says
+/// iso-8859-1), where lol_html told UTF-8 would read text and write inserted text in the wrong
+/// encoding.
 pub fn lol_nofollow(_text: &str, bytes: &[u8]) -> Option<usize> {
     Some(lol_nofollow_output(bytes)?.len())
 }
@@ -14,10 +18,12 @@ pub fn lol_nofollow_output(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
     {
         let mut rw = HtmlRewriter::new(
-            Settings::new().append_element_content_handler(element!("a[href]", |a| {
-                a.set_attribute("rel", "nofollow")?;
-                Ok(())
-            })),
+            Settings::new()
+                .with_adjust_charset_on_meta_tag(true)
+                .append_element_content_handler(element!("a[href]", |a| {
+                    a.set_attribute("rel", "nofollow")?;
+                    Ok(())
+                })),
             |c: &[u8]| out.extend_from_slice(c),
         );
         rw.write(bytes).ok()?;
@@ -40,6 +46,7 @@ pub fn lol_headings_text(bytes: &[u8]) -> Option<String> {
     {
         let mut rw = HtmlRewriter::new(
             Settings::new()
+                .with_adjust_charset_on_meta_tag(true)
                 .append_element_content_handler(element!("h1, h2, h3", |_h| {
                     *count.borrow_mut() += 1;
                     Ok(())

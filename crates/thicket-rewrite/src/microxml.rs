@@ -48,14 +48,26 @@ pub(crate) struct Driver {
 }
 
 /// A text unit spans the CDATA delimiters around its text: a `<![CDATA[` the tokenizer
-/// discards just before text is held and joins the text's unit, and text whose source ends
-/// inside a CDATA section is held (copied, with the text pieces after it) until the `]]>`.
+/// discards just before text joins the text's unit, and text whose source ends inside a CDATA
+/// section is held (copied) until the section's `]]>`. What comes before the open section is
+/// handed out at once (a run of sections is never held whole): at most one section is held,
+/// and the core's `MemoryLimits::max_buffered` bounds it as any unfinished token.
 #[derive(Default)]
 struct Cdata {
     /// A discarded `<![CDATA[` (and what the tokenizer discarded with it), not yet written.
     lead: Option<Span>,
-    /// Text whose source ends inside a CDATA section, and its span.
-    held: Option<(String, Span)>,
+    /// Text whose source ends inside a CDATA section.
+    held: Option<Held>,
+}
+
+/// Text held until the CDATA section its source ends in closes.
+struct Held {
+    text: String,
+    span: Span,
+    /// The source before this offset has been scanned for delimiters (the scan state below).
+    scanned: usize,
+    /// Where the open section starts (its `<![CDATA[`), when the scan ended inside one.
+    open: Option<usize>,
 }
 
 impl Driver {
@@ -221,29 +233,31 @@ impl Cdata {
             }
         }
         match &mut self.held {
-            Some((held, s)) if s.end == start => {
-                held.push_str(text);
-                s.end = span.end;
+            Some(h) if h.span.end == start => {
+                h.text.push_str(text);
+                h.span.end = span.end;
             }
             _ => {
                 self.flush(core);
                 let whole = Span::new(start, span.end);
-                if start == span.start && !ends_in_cdata(core, whole, text.len()) {
-                    // The usual text: handed out as the tokenizer lent it.
+                if start == span.start && whole.end - whole.start == text.len() {
+                    // The usual text, with no delimiter in its source: handed out as the
+                    // tokenizer lent it.
                     core.process(Event::Unit {
                         kind: UnitKind::Text(text),
                         span,
                     });
                     return;
                 }
-                self.held = Some((text.to_owned(), whole));
+                self.held = Some(Held {
+                    text: text.to_owned(),
+                    span: whole,
+                    scanned: whole.start,
+                    open: None,
+                });
             }
         }
-        if let Some((held, s)) = &self.held
-            && !ends_in_cdata(core, *s, held.len())
-        {
-            self.flush(core);
-        }
+        self.settle(core);
     }
 
     /// Discarded input outside tags; true when it was taken as a CDATA delimiter.
@@ -251,14 +265,12 @@ impl Cdata {
         let source = source(core, span);
         let (closes, opens) = (source.starts_with("]]>"), source.starts_with("<![CDATA["));
         if closes
-            && let Some((held, s)) = &mut self.held
-            && s.end == span.start
+            && let Some(h) = &mut self.held
+            && h.span.end == span.start
+            && h.open.is_some()
         {
-            s.end = span.end;
-            let (len, s) = (held.len(), *s);
-            if !ends_in_cdata(core, s, len) {
-                self.flush(core);
-            }
+            h.span.end = span.end;
+            self.settle(core);
             return true;
         }
         self.flush(core);
@@ -269,12 +281,53 @@ impl Cdata {
         false
     }
 
+    /// Scans what was added to the held text's source: text outside any section, and
+    /// complete sections, are handed out; only an open section's part stays held.
+    fn settle(&mut self, core: &mut Core<'_>) {
+        let Some(h) = &mut self.held else { return };
+        let src = source(core, Span::new(h.scanned, h.span.end)).as_bytes();
+        let mut i = 0;
+        while i < src.len() {
+            match h.open {
+                None if src[i..].starts_with(b"<![CDATA[") => {
+                    h.open = Some(h.scanned + i);
+                    i += 9;
+                }
+                Some(_) if src[i..].starts_with(b"]]>") => {
+                    h.open = None;
+                    i += 3;
+                }
+                _ => i += 1,
+            }
+        }
+        h.scanned = h.span.end;
+        let Some(open) = h.open else {
+            self.flush(core);
+            return;
+        };
+        if open == h.span.start {
+            return;
+        }
+        // Hand out what comes before the open section; hold the rest.
+        let before = text_len(source(core, Span::new(h.span.start, open)));
+        if before > h.text.len() || !h.text.is_char_boundary(before) {
+            // (Not the text the tokenizer gave for that source: keep it all, as a unit.)
+            return;
+        }
+        core.process(Event::Unit {
+            kind: UnitKind::Text(&h.text[..before]),
+            span: Span::new(h.span.start, open),
+        });
+        h.text.drain(..before);
+        h.span.start = open;
+    }
+
     /// Writes what is held: the text unit, or the delimiter no text followed.
     fn flush(&mut self, core: &mut Core<'_>) {
-        if let Some((text, span)) = self.held.take() {
+        if let Some(h) = self.held.take() {
             core.process(Event::Unit {
-                kind: UnitKind::Text(&text),
-                span,
+                kind: UnitKind::Text(&h.text),
+                span: h.span,
             });
         }
         if let Some(span) = self.lead.take() {
@@ -289,17 +342,25 @@ fn source<'c>(core: &'c Core<'_>, span: Span) -> &'c str {
     core.src.get(at(span.start)..at(span.end)).unwrap_or("")
 }
 
-/// Whether the source of a text unit (`text_len` bytes of text) ends inside a CDATA section
-/// (its last `<![CDATA[` has no `]]>` after it). Text whose source is as long as it has no
-/// delimiter at all, so most text is not searched.
-fn ends_in_cdata(core: &Core<'_>, span: Span, text_len: usize) -> bool {
-    if span.end - span.start == text_len {
-        return false;
+/// The length of the text the tokenizer gives for `source`, text and complete CDATA sections
+/// (no reference: those are tokens of their own): the source without the sections'
+/// delimiters, a CR LF pair as one line feed.
+fn text_len(source: &str) -> usize {
+    let b = source.as_bytes();
+    let (mut n, mut i, mut inside) = (0, 0, false);
+    while i < b.len() {
+        if !inside && b[i..].starts_with(b"<![CDATA[") {
+            inside = true;
+            i += 9;
+        } else if inside && b[i..].starts_with(b"]]>") {
+            inside = false;
+            i += 3;
+        } else {
+            n += usize::from(!(b[i] == b'\r' && b.get(i + 1) == Some(&b'\n')));
+            i += 1;
+        }
     }
-    let source = source(core, span);
-    source
-        .rfind("<![CDATA[")
-        .is_some_and(|open| !source[open..].contains("]]>"))
+    n
 }
 
 /// An attribute's source: its name through its value's closing quote (the tokenizer hands the

@@ -462,3 +462,32 @@ fn microxml_text_units_hold_cdata_sections_whole() {
         }
     }
 }
+
+/// A run of CDATA sections streams: what comes before the open section is handed out, so at
+/// most one section is held (here under a 64-byte buffer limit), and the units' texts and
+/// sources still add up to the node's text and the input, CR LF and all, however it is split.
+#[test]
+fn microxml_cdata_runs_stream() {
+    use std::cell::RefCell;
+    use thicket_rewrite::MemoryLimits;
+    let input = format!(
+        "<r>a\r\n{}b\r\n<![CDATA[x\r\ny]]>\r\n</r>",
+        "<![CDATA[ab\r\n]]>".repeat(2000)
+    );
+    let text = format!("a\n{}b\nx\ny\n", "ab\n".repeat(2000));
+    for chunk in [1, 7, 64, 4096, input.len()] {
+        let (texts, sources) = (RefCell::new(String::new()), RefCell::new(String::new()));
+        let settings = Settings::new()
+            .with_memory_limits(MemoryLimits::none().with_max_buffered(Some(64)))
+            .on_text(|t| {
+                if let UnitKind::Text(s) = t.kind() {
+                    texts.borrow_mut().push_str(s);
+                }
+                sources.borrow_mut().push_str(t.source());
+            });
+        let out = common::rewrite_chunked(&input, Dialect::MicroXml, settings, chunk);
+        assert_eq!(out, input, "chunks of {chunk}");
+        assert_eq!(texts.into_inner(), text, "chunks of {chunk}");
+        assert_eq!(sources.into_inner(), input[3..input.len() - 4], "chunks of {chunk}");
+    }
+}
