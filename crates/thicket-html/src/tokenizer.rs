@@ -573,6 +573,34 @@ impl Tokenizer {
         self.diagnostics.omitted()
     }
 
+    /// How many times a limit of [`Options::limits`](crate::Options) cut the input so far
+    /// (`attribute-limit`, `name-length-limit`, `value-length-limit`, `token-length-limit`),
+    /// counted whether or not `max_diagnostics` kept the diagnostics; with
+    /// [`last_limit_reached`](Self::last_limit_reached), how a caller that keeps no
+    /// diagnostics learns that a token was cut (the rewriter reports it, so that a selector
+    /// never misses an attribute silently).
+    ///
+    /// ```
+    /// use thicket_html::{Options, Tokenizer};
+    /// use thicket_input::Limits;
+    /// let limits = Limits::none().with_max_attributes(1).with_max_diagnostics(0);
+    /// let mut t = Tokenizer::with_options(Options { limits, ..Options::default() });
+    /// t.feed("<a x=1 y=2>");
+    /// t.finish();
+    /// while t.next_token().is_some() {}
+    /// assert_eq!(t.limits_reached(), 1);
+    /// assert_eq!(t.last_limit_reached().unwrap().code.as_str(), "attribute-limit");
+    /// assert!(t.diagnostics().is_empty());
+    /// ```
+    pub fn limits_reached(&self) -> usize {
+        self.limit.reached
+    }
+
+    /// The diagnostic of the last limit reached (see [`limits_reached`](Self::limits_reached)).
+    pub fn last_limit_reached(&self) -> Option<Diagnostic<ErrorCode>> {
+        self.limit.last_reached
+    }
+
     /// Lets the cursor drop the consumed prefix of its buffer (it does when that is large), so
     /// that memory stays proportional to the unconsumed input and the current token. Within a
     /// token that a limit cut, the token's own consumed input goes too (see `limits.rs`). The

@@ -15,7 +15,7 @@
 
 use std::collections::VecDeque;
 
-use crate::error::Diagnostic;
+use crate::error::{Diagnostic, ErrorCode};
 
 /// How many more may be kept, from an optional cap.
 fn room(cap: Option<usize>) -> usize {
@@ -40,6 +40,10 @@ pub(crate) struct TokenizerDiagnostics {
     /// How many more may ever be released.
     room: usize,
     omitted: usize,
+    /// How many times a limit cut the input, and the last such diagnostic (whether or not it
+    /// is kept).
+    pub(crate) limits_reached: usize,
+    pub(crate) last_limit: Option<Diagnostic>,
 }
 
 impl TokenizerDiagnostics {
@@ -53,6 +57,8 @@ impl TokenizerDiagnostics {
             released: Vec::new(),
             room: room(cap),
             omitted: 0,
+            limits_reached: 0,
+            last_limit: None,
         }
     }
 
@@ -72,6 +78,13 @@ impl TokenizerDiagnostics {
     /// by the value-length limit), which goes after those starting at or before it.
     #[inline]
     pub(crate) fn lexer(&mut self, d: Diagnostic) {
+        if matches!(
+            d.code,
+            ErrorCode::AttributeLimit | ErrorCode::NameLengthLimit | ErrorCode::ValueLengthLimit
+        ) {
+            self.limits_reached += 1;
+            self.last_limit = Some(d);
+        }
         if self.lexer_room > 0
             && self
                 .lexer

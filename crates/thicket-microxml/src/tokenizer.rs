@@ -79,6 +79,33 @@ impl Tokenizer {
         self.lexer.omitted_diagnostics()
     }
 
+    /// How many times a limit of [`Options::limits`](crate::Options) cut a tag so far
+    /// (`attribute-limit`, `name-length-limit`, `value-length-limit`), counted whether or not
+    /// `max_diagnostics` kept the diagnostics; with
+    /// [`last_limit_reached`](Self::last_limit_reached), how a caller that keeps no
+    /// diagnostics learns that a tag was cut.
+    ///
+    /// ```
+    /// use thicket_microxml::{Options, Tokenizer};
+    /// use thicket_input::Limits;
+    /// let mut options = Options::default();
+    /// options.limits = Limits::none().with_max_attributes(1).with_max_diagnostics(0);
+    /// let mut t = Tokenizer::new(options);
+    /// t.feed("<a x='1' y='2'/>");
+    /// t.finish();
+    /// while t.next_token().is_some() {}
+    /// assert_eq!(t.limits_reached(), 1);
+    /// assert_eq!(t.last_limit_reached().unwrap().code.as_str(), "attribute-limit");
+    /// ```
+    pub fn limits_reached(&self) -> usize {
+        self.lexer.limits_reached().0
+    }
+
+    /// The diagnostic of the last limit reached (see [`limits_reached`](Self::limits_reached)).
+    pub fn last_limit_reached(&self) -> Option<Diagnostic> {
+        self.lexer.limits_reached().1
+    }
+
     /// Tokenizes the whole of `text`: the tokens (whose spans tile `text`; each text run is one
     /// `Data` token) and every diagnostic kept, in source order.
     pub fn tokenize(text: &str, options: Options) -> (Vec<Token<'static>>, Vec<Diagnostic>) {

@@ -169,6 +169,8 @@ pub(crate) struct Core<'h> {
     /// content): text counts against `MemoryLimits::max_buffered` as other tokens do, so the
     /// limit stops it the same way whether it was held between calls or came in one.
     pub(crate) text_held: bool,
+    /// How many times the tokenizer's limits cut a token, as last seen (`tokenizer_limit`).
+    pub(crate) limits_seen: usize,
     /// The names handlers may give elements and attributes.
     pub(crate) name_rule: crate::handlers::NameRule,
     program: Program,
@@ -293,6 +295,64 @@ fn is_integration_point(name: &str) -> bool {
     )
 }
 
+/// Whether `tail`, a start tag's source after its last kept attribute, names an attribute
+/// other than the kept ones (`html`: names compared ASCII case-insensitively, as that tokenizer
+/// lowercases them). Reads names and values as the tokenizers do, closely enough to tell
+/// repeats from others: a name runs to space, `/`, `>` or `=`; a value is quoted or runs to
+/// space or `>`.
+fn tail_names_another(tail: &str, kept: &[Attr<'_>], html: bool) -> bool {
+    let b = tail.as_bytes();
+    let space = |c: u8| c.is_ascii_whitespace();
+    let mut i = 0;
+    loop {
+        while i < b.len() && (space(b[i]) || b[i] == b'/') {
+            i += 1;
+        }
+        if i >= b.len() || b[i] == b'>' {
+            return false;
+        }
+        let start = i;
+        i += 1;
+        while i < b.len() && !(space(b[i]) || matches!(b[i], b'/' | b'>' | b'=')) {
+            i += 1;
+        }
+        let name = &tail[start..i];
+        let same = |a: &Attr<'_>| {
+            if html {
+                a.name.eq_ignore_ascii_case(name)
+            } else {
+                a.name == name
+            }
+        };
+        if !kept.iter().any(same) {
+            return true;
+        }
+        while i < b.len() && space(b[i]) {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'=' {
+            i += 1;
+            while i < b.len() && space(b[i]) {
+                i += 1;
+            }
+            match b.get(i) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    i += 1;
+                    while i < b.len() && b[i] != q {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                _ => {
+                    while i < b.len() && !(space(b[i]) || b[i] == b'>') {
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl<'h> Core<'h> {
     pub(crate) fn new(html: bool, output: bool, handlers: Handlers<'h>) -> Core<'h> {
         let (mut lists, element_handlers): (Vec<_>, Vec<_>) = handlers.elements.into_iter().unzip();
@@ -332,6 +392,7 @@ impl<'h> Core<'h> {
             max_depth: handlers.limits.max_depth,
             tag_limits: handlers.limits,
             text_held: false,
+            limits_seen: 0,
             name_rule: if html {
                 crate::handlers::NameRule::Html
             } else {
@@ -506,6 +567,25 @@ impl<'h> Core<'h> {
             return true;
         }
         false
+    }
+
+    /// The tokenizer reached one of its limits (`limits_reached` went up to `count`; `code`
+    /// and `span` are its last such diagnostic): a tag lost attributes, or a name or value was
+    /// cut, so a selector may have missed what was cut. The rewriter keeps none of the
+    /// tokenizers' diagnostics, so it reports this one as its own (capped as its others),
+    /// never a silent truncation.
+    pub(crate) fn tokenizer_limit(&mut self, count: usize, code: &str, span: Span) {
+        self.limits_seen = count;
+        let code = match code {
+            "attribute-limit" => ErrorCode::AttributeLimit,
+            "name-length-limit" => ErrorCode::NameLengthLimit,
+            "value-length-limit" => ErrorCode::ValueLengthLimit,
+            _ => ErrorCode::TokenLengthLimit,
+        };
+        if self.diagnostics.len() < self.max_diagnostics {
+            let span = self.shown(span);
+            self.diagnostics.push(Diagnostic::new(code, span));
+        }
     }
 
     /// How many frames at `SHALLOW` or deeper are named `name`.
@@ -1114,10 +1194,11 @@ impl<'h> Core<'h> {
 
     /// Whether editing this start tag as `e` asks could lose what a tokenizer limit cut from
     /// it (the tag is written from the attributes the tokenizer kept, and an edit matches
-    /// names as it cut them): attributes dropped past `Limits::max_attributes` (input left
-    /// between the last attribute and the tag's end), or an edited attribute whose name may have
+    /// names as it cut them): attributes dropped past `Limits::max_attributes` (a name other
+    /// than the kept ones between the last attribute and the tag's end), or an edited
+    /// attribute whose name may have
     /// been cut at `Limits::max_name_len`. Removing or unwrapping the element, or leaving its
-    /// tag alone, loses nothing. Only tags at a limit are looked at.
+    /// tag alone, loses nothing. Looked at only when those limits are set.
     fn cut_by_limit(
         &self,
         src: Src<'_>,
@@ -1128,19 +1209,18 @@ impl<'h> Core<'h> {
         if e.removed || e.unwrapped || (e.rename.is_none() && e.attributes.is_empty()) {
             return None;
         }
-        if let Some(max) = self.tag_limits.max_attributes
-            && attributes.len() >= max
-        {
+        if self.tag_limits.max_attributes.is_some() {
+            // Input after the last attribute kept, other than repeats of kept names (which the
+            // tokenizers drop as the spec says), is attributes dropped past the limit (which
+            // counts repeats too: one kept attribute can be all that is left).
             let from = attributes.last().map_or(span.start + 1, |a| a.span.end);
             let tail = src.get(Span::new(from.min(span.end), span.end));
-            // The tag's name (when it has no attribute), then only space and the tag's end.
             let tail = match attributes.last() {
                 Some(_) => tail,
                 None => tail
                     .trim_start_matches(|c: char| !c.is_ascii_whitespace() && c != '/' && c != '>'),
             };
-            let rest = tail.trim_end_matches('>').trim_end_matches('/');
-            if !rest.trim_ascii().is_empty() {
+            if tail_names_another(tail, attributes, self.html) {
                 return Some(ErrorCode::AttributeLimit);
             }
         }

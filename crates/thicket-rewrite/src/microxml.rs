@@ -108,7 +108,16 @@ impl Driver {
             in_value,
             cdata,
         } = self;
-        while let Some(token) = tokenizer.next_token() {
+        loop {
+            // A limit the tokenizer reached in the token before (see `Core::tokenizer_limit`).
+            if tokenizer.limits_reached() != core.limits_seen
+                && let Some(d) = tokenizer.last_limit_reached()
+            {
+                core.tokenizer_limit(tokenizer.limits_reached(), d.code.as_str(), d.span);
+            }
+            let Some(token) = tokenizer.next_token() else {
+                break;
+            };
             // Text and the CDATA delimiters around it; anything else first writes what was held.
             match &token {
                 Token::Data { text, span } | Token::CharRef { text, span }

@@ -903,6 +903,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Html(t) => {
                 while let Some((token, input)) = t.next_token_with_input() {
                     html_event(core, token, input);
+                    if t.limits_reached() != core.limits_seen
+                        && let Some(d) = t.last_limit_reached()
+                    {
+                        core.tokenizer_limit(t.limits_reached(), d.code.as_str(), d.span);
+                    }
                     // Text is built only while a text handler or capture can see it.
                     if core.switch_text {
                         core.switch_text = false;
@@ -927,6 +932,11 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                                 t.recycle(spare);
                             }
                         }
+                    }
+                    if t.limits_reached() != core.limits_seen
+                        && let Some(d) = t.last_limit_reached()
+                    {
+                        core.tokenizer_limit(t.limits_reached(), d.code.as_str(), d.span);
                     }
                     // Text is built only while a text handler or capture can see it.
                     if core.switch_text {

@@ -488,6 +488,10 @@ fn microxml_cdata_runs_stream() {
         let out = common::rewrite_chunked(&input, Dialect::MicroXml, settings, chunk);
         assert_eq!(out, input, "chunks of {chunk}");
         assert_eq!(texts.into_inner(), text, "chunks of {chunk}");
-        assert_eq!(sources.into_inner(), input[3..input.len() - 4], "chunks of {chunk}");
+        assert_eq!(
+            sources.into_inner(),
+            input[3..input.len() - 4],
+            "chunks of {chunk}"
+        );
     }
 }

@@ -300,3 +300,52 @@ fn leafxml_text_is_held_so_it_counts() {
     let run = splits::every_split("<r>abcd</r>", Dialect::LeafXml, buffered(9));
     assert_eq!((run.error, run.out.as_str()), (None, "<r>abcd</r>"));
 }
+
+/// HTML counts repeated attributes against `max_attributes` and drops them: a tag can keep one
+/// attribute and have lost others past the limit. An edit of it stops the rewrite; repeats
+/// the spec drops are not a cut. And any tag a limit cut is a diagnostic of the rewriter's
+/// (its tokenizer's own diagnostics are not kept), so a selector never misses what was cut
+/// without a word.
+#[test]
+fn cut_tags_are_reported_and_never_edited() {
+    let run = |input: &str, dialect: Dialect, max: usize| {
+        let mut out = Vec::new();
+        // Every tag's attributes are read (`*`); only `a` is edited.
+        let settings = Settings::new()
+            .with_limits(Limits::none().with_max_attributes(max))
+            .on_element("*", |e| {
+                if e.name() == "a" {
+                    e.set_attribute("rel", "nofollow");
+                }
+            })
+            .unwrap();
+        let mut r = Rewriter::new(dialect, settings, |b: &[u8]| out.extend_from_slice(b));
+        let result = r.feed_str(input).and_then(|()| r.finish_input());
+        let codes: Vec<String> = r
+            .diagnostics()
+            .iter()
+            .map(|d| format!("{} {}", d.code.as_str(), d.span.start))
+            .collect();
+        let error = result.err().map(|e| e.code.as_str());
+        drop(r);
+        (String::from_utf8(out).unwrap(), error, codes)
+    };
+    let (out, error, _) = run("<p><a x=1 x=1 x=1 href=/i>t</a></p>", Dialect::Html, 2);
+    assert_eq!((out.as_str(), error), ("<p>", Some("attribute-limit")));
+    // Repeats only: not a cut.
+    let (out, error, codes) = run("<a href=1 x=1 x=2>t</a>", Dialect::Html, 5);
+    assert_eq!(out, "<a href=1 x=1 rel=\"nofollow\">t</a>");
+    assert_eq!((error, codes.len()), (None, 0));
+    // A tag no handler edits, cut: a diagnostic, the tag written as it was. (HTML reads the
+    // attributes of the tags a selector may look at: with `*`, every tag's.)
+    for dialect in [Dialect::Html, Dialect::Xml5, Dialect::MicroXml] {
+        let (out, error, codes) = run("<r><p x='1' y='2' z='3'>t</p></r>", dialect, 2);
+        assert_eq!(out, "<r><p x='1' y='2' z='3'>t</p></r>", "{dialect:?}");
+        assert_eq!(error, None, "{dialect:?}");
+        assert_eq!(codes.len(), 1, "{dialect:?}: {codes:?}");
+        assert!(
+            codes[0].starts_with("attribute-limit "),
+            "{dialect:?}: {codes:?}"
+        );
+    }
+}

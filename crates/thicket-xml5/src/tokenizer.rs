@@ -106,6 +106,10 @@ pub struct Tokenizer<'a> {
     diagnostic_room: usize,
     /// Diagnostics raised past [`thicket_input::Limits::max_diagnostics`]: counted, not returned.
     omitted: usize,
+    /// How many times a limit cut the input, and the last such diagnostic (whether or not it
+    /// was returned: [`Tokenizer::limits_reached`]).
+    limits_reached: usize,
+    last_limit: Option<Diagnostic>,
     /// The input: a whole `&str` borrowed, or the chunks fed so far not yet compacted away.
     input: Cursor<'a>,
     /// Lazy tokenizing ([`Options::lazy`]): what is dropped from each token before it goes out.
@@ -246,6 +250,8 @@ impl<'a> Tokenizer<'a> {
             scan_limits: ScanLimits::new(&options.limits),
             diagnostic_room: options.limits.max_diagnostics.unwrap_or(usize::MAX),
             omitted: 0,
+            limits_reached: 0,
+            last_limit: None,
             input,
             skip_text,
             some_attributes,
@@ -338,6 +344,31 @@ impl<'a> Tokenizer<'a> {
     /// returned as events nor collected).
     pub fn omitted_diagnostics(&self) -> usize {
         self.omitted
+    }
+
+    /// How many times a limit of [`Options::limits`](crate::Options) cut a tag so far
+    /// (`attribute-limit`, `name-length-limit`, `value-length-limit`), counted whether or not
+    /// `max_diagnostics` let the diagnostics out; with
+    /// [`last_limit_reached`](Self::last_limit_reached), how a caller that keeps no
+    /// diagnostics learns that a tag was cut.
+    ///
+    /// ```
+    /// use thicket_xml5::{Options, Tokenizer};
+    /// use thicket_input::Limits;
+    /// let mut options = Options::default();
+    /// options.limits = Limits::none().with_max_attributes(1).with_max_diagnostics(0);
+    /// let mut t = Tokenizer::with_options("<a x='1' y='2'/>", options);
+    /// while t.next_token().is_some() {}
+    /// assert_eq!(t.limits_reached(), 1);
+    /// assert_eq!(t.last_limit_reached().unwrap().code.as_str(), "attribute-limit");
+    /// ```
+    pub fn limits_reached(&self) -> usize {
+        self.limits_reached
+    }
+
+    /// The diagnostic of the last limit reached (see [`limits_reached`](Self::limits_reached)).
+    pub fn last_limit_reached(&self) -> Option<Diagnostic> {
+        self.last_limit
     }
 
     /// The next token; diagnostics met on the way are kept (see [`Tokenizer::take_diagnostics`]).
@@ -771,6 +802,13 @@ impl<'a> Tokenizer<'a> {
     /// counts it past [`thicket_input::Limits::max_diagnostics`].
     #[cold]
     fn error(&mut self, code: ErrorCode, span: Span) {
+        if matches!(
+            code,
+            ErrorCode::AttributeLimit | ErrorCode::NameLengthLimit | ErrorCode::ValueLengthLimit
+        ) {
+            self.limits_reached += 1;
+            self.last_limit = Some(Diagnostic::new(code, span));
+        }
         self.flush_text();
         if self.diagnostic_room == 0 {
             self.omitted += 1;

@@ -37,6 +37,10 @@ pub(super) struct Guard {
     value_cut: bool,
     /// Attributes the current tag has started, duplicates included.
     pub(super) attributes_seen: usize,
+    /// How many times a limit was reached, and the diagnostic of the last (kept whatever
+    /// `max_diagnostics` keeps: `Tokenizer::limits_reached`).
+    pub(super) reached: usize,
+    pub(super) last_reached: Option<Diagnostic<ErrorCode>>,
     /// The current token dropped input: the buffer may forget what the token has consumed.
     pub(super) detach: bool,
     /// How many attributes of the current tag are already owned strings.
@@ -58,6 +62,8 @@ impl Guard {
             name_cut: false,
             value_cut: false,
             attributes_seen: 0,
+            reached: 0,
+            last_reached: None,
             detach: false,
             owned_attributes: 0,
         }
@@ -163,6 +169,8 @@ impl Tokenizer {
     #[cold]
     fn limit_reached(&mut self, code: ErrorCode, span: Span) {
         self.limit.detach = true;
+        self.limit.reached += 1;
+        self.limit.last_reached = Some(Diagnostic::new(code, span));
         self.push_in_order(Diagnostic::new(code, span));
     }
 

@@ -246,6 +246,11 @@ impl<'a> Lexer<'a> {
         self.diags.omitted()
     }
 
+    /// How many times a limit cut the input, and the last such diagnostic.
+    pub(crate) fn limits_reached(&self) -> (usize, Option<Diagnostic>) {
+        (self.diags.limits_reached, self.diags.last_limit)
+    }
+
     /// Steps the modes as far as the input goes, handing the tokens to `builder` (which copies
     /// their text).
     pub(crate) fn run_into(&mut self, builder: &mut crate::tree::TreeBuilder<'_>) {
