@@ -169,7 +169,12 @@ pub(crate) struct Core<'h> {
     /// content): text counts against `MemoryLimits::max_buffered` as other tokens do, so the
     /// limit stops it the same way whether it was held between calls or came in one.
     pub(crate) text_held: bool,
-    /// How many times the tokenizer's limits cut a token, as last seen (`tokenizer_limit`).
+    /// How many times the tokenizer's limits cut a token, as last seen (`tokenizer_limit`;
+    /// LeafXML's reader stops at a limit instead).
+    #[cfg_attr(
+        not(any(feature = "html", feature = "xml5", feature = "microxml")),
+        allow(dead_code)
+    )]
     pub(crate) limits_seen: usize,
     /// The names handlers may give elements and attributes.
     pub(crate) name_rule: crate::handlers::NameRule,
@@ -574,6 +579,10 @@ impl<'h> Core<'h> {
     /// cut, so a selector may have missed what was cut. The rewriter keeps none of the
     /// tokenizers' diagnostics, so it reports this one as its own (capped as its others),
     /// never a silent truncation.
+    #[cfg_attr(
+        not(any(feature = "html", feature = "xml5", feature = "microxml")),
+        allow(dead_code)
+    )]
     pub(crate) fn tokenizer_limit(&mut self, count: usize, code: &str, span: Span) {
         self.limits_seen = count;
         let code = match code {
