@@ -324,7 +324,7 @@ fn replace(
         error,
     };
     let target = std::fs::canonicalize(path).map_err(read_error)?;
-    let mut source = Source::open(path)?.with_progress();
+    // Looked at before the file is opened: opening a pipe waits for a writer.
     let meta = std::fs::metadata(&target).map_err(read_error)?;
     if !meta.is_file() {
         // A device or a pipe would become a regular file.
@@ -332,6 +332,7 @@ fn replace(
             "not a regular file (--in-place replaces files only)",
         ))));
     }
+    let mut source = Source::open(path)?.with_progress();
     let permissions = meta.permissions();
     let dir = target
         .parent()

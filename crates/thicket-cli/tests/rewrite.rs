@@ -713,3 +713,41 @@ fn html_limits_of_a_short_input_are_reported() {
         stderr(&out)
     );
 }
+
+/// A named pipe among the files of `--in-place` is refused without being opened (opening one
+/// waits for a writer): the run ends, exit 2, and the other files are rewritten.
+#[cfg(unix)]
+#[test]
+fn in_place_refuses_a_pipe_without_opening_it() {
+    let dir = scratch("fifo");
+    let pipe = dir.join("p.xml");
+    let made = std::process::Command::new("mkfifo").arg(&pipe).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // No mkfifo here: nothing to test.
+    }
+    let file = dir.join("f.xml");
+    std::fs::write(&file, "<r/>").unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_thicket"))
+        .args(["rewrite", "-i", "--set-attr", "r", "k", "v"])
+        .arg(&pipe)
+        .arg(&file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = None;
+    for _ in 0..200 {
+        if let Some(s) = child.try_wait().unwrap() {
+            status = Some(s);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let status = status.expect("the rewrite ends without waiting for the pipe");
+    assert_eq!(status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "<r k=\"v\"/>");
+}
