@@ -39,6 +39,8 @@ struct Lines {
     at: usize,
     line: usize,
     column: usize,
+    /// The byte before `at` was a CR (an LF right after it ends no other line).
+    after_cr: bool,
 }
 
 impl Lines {
@@ -47,24 +49,26 @@ impl Lines {
     fn locate(&mut self, to: usize) -> (usize, usize) {
         if to > self.at {
             let bytes = &self.buf[self.at - self.base..to - self.base];
+            // Lines end at LF, CR LF and a lone CR, as everywhere in the CLI (docs/cli.md).
+            let mut step = |c: u32, lead: bool| {
+                if c == u32::from(b'\n') && self.after_cr {
+                    // The LF of a CR LF: the CR ended the line.
+                } else if c == u32::from(b'\n') || c == u32::from(b'\r') {
+                    self.line += 1;
+                    self.column = 1;
+                } else if lead {
+                    self.column += 1;
+                }
+                self.after_cr = c == u32::from(b'\r');
+            };
             if self.encoding == UTF_8 {
                 for &b in bytes {
-                    if b == b'\n' {
-                        self.line += 1;
-                        self.column = 1;
-                    } else if b & 0xC0 != 0x80 {
-                        self.column += 1;
-                    }
+                    step(u32::from(b), b & 0xC0 != 0x80);
                 }
             } else {
                 let (text, _) = self.encoding.decode_without_bom_handling(bytes);
                 for c in text.chars() {
-                    if c == '\n' {
-                        self.line += 1;
-                        self.column = 1;
-                    } else {
-                        self.column += 1;
-                    }
+                    step(u32::from(c), true);
                 }
             }
             self.at = to;
@@ -181,6 +185,7 @@ fn select_file(
         at: 0,
         line: 1,
         column: 1,
+        after_cr: false,
     });
     let printer = RefCell::new(Printer {
         out,

@@ -507,6 +507,23 @@ fn select_streams_a_large_document_in_every_mode() {
     assert_eq!(json_number(&last, "column"), 1, "{last}");
 }
 
+/// `select --json` counts lines as the rest of the CLI does: LF, CR LF (one break) and a lone
+/// CR end a line, also when a CR LF is split between two chunks.
+#[test]
+fn select_json_lines_end_at_cr_lf_and_cr() {
+    let mut doc = "<r>\r<a>x</a>\r\n<a/>\n\r<a/>".to_owned();
+    // A CR at the end of the first 64 KiB chunk and its LF at the start of the next.
+    doc.push_str(&" ".repeat(65_536 - doc.len() - 1));
+    doc.push_str("\r\n<a/></r>");
+    let file = write("select-cr.xml", doc.as_bytes());
+    let json = run(&["select", "--json", "a", &file]);
+    let lines: Vec<usize> = stdout(&json)
+        .lines()
+        .map(|l| json_number(l, "line"))
+        .collect();
+    assert_eq!(lines, [2, 3, 5, 6], "{}", stdout(&json));
+}
+
 /// `select`: a file the rewriter stops in is reported as the document's error, not a read
 /// error; the next file is still read, and the exit status is 2. Standard input is `<stdin>`.
 #[test]
