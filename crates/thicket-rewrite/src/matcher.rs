@@ -89,7 +89,50 @@ struct Extra {
     /// Words 1 and up of the four sets, one set after the other (`rest_words(width)` each).
     rest: Box<[u64]>,
     /// Element children per name (only when a selector uses `:nth-of-type`).
-    type_counts: NameCounts,
+    type_counts: TypeCounts,
+}
+
+/// Element children per name, compactly: the names end to end in one string, and per name
+/// (by its keyed hash) where it is and how many; no allocation per name. Two names of one
+/// keyed hash (which no input can arrange) go to a list compared in full.
+#[derive(Debug, Default)]
+struct TypeCounts {
+    names: String,
+    /// Keyed hash -> (where the name starts in `names`, its length, the count).
+    counts: PrehashedMap<(u32, u32, u32)>,
+    /// Names whose hash another name has already.
+    others: Vec<(Box<str>, u32)>,
+}
+
+impl TypeCounts {
+    /// Counts one more child named `name` (keyed hash `key`); its count with it.
+    fn add(&mut self, key: u64, name: &str) -> u32 {
+        let at = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
+        let len = u32::try_from(name.len()).unwrap_or(u32::MAX);
+        let names = &mut self.names;
+        let entry = self.counts.entry(key).or_insert_with(|| {
+            names.push_str(name);
+            (at, len, 0)
+        });
+        let (start, len, count) = entry;
+        let same = names
+            .get(*start as usize..*start as usize + *len as usize)
+            .is_some_and(|n| n == name);
+        if same {
+            *count += 1;
+            return *count;
+        }
+        match self.others.iter_mut().find(|(n, _)| &**n == name) {
+            Some((_, c)) => {
+                *c += 1;
+                *c
+            }
+            None => {
+                self.others.push((name.into(), 1));
+                1
+            }
+        }
+    }
 }
 
 impl Extra {
@@ -98,7 +141,7 @@ impl Extra {
     fn wide(width: usize) -> Box<Extra> {
         Box::new(Extra {
             rest: vec![0; 4 * rest_words(width)].into_boxed_slice(),
-            type_counts: NameCounts::default(),
+            type_counts: TypeCounts::default(),
         })
     }
 }
@@ -174,22 +217,10 @@ impl MatchFrame {
     /// The count of element children named `local` so far, with this one.
     fn count_of_type(&mut self, hasher: &NameHasher, local: &str) -> u32 {
         let key = hasher.hash_name(local);
-        let slot = self
-            .extra
+        self.extra
             .get_or_insert_with(Default::default)
             .type_counts
-            .entry(key)
-            .or_default();
-        match slot.iter_mut().find(|(n, _)| &**n == local) {
-            Some((_, c)) => {
-                *c += 1;
-                *c
-            }
-            None => {
-                slot.push((local.into(), 1));
-                1
-            }
-        }
+            .add(key, local)
     }
 }
 
@@ -360,5 +391,24 @@ impl Program {
             *a = p | o;
         }
         frame
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TypeCounts;
+
+    #[test]
+    fn type_counts_count_per_name_even_when_two_names_share_a_hash() {
+        let mut c = TypeCounts::default();
+        assert_eq!(c.add(1, "a"), 1);
+        assert_eq!(c.add(2, "b"), 1);
+        assert_eq!(c.add(1, "a"), 2);
+        // Another name with `a`'s hash (no input can arrange it: the hash is keyed).
+        assert_eq!(c.add(1, "z"), 1);
+        assert_eq!(c.add(1, "z"), 2);
+        assert_eq!(c.add(1, "a"), 3);
+        assert_eq!(c.add(2, "b"), 2);
+        assert_eq!(c.names, "ab");
     }
 }
