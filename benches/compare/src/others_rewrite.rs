@@ -3,23 +3,33 @@
 
 use std::cell::RefCell;
 
-/// lol_html: `rel="nofollow"` on every `a[href]`, output to a `Vec<u8>`. Both lol_html rows
-/// honour a `<meta charset>` (`with_adjust_charset_on_meta_tag`), as thicket-rewrite's sniffing
-/// does: the same work on a document that declares a legacy encoding (html5gum-6D30.html says
-/// iso-8859-1), where lol_html told UTF-8 would read text and write inserted text in the wrong
-/// encoding.
+/// lol_html: `rel="nofollow"` on every `a[href]`, output to a `Vec<u8>`, honouring a
+/// `<meta charset>` (`with_adjust_charset_on_meta_tag`) as thicket-rewrite fed bytes sniffs
+/// one: the same work on a document that declares a legacy encoding (html5gum-6D30.html says
+/// iso-8859-1), where lol_html told UTF-8 reads text and writes inserted text in the wrong
+/// encoding. [`lol_nofollow_utf8`] is lol_html told UTF-8 (its default), the counterpart of
+/// thicket-rewrite fed a `&str` (no sniffing either).
 pub fn lol_nofollow(_text: &str, bytes: &[u8]) -> Option<usize> {
     Some(lol_nofollow_output(bytes)?.len())
 }
 
+/// [`lol_nofollow`] told UTF-8: no `<meta charset>` looked at.
+pub fn lol_nofollow_utf8(_text: &str, bytes: &[u8]) -> Option<usize> {
+    Some(lol_nofollow_with(bytes, false)?.len())
+}
+
 /// The output of [`lol_nofollow`] (also used by `--check-rewrite`).
 pub fn lol_nofollow_output(bytes: &[u8]) -> Option<Vec<u8>> {
+    lol_nofollow_with(bytes, true)
+}
+
+fn lol_nofollow_with(bytes: &[u8], meta: bool) -> Option<Vec<u8>> {
     use lol_html::{HtmlRewriter, Settings, element};
     let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
     {
         let mut rw = HtmlRewriter::new(
             Settings::new()
-                .with_adjust_charset_on_meta_tag(true)
+                .with_adjust_charset_on_meta_tag(meta)
                 .append_element_content_handler(element!("a[href]", |a| {
                     a.set_attribute("rel", "nofollow")?;
                     Ok(())
@@ -38,15 +48,24 @@ pub fn lol_headings(_text: &str, bytes: &[u8]) -> Option<usize> {
     Some(lol_headings_text(bytes)?.len())
 }
 
+/// [`lol_headings`] told UTF-8: no `<meta charset>` looked at.
+pub fn lol_headings_utf8(_text: &str, bytes: &[u8]) -> Option<usize> {
+    Some(lol_headings_with(bytes, false)?.len())
+}
+
 /// The text [`lol_headings`] collects (also used by `--check-rewrite`).
 pub fn lol_headings_text(bytes: &[u8]) -> Option<String> {
+    lol_headings_with(bytes, true)
+}
+
+fn lol_headings_with(bytes: &[u8], meta: bool) -> Option<String> {
     use lol_html::{HtmlRewriter, Settings, element, text};
     let text = RefCell::new(String::new());
     let count = RefCell::new(0usize);
     {
         let mut rw = HtmlRewriter::new(
             Settings::new()
-                .with_adjust_charset_on_meta_tag(true)
+                .with_adjust_charset_on_meta_tag(meta)
                 .append_element_content_handler(element!("h1, h2, h3", |_h| {
                     *count.borrow_mut() += 1;
                     Ok(())
