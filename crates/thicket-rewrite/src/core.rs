@@ -592,7 +592,7 @@ impl<'h> Core<'h> {
             _ => ErrorCode::TokenLengthLimit,
         };
         if self.diagnostics.len() < self.max_diagnostics {
-            let span = self.shown(span);
+            // (Mapped to source byte offsets with the others: `Rewriter::map_diagnostics`.)
             self.diagnostics.push(Diagnostic::new(code, span));
         }
     }

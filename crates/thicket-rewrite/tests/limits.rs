@@ -349,3 +349,27 @@ fn cut_tags_are_reported_and_never_edited() {
         );
     }
 }
+
+/// In a legacy encoding, a cut tag's diagnostic spans source bytes, as the rewriter's other
+/// diagnostics do (mapped once).
+#[test]
+fn cut_tag_diagnostics_span_source_bytes() {
+    let settings = Settings::new()
+        .with_limits(Limits::none().with_max_attributes(1))
+        .default_encoding(thicket_rewrite::encoding_rs::WINDOWS_1252)
+        .on_element("*", |_| {})
+        .unwrap();
+    let mut out = Vec::new();
+    let mut r = Rewriter::new(Dialect::Html, settings, |b: &[u8]| out.extend_from_slice(b));
+    // Two 2-byte characters in UTF-8 before the tag, one byte each in the input.
+    r.feed(b"<p>\xE9\xE9</p><a x=1 y=2>t</a>").unwrap();
+    r.finish_input().unwrap();
+    let spans: Vec<(String, usize)> = r
+        .diagnostics()
+        .iter()
+        .map(|d| (d.code.as_str().to_owned(), d.span.start))
+        .collect();
+    drop(r);
+    // The `y` of `<a x=1 y=2>` is at byte 16 of the input.
+    assert_eq!(spans, [("attribute-limit".to_owned(), 16)]);
+}
