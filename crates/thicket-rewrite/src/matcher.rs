@@ -234,6 +234,10 @@ pub(crate) struct Program {
     lists: Vec<SelectorList>,
     width: usize,
     of_type: bool,
+    /// When every `:nth-of-type` sits in a compound with a type name: those names, the only
+    /// ones whose siblings are counted (so the counters stay as few as the selectors' names,
+    /// whatever the document); `None`: every name is counted.
+    of_type_names: Option<Vec<Box<str>>>,
     hasher: NameHasher,
     /// When every compound of the program names a type: those names (an element with another
     /// name matches no compound, so its bits are all clear without running the program).
@@ -280,6 +284,13 @@ impl Program {
             of_type |= s.uses_of_type();
         }
         let types = type_filter(&lists);
+        let mut names = Vec::new();
+        let of_type_names = lists
+            .iter()
+            .flat_map(|l| &l.selectors)
+            .flat_map(|s| &s.compounds)
+            .all(|c| c.of_type_names(&mut names))
+            .then_some(names);
         let types_lowercase = types
             .iter()
             .flatten()
@@ -288,6 +299,7 @@ impl Program {
             lists,
             width,
             of_type,
+            of_type_names,
             hasher: NameHasher::new(),
             types,
             types_lowercase,
@@ -320,7 +332,16 @@ impl Program {
         matched.clear();
         parent.children += 1;
         let index = parent.children;
-        let type_index = if self.of_type {
+        let counted = |names: &Vec<Box<str>>| {
+            names.iter().any(|n| {
+                if html {
+                    n.eq_ignore_ascii_case(local)
+                } else {
+                    **n == *local
+                }
+            })
+        };
+        let type_index = if self.of_type && self.of_type_names.as_ref().is_none_or(counted) {
             parent.count_of_type(&self.hasher, local)
         } else {
             0

@@ -776,6 +776,36 @@ impl Compound {
             _ => false,
         })
     }
+
+    /// The names whose siblings `:nth-of-type` needs counted for this compound to be decided:
+    /// only its type's name when it has one (an element of another name fails the type
+    /// anyway), added to `names`; false when every name must be counted (an `:nth-of-type`
+    /// in a compound without a type name).
+    pub(crate) fn of_type_names(&self, names: &mut Vec<Box<str>>) -> bool {
+        let own = self.simples.iter().find_map(|s| match s {
+            Simple::Type(name) => Some(name),
+            _ => None,
+        });
+        for s in &self.simples {
+            match s {
+                Simple::NthOfType(..) => match own {
+                    Some(name) => {
+                        if !names.contains(name) {
+                            names.push(name.clone());
+                        }
+                    }
+                    None => return false,
+                },
+                Simple::Not(inner) => {
+                    if !inner.of_type_names(names) {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
+        }
+        true
+    }
 }
 
 impl Simple {

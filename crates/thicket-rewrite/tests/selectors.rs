@@ -354,10 +354,13 @@ fn deep_generated_documents_match_the_tree() {
         ]
         .map(String::from),
     );
+    // (Typed `:nth-of-type` alone counts only its names' siblings; `*:nth-of-type` all.)
     let selectors = [
         wide.join(", "),
         "a b c".to_owned(),
         "c:first-of-type".to_owned(),
+        "b:nth-of-type(odd) c:nth-of-type(2)".to_owned(),
+        "a > *:nth-of-type(2), c:not(:nth-of-type(3))".to_owned(),
     ];
     let mut deep_strays = 0;
     for round in 0..40 {
