@@ -796,11 +796,7 @@ impl Compound {
                     }
                     None => return false,
                 },
-                Simple::Not(inner) => {
-                    if !inner.of_type_names(names) {
-                        return false;
-                    }
-                }
+                Simple::Not(inner) if !inner.of_type_names(names) => return false,
                 _ => {}
             }
         }
