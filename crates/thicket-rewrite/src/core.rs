@@ -232,7 +232,7 @@ pub(crate) struct Core<'h> {
     /// (`switch_text`: it switches between tokens).
     pub(crate) want_text: bool,
     pub(crate) switch_text: bool,
-    memory: crate::MemoryLimits,
+    pub(crate) memory: crate::MemoryLimits,
     /// The error the rewrite stopped with (a memory limit).
     failed: Option<crate::Error>,
 }
@@ -301,8 +301,10 @@ fn is_integration_point(name: &str) -> bool {
 }
 
 /// Whether `tail`, a start tag's source after its last kept attribute, names an attribute
-/// other than the kept ones (`html`: names compared ASCII case-insensitively, as that tokenizer
-/// lowercases them). Reads names and values as the tokenizers do, closely enough to tell
+/// the tokenizer did not keep for a reason of its dialect. Only HTML's tokenizer drops
+/// repeated names (as the spec says); XML5 and MicroXML keep them, so there any name in the
+/// tail was dropped past the limit. HTML names are compared ASCII case-insensitively with NUL
+/// as U+FFFD, as that tokenizer reads them. Reads names and values closely enough to tell
 /// repeats from others: a name runs to space, `/`, `>` or `=`; a value is quoted or runs to
 /// space or `>`.
 fn tail_names_another(tail: &str, kept: &[Attr<'_>], html: bool) -> bool {
@@ -321,15 +323,11 @@ fn tail_names_another(tail: &str, kept: &[Attr<'_>], html: bool) -> bool {
         while i < b.len() && !(space(b[i]) || matches!(b[i], b'/' | b'>' | b'=')) {
             i += 1;
         }
-        let name = &tail[start..i];
-        let same = |a: &Attr<'_>| {
-            if html {
-                a.name.eq_ignore_ascii_case(name)
-            } else {
-                a.name == name
-            }
-        };
-        if !kept.iter().any(same) {
+        if !html {
+            return true;
+        }
+        let name = tail[start..i].replace('\0', "\u{FFFD}");
+        if !kept.iter().any(|a| a.name.eq_ignore_ascii_case(&name)) {
             return true;
         }
         while i < b.len() && space(b[i]) {
@@ -585,6 +583,11 @@ impl<'h> Core<'h> {
     )]
     pub(crate) fn tokenizer_limit(&mut self, count: usize, code: &str, span: Span) {
         self.limits_seen = count;
+        if self.refused().is_some() {
+            // Stopped: what the tokenizer read ahead past the stop is not reported (fed whole
+            // it has, fed in pieces not).
+            return;
+        }
         let code = match code {
             "attribute-limit" => ErrorCode::AttributeLimit,
             "name-length-limit" => ErrorCode::NameLengthLimit,
@@ -1234,12 +1237,18 @@ impl<'h> Core<'h> {
             }
         }
         if let Some(max) = self.tag_limits.max_name_len {
-            // A cut name keeps at most `max` bytes (at a char boundary: up to 3 fewer).
+            // A cut name keeps at most `max` bytes (at a char boundary: up to 3 fewer), so an
+            // edit of the whole name is one that starts with a kept name that may be cut.
             let may_be_cut = |n: &str| n.len() + 3 >= max;
+            let starts_with = |n: &str, cut: &str| {
+                n.len() >= cut.len()
+                    && n.is_char_boundary(cut.len())
+                    && n[..cut.len()].eq_ignore_ascii_case(cut)
+            };
             if e.attributes.iter().any(|(n, _)| {
                 attributes
                     .iter()
-                    .any(|a| may_be_cut(a.name) && a.name.eq_ignore_ascii_case(n))
+                    .any(|a| may_be_cut(a.name) && starts_with(n, a.name))
             }) {
                 return Some(ErrorCode::NameLengthLimit);
             }

@@ -302,9 +302,32 @@ impl Cdata {
                     h.open = Some(h.scanned + i);
                     i += 9;
                 }
-                Some(_) if src[i..].starts_with(b"]]>") => {
+                Some(open) if src[i..].starts_with(b"]]>") => {
                     h.open = None;
                     i += 3;
+                    // A section is held as an unfinished token: past `max_buffered` it stops
+                    // the rewrite, whether it came in one piece or was held between calls.
+                    let end = h.scanned + i;
+                    if crate::capture::past(core.memory.max_buffered, end - open) {
+                        // The text before the section is written first, as it is when the
+                        // section is held between calls.
+                        let before = text_len(source(core, Span::new(h.span.start, open)));
+                        if open > h.span.start
+                            && before <= h.text.len()
+                            && h.text.is_char_boundary(before)
+                        {
+                            core.process(Event::Unit {
+                                kind: UnitKind::Text(&h.text[..before]),
+                                span: Span::new(h.span.start, open),
+                            });
+                        }
+                        core.fail(crate::Error::new(
+                            crate::ErrorCode::BufferLimit,
+                            Span::new(open, open),
+                        ));
+                        self.held = None;
+                        return;
+                    }
                 }
                 _ => i += 1,
             }

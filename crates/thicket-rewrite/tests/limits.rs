@@ -373,3 +373,68 @@ fn cut_tag_diagnostics_span_source_bytes() {
     // The `y` of `<a x=1 y=2>` is at byte 16 of the input.
     assert_eq!(spans, [("attribute-limit".to_owned(), 16)]);
 }
+
+/// Review findings on the refusal of edits of cut tags: an edit spelling out a name the
+/// tokenizer cut; repeats kept by XML5 and MicroXML (only HTML's tokenizer drops them); a form
+/// feed inside an XML5 name; HTML's NUL read as U+FFFD.
+#[test]
+fn cut_tag_refusal_edge_cases() {
+    let run = |input: &str,
+               dialect: Dialect,
+               limits: Limits,
+               edit: fn(&mut thicket_rewrite::Element<'_, '_>)| {
+        let settings = Settings::new()
+            .with_limits(limits)
+            .on_element("*", edit)
+            .unwrap();
+        let mut r = Rewriter::new(dialect, settings, |_: &[u8]| {});
+        let result = r.feed_str(input).and_then(|()| r.finish().map(|_| ()));
+        result.err().map(|e| e.code.as_str())
+    };
+    let names = Limits::none().with_max_name_len(8);
+    let remove = |e: &mut thicket_rewrite::Element<'_, '_>| {
+        if e.name() == "b" {
+            e.remove_attribute("onmouseover");
+        }
+    };
+    for dialect in [Dialect::Html, Dialect::Xml5, Dialect::MicroXml] {
+        let code = run("<b onmouseover='alert(1)'>t</b>", dialect, names, remove);
+        assert_eq!(code, Some("name-length-limit"), "{dialect:?}");
+        // A short name, not cut: removed as asked.
+        let code = run("<b onclick='x'>t</b>", dialect, names, remove);
+        assert_eq!(code, None, "{dialect:?}");
+    }
+    let one = Limits::none().with_max_attributes(1);
+    let rename = |e: &mut thicket_rewrite::Element<'_, '_>| {
+        if e.name() == "a" {
+            e.set_name("b");
+        }
+    };
+    for dialect in [Dialect::Xml5, Dialect::MicroXml] {
+        let code = run("<a x='1' x='2'>t</a>", dialect, one, rename);
+        assert_eq!(code, Some("attribute-limit"), "{dialect:?}");
+    }
+    assert_eq!(
+        run("<a x='1' x\x0C='2'>t</a>", Dialect::Xml5, one, rename),
+        Some("attribute-limit")
+    );
+    // HTML drops the repeat itself: nothing was cut.
+    assert_eq!(run("<a x=1 x=2>t</a>", Dialect::Html, one, rename), None);
+    assert_eq!(
+        run("<a x\0=1 x\0=2>t</a>", Dialect::Html, one, rename),
+        None
+    );
+}
+
+/// MicroXML holds a CDATA section as an unfinished token: one longer than `max_buffered`
+/// stops the rewrite the same way whether it came in one piece or in many.
+#[test]
+fn a_long_microxml_cdata_section_is_the_same_error_in_any_split() {
+    let input = format!("<r>a<![CDATA[{}]]>b</r>", "x".repeat(100));
+    let run = splits::every_split(&input, Dialect::MicroXml, buffered(50));
+    assert_eq!(run.error.as_deref(), Some("buffer-limit 4..4"));
+    assert_eq!(run.out, "<r>a");
+    let input = format!("<r>a<![CDATA[{}]]>b</r>", "x".repeat(30));
+    let run = splits::every_split(&input, Dialect::MicroXml, buffered(50));
+    assert_eq!((run.error, run.out), (None, input));
+}
