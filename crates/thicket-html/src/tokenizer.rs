@@ -601,6 +601,15 @@ impl Tokenizer {
         self.limit.last_reached
     }
 
+    /// The diagnostics of the limits reached since the last call, in the order they were
+    /// reached (at most [`thicket_input::LIMIT_LOG`] are kept between calls; the count is
+    /// [`limits_reached`](Self::limits_reached)). A caller that keeps no diagnostics takes
+    /// them after each token to learn which tokens were cut, wherever the tokenizer had read
+    /// to.
+    pub fn take_limits_reached(&mut self) -> Vec<Diagnostic<ErrorCode>> {
+        std::mem::take(&mut self.limit.log)
+    }
+
     /// Lets the cursor drop the consumed prefix of its buffer (it does when that is large), so
     /// that memory stays proportional to the unconsumed input and the current token. Within a
     /// token that a limit cut, the token's own consumed input goes too (see `limits.rs`). The

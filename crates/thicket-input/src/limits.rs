@@ -9,6 +9,11 @@
 
 use crate::position::Diagnostic;
 
+/// How many diagnostics of limits reached a tokenizer keeps for its caller between two calls
+/// of its `take_limits_reached` (past that they are counted by `limits_reached` only): the
+/// caller that takes them after each token never sees more than a read-ahead's worth.
+pub const LIMIT_LOG: usize = 1024;
+
 /// Limits on what one document may make a parser hold. `None` means no limit.
 ///
 /// Lengths are in bytes of decoded (UTF-8) text. Build one with [`Limits::none`] or

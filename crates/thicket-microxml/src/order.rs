@@ -44,6 +44,8 @@ pub(crate) struct TokenizerDiagnostics {
     /// is kept).
     pub(crate) limits_reached: usize,
     pub(crate) last_limit: Option<Diagnostic>,
+    /// The limit diagnostics not taken yet (`Tokenizer::take_limits_reached`).
+    pub(crate) limit_log: Vec<Diagnostic>,
 }
 
 impl TokenizerDiagnostics {
@@ -59,6 +61,7 @@ impl TokenizerDiagnostics {
             omitted: 0,
             limits_reached: 0,
             last_limit: None,
+            limit_log: Vec::new(),
         }
     }
 
@@ -84,6 +87,9 @@ impl TokenizerDiagnostics {
         ) {
             self.limits_reached += 1;
             self.last_limit = Some(d);
+            if self.limit_log.len() < thicket_input::LIMIT_LOG {
+                self.limit_log.push(d);
+            }
         }
         if self.lexer_room > 0
             && self

@@ -106,6 +106,13 @@ impl Tokenizer {
         self.lexer.limits_reached().1
     }
 
+    /// The diagnostics of the limits reached since the last call, in the order they were
+    /// reached (at most [`thicket_input::LIMIT_LOG`] kept between calls): taken after each
+    /// token, they tell which tokens were cut, wherever the tokenizer had read to.
+    pub fn take_limits_reached(&mut self) -> Vec<Diagnostic> {
+        self.lexer.take_limits_reached()
+    }
+
     /// Tokenizes the whole of `text`: the tokens (whose spans tile `text`; each text run is one
     /// `Data` token) and every diagnostic kept, in source order.
     pub fn tokenize(text: &str, options: Options) -> (Vec<Token<'static>>, Vec<Diagnostic>) {

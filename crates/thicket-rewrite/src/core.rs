@@ -169,13 +169,15 @@ pub(crate) struct Core<'h> {
     /// content): text counts against `MemoryLimits::max_buffered` as other tokens do, so the
     /// limit stops it the same way whether it was held between calls or came in one.
     pub(crate) text_held: bool,
-    /// How many times the tokenizer's limits cut a token, as last seen (`tokenizer_limit`;
-    /// LeafXML's reader stops at a limit instead).
+    /// Limits the tokenizer reached in tokens not handed out yet (`tokenizer_limits`; LeafXML's
+    /// reader stops at a limit instead).
+    pending_limits: Vec<Diagnostic<ErrorCode>>,
+    /// The tokenizer's `limits_reached` when its log was last taken.
     #[cfg_attr(
         not(any(feature = "html", feature = "xml5", feature = "microxml")),
         allow(dead_code)
     )]
-    pub(crate) limits_seen: usize,
+    limits_seen: usize,
     /// The names handlers may give elements and attributes.
     pub(crate) name_rule: crate::handlers::NameRule,
     program: Program,
@@ -395,6 +397,7 @@ impl<'h> Core<'h> {
             max_depth: handlers.limits.max_depth,
             tag_limits: handlers.limits,
             text_held: false,
+            pending_limits: Vec::new(),
             limits_seen: 0,
             name_rule: if html {
                 crate::handlers::NameRule::Html
@@ -572,32 +575,67 @@ impl<'h> Core<'h> {
         false
     }
 
-    /// The tokenizer reached one of its limits (`limits_reached` went up to `count`; `code`
-    /// and `span` are its last such diagnostic): a tag lost attributes, or a name or value was
-    /// cut, so a selector may have missed what was cut. The rewriter keeps none of the
-    /// tokenizers' diagnostics, so it reports this one as its own (capped as its others),
-    /// never a silent truncation.
+    /// The limits the tokenizer reached since the last token it handed out (its
+    /// `take_limits_reached`): a tag lost attributes, or a name or value was cut, so a
+    /// selector may have missed what was cut. The rewriter keeps none of the tokenizers'
+    /// diagnostics, so it reports these as its own (capped as its others), never a silent
+    /// truncation: each once the tokens up to it have been handled, so that the report does
+    /// not depend on how far the tokenizer had read (fed whole it reads ahead).
     #[cfg_attr(
         not(any(feature = "html", feature = "xml5", feature = "microxml")),
         allow(dead_code)
     )]
-    pub(crate) fn tokenizer_limit(&mut self, count: usize, code: &str, span: Span) {
+    pub(crate) fn tokenizer_limits<'a>(
+        &mut self,
+        count: usize,
+        hits: impl IntoIterator<Item = (&'a str, Span)>,
+    ) {
         self.limits_seen = count;
-        if self.refused().is_some() {
-            // Stopped: what the tokenizer read ahead past the stop is not reported (fed whole
-            // it has, fed in pieces not).
+        for (code, span) in hits {
+            let code = match code {
+                "attribute-limit" => ErrorCode::AttributeLimit,
+                "name-length-limit" => ErrorCode::NameLengthLimit,
+                "value-length-limit" => ErrorCode::ValueLengthLimit,
+                _ => ErrorCode::TokenLengthLimit,
+            };
+            self.pending_limits.push(Diagnostic::new(code, span));
+        }
+        if self.pending_limits.is_empty() {
             return;
         }
-        let code = match code {
-            "attribute-limit" => ErrorCode::AttributeLimit,
-            "name-length-limit" => ErrorCode::NameLengthLimit,
-            "value-length-limit" => ErrorCode::ValueLengthLimit,
-            _ => ErrorCode::TokenLengthLimit,
-        };
-        if self.diagnostics.len() < self.max_diagnostics {
-            // (Mapped to source byte offsets with the others: `Rewriter::map_diagnostics`.)
-            self.diagnostics.push(Diagnostic::new(code, span));
+        let done = self.done;
+        let mut due: Vec<_> = Vec::new();
+        self.pending_limits.retain(|d| {
+            let now = d.span.start < done;
+            if now {
+                due.push(*d);
+            }
+            !now
+        });
+        if self.refused().is_some() {
+            // Stopped: nothing after the stop is reported.
+            self.pending_limits.clear();
+            return;
         }
+        due.sort_by_key(|d| d.span.start);
+        for d in due {
+            if self.diagnostics.len() < self.max_diagnostics {
+                // (Mapped to source byte offsets with the others: `Rewriter::map_diagnostics`.)
+                self.diagnostics.push(d);
+            }
+        }
+    }
+
+    /// Whether [`Core::tokenizer_limits`] has anything to do: the tokenizer reached a limit
+    /// since (its `limits_reached` is not `count` any more), or hits wait to be reported. One
+    /// test a token otherwise.
+    #[inline]
+    #[cfg_attr(
+        not(any(feature = "html", feature = "xml5", feature = "microxml")),
+        allow(dead_code)
+    )]
+    pub(crate) fn limits_due(&self, count: usize) -> bool {
+        count != self.limits_seen || !self.pending_limits.is_empty()
     }
 
     /// How many frames at `SHALLOW` or deeper are named `name`.

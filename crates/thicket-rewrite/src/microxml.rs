@@ -109,11 +109,11 @@ impl Driver {
             cdata,
         } = self;
         loop {
-            // A limit the tokenizer reached in the token before (see `Core::tokenizer_limit`).
-            if tokenizer.limits_reached() != core.limits_seen
-                && let Some(d) = tokenizer.last_limit_reached()
-            {
-                core.tokenizer_limit(tokenizer.limits_reached(), d.code.as_str(), d.span);
+            // The limits the tokenizer reached up to here (see `Core::tokenizer_limits`).
+            if core.limits_due(tokenizer.limits_reached()) {
+                let hits = tokenizer.take_limits_reached();
+                let count = tokenizer.limits_reached();
+                core.tokenizer_limits(count, hits.iter().map(|d| (d.code.as_str(), d.span)));
             }
             let Some(token) = tokenizer.next_token() else {
                 break;
@@ -226,6 +226,7 @@ impl Driver {
             core.process(Event::Eof {
                 span: Span::new(end, end),
             });
+            core.tokenizer_limits(tokenizer.limits_reached(), std::iter::empty());
         }
     }
 }

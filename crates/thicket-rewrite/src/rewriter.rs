@@ -903,10 +903,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Html(t) => {
                 while let Some((token, input)) = t.next_token_with_input() {
                     html_event(core, token, input);
-                    if t.limits_reached() != core.limits_seen
-                        && let Some(d) = t.last_limit_reached()
-                    {
-                        core.tokenizer_limit(t.limits_reached(), d.code.as_str(), d.span);
+                    if core.limits_due(t.limits_reached()) {
+                        let hits = t.take_limits_reached();
+                        let count = t.limits_reached();
+                        core.tokenizer_limits(
+                            count,
+                            hits.iter().map(|d| (d.code.as_str(), d.span)),
+                        );
                     }
                     // Text is built only while a text handler or capture can see it.
                     if core.switch_text {
@@ -933,10 +936,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                             }
                         }
                     }
-                    if t.limits_reached() != core.limits_seen
-                        && let Some(d) = t.last_limit_reached()
-                    {
-                        core.tokenizer_limit(t.limits_reached(), d.code.as_str(), d.span);
+                    if core.limits_due(t.limits_reached()) {
+                        let hits = t.take_limits_reached();
+                        let count = t.limits_reached();
+                        core.tokenizer_limits(
+                            count,
+                            hits.iter().map(|d| (d.code.as_str(), d.span)),
+                        );
                     }
                     // Text is built only while a text handler or capture can see it.
                     if core.switch_text {

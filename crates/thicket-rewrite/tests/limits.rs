@@ -438,3 +438,73 @@ fn a_long_microxml_cdata_section_is_the_same_error_in_any_split() {
     let run = splits::every_split(&input, Dialect::MicroXml, buffered(50));
     assert_eq!((run.error, run.out), (None, input));
 }
+
+/// Every tag a limit cut is reported once it has been handled, in input order, whatever the
+/// tokenizer had read ahead: the same diagnostics fed whole and in any split (XML5 reads
+/// ahead when fed whole); after a refusal nothing more is reported.
+#[test]
+fn cut_tag_diagnostics_do_not_depend_on_the_split() {
+    let make = |_| {
+        Settings::new()
+            .with_limits(Limits::none().with_max_attributes(2).with_max_name_len(4))
+            .on_element("*", |_| {})
+            .unwrap()
+    };
+    for dialect in [Dialect::Html, Dialect::Xml5, Dialect::MicroXml] {
+        for input in [
+            "ab<&#x41;\n<<!DOCTYPE a>",
+            "<r><abcdefgh x='1'/><b x='1' y='2' z='3'/><c>t</c><abcdefghij/></r>",
+            "<r a='1' b='2' c='3'><d e='1' f='2' g='3'>",
+        ] {
+            let whole = diagnostics(input, dialect, &make, input.len());
+            assert!(
+                input.starts_with("ab") || whole.len() >= 2,
+                "{dialect:?} {input:?}: {whole:?}"
+            );
+            for chunk in [1, 2, 3, 7] {
+                assert_eq!(
+                    diagnostics(input, dialect, &make, chunk),
+                    whole,
+                    "{dialect:?} {input:?} in chunks of {chunk}"
+                );
+            }
+        }
+    }
+    // After a refusal, nothing more is reported, fed whole or in pieces.
+    let refuse = |_| {
+        Settings::new()
+            .with_limits(Limits::none().with_max_attributes(2).with_max_name_len(4))
+            .on_element("b", |e| e.set_attribute("k", "v"))
+            .unwrap()
+    };
+    for dialect in [Dialect::Html, Dialect::Xml5, Dialect::MicroXml] {
+        let input = "<b x='1' y='2' z='3'></b><abcdefgh>";
+        let whole = diagnostics(input, dialect, &refuse, input.len());
+        assert_eq!(
+            diagnostics(input, dialect, &refuse, 1),
+            whole,
+            "{dialect:?}"
+        );
+    }
+}
+
+/// The rewriter's diagnostics (code and start) after feeding `input` in chunks of `chunk`
+/// bytes, whatever the result.
+fn diagnostics(
+    input: &str,
+    dialect: Dialect,
+    make: &dyn Fn(()) -> Settings<'static>,
+    chunk: usize,
+) -> Vec<String> {
+    let mut r = Rewriter::new(dialect, make(()), |_: &[u8]| {});
+    for piece in input.as_bytes().chunks(chunk) {
+        if r.feed(piece).is_err() {
+            break;
+        }
+    }
+    let _ = r.finish_input();
+    r.diagnostics()
+        .iter()
+        .map(|d| format!("{} {}", d.code.as_str(), d.span.start))
+        .collect()
+}

@@ -110,6 +110,8 @@ pub struct Tokenizer<'a> {
     /// was returned: [`Tokenizer::limits_reached`]).
     limits_reached: usize,
     last_limit: Option<Diagnostic>,
+    /// The limit diagnostics not taken yet ([`Tokenizer::take_limits_reached`]).
+    limit_log: Vec<Diagnostic>,
     /// The input: a whole `&str` borrowed, or the chunks fed so far not yet compacted away.
     input: Cursor<'a>,
     /// Lazy tokenizing ([`Options::lazy`]): what is dropped from each token before it goes out.
@@ -252,6 +254,7 @@ impl<'a> Tokenizer<'a> {
             omitted: 0,
             limits_reached: 0,
             last_limit: None,
+            limit_log: Vec::new(),
             input,
             skip_text,
             some_attributes,
@@ -369,6 +372,13 @@ impl<'a> Tokenizer<'a> {
     /// The diagnostic of the last limit reached (see [`limits_reached`](Self::limits_reached)).
     pub fn last_limit_reached(&self) -> Option<Diagnostic> {
         self.last_limit
+    }
+
+    /// The diagnostics of the limits reached since the last call, in the order they were
+    /// reached (at most [`thicket_input::LIMIT_LOG`] kept between calls): taken after each
+    /// token, they tell which tokens were cut, wherever the tokenizer had read to.
+    pub fn take_limits_reached(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.limit_log)
     }
 
     /// The next token; diagnostics met on the way are kept (see [`Tokenizer::take_diagnostics`]).
@@ -808,6 +818,9 @@ impl<'a> Tokenizer<'a> {
         ) {
             self.limits_reached += 1;
             self.last_limit = Some(Diagnostic::new(code, span));
+            if self.limit_log.len() < thicket_input::LIMIT_LOG {
+                self.limit_log.push(Diagnostic::new(code, span));
+            }
         }
         self.flush_text();
         if self.diagnostic_room == 0 {

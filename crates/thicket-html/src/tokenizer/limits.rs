@@ -41,6 +41,9 @@ pub(super) struct Guard {
     /// `max_diagnostics` keeps: `Tokenizer::limits_reached`).
     pub(super) reached: usize,
     pub(super) last_reached: Option<Diagnostic<ErrorCode>>,
+    /// The limit diagnostics not taken yet (`Tokenizer::take_limits_reached`), at most
+    /// `LIMIT_LOG` of them.
+    pub(super) log: Vec<Diagnostic<ErrorCode>>,
     /// The current token dropped input: the buffer may forget what the token has consumed.
     pub(super) detach: bool,
     /// How many attributes of the current tag are already owned strings.
@@ -64,6 +67,7 @@ impl Guard {
             attributes_seen: 0,
             reached: 0,
             last_reached: None,
+            log: Vec::new(),
             detach: false,
             owned_attributes: 0,
         }
@@ -171,6 +175,9 @@ impl Tokenizer {
         self.limit.detach = true;
         self.limit.reached += 1;
         self.limit.last_reached = Some(Diagnostic::new(code, span));
+        if self.limit.log.len() < thicket_input::LIMIT_LOG {
+            self.limit.log.push(Diagnostic::new(code, span));
+        }
         self.push_in_order(Diagnostic::new(code, span));
     }
 

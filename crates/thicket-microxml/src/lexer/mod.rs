@@ -251,6 +251,11 @@ impl<'a> Lexer<'a> {
         (self.diags.limits_reached, self.diags.last_limit)
     }
 
+    /// The limit diagnostics not taken yet.
+    pub(crate) fn take_limits_reached(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diags.limit_log)
+    }
+
     /// Steps the modes as far as the input goes, handing the tokens to `builder` (which copies
     /// their text).
     pub(crate) fn run_into(&mut self, builder: &mut crate::tree::TreeBuilder<'_>) {
