@@ -593,12 +593,12 @@ impl Tokenizer {
     /// assert!(t.diagnostics().is_empty());
     /// ```
     pub fn limits_reached(&self) -> usize {
-        self.limit.reached
+        self.limit.reached.count()
     }
 
     /// The diagnostic of the last limit reached (see [`limits_reached`](Self::limits_reached)).
     pub fn last_limit_reached(&self) -> Option<Diagnostic<ErrorCode>> {
-        self.limit.last_reached
+        self.limit.reached.last()
     }
 
     /// The diagnostics of the limits reached since the last call, in the order they were
@@ -607,7 +607,7 @@ impl Tokenizer {
     /// them after each token to learn which tokens were cut, wherever the tokenizer had read
     /// to.
     pub fn take_limits_reached(&mut self) -> Vec<Diagnostic<ErrorCode>> {
-        std::mem::take(&mut self.limit.log)
+        self.limit.reached.take()
     }
 
     /// Lets the cursor drop the consumed prefix of its buffer (it does when that is large), so

@@ -28,7 +28,7 @@ pub use decode::{
 };
 pub use encoding_rs::Encoding;
 pub use front::{Detected, EncodingSource, ReadError, Sniff, SniffingDecoder};
-pub use limits::{Diagnostics, LIMIT_LOG, Limits};
+pub use limits::{Diagnostics, LIMIT_LOG, LimitLog, Limits};
 pub use lines::LineCounter;
 pub use newline::{NewlineNormalizer, NewlineRules, normalize_crlf, normalize_leafxml};
 pub use position::{Diagnostic, ErrorCode, LineCol, LineIndex, Span};

@@ -14,6 +14,69 @@ use crate::position::Diagnostic;
 /// caller that takes them after each token never sees more than a read-ahead's worth.
 pub const LIMIT_LOG: usize = 1024;
 
+/// The limits a tokenizer reached: how many (whatever `max_diagnostics` keeps), the last one,
+/// and the diagnostics its caller has not taken yet (at most [`LIMIT_LOG`]). The one place the
+/// HTML, XML5 and MicroXML tokenizers keep them, behind their `limits_reached`,
+/// `last_limit_reached` and `take_limits_reached`.
+///
+/// ```
+/// use thicket_input::{Diagnostic, LimitLog, Span};
+/// let mut log = LimitLog::new();
+/// log.note(Diagnostic::new("attribute-limit", Span::new(3, 4)));
+/// assert_eq!((log.count(), log.last().map(|d| d.code)), (1, Some("attribute-limit")));
+/// assert_eq!(log.take().len(), 1);
+/// assert!(log.take().is_empty());
+/// assert_eq!(log.count(), 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct LimitLog<C> {
+    count: usize,
+    last: Option<Diagnostic<C>>,
+    log: Vec<Diagnostic<C>>,
+}
+
+impl<C: Copy> Default for LimitLog<C> {
+    fn default() -> Self {
+        LimitLog::new()
+    }
+}
+
+impl<C: Copy> LimitLog<C> {
+    /// No limit reached.
+    pub fn new() -> LimitLog<C> {
+        LimitLog {
+            count: 0,
+            last: None,
+            log: Vec::new(),
+        }
+    }
+
+    /// A limit was reached (its diagnostic).
+    pub fn note(&mut self, d: Diagnostic<C>) {
+        self.count += 1;
+        self.last = Some(d);
+        if self.log.len() < LIMIT_LOG {
+            self.log.push(d);
+        }
+    }
+
+    /// How many limits were reached.
+    #[inline]
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The last limit reached.
+    pub fn last(&self) -> Option<Diagnostic<C>> {
+        self.last
+    }
+
+    /// The diagnostics noted since the last call (at most [`LIMIT_LOG`]).
+    pub fn take(&mut self) -> Vec<Diagnostic<C>> {
+        std::mem::take(&mut self.log)
+    }
+}
+
 /// Limits on what one document may make a parser hold. `None` means no limit.
 ///
 /// Lengths are in bytes of decoded (UTF-8) text. Build one with [`Limits::none`] or

@@ -40,12 +40,9 @@ pub(crate) struct TokenizerDiagnostics {
     /// How many more may ever be released.
     room: usize,
     omitted: usize,
-    /// How many times a limit cut the input, and the last such diagnostic (whether or not it
-    /// is kept).
-    pub(crate) limits_reached: usize,
-    pub(crate) last_limit: Option<Diagnostic>,
-    /// The limit diagnostics not taken yet (`Tokenizer::take_limits_reached`).
-    pub(crate) limit_log: Vec<Diagnostic>,
+    /// The limits that cut the input, kept whether or not their diagnostics are
+    /// (`Tokenizer::limits_reached`).
+    pub(crate) reached: thicket_input::LimitLog<ErrorCode>,
 }
 
 impl TokenizerDiagnostics {
@@ -59,9 +56,7 @@ impl TokenizerDiagnostics {
             released: Vec::new(),
             room: room(cap),
             omitted: 0,
-            limits_reached: 0,
-            last_limit: None,
-            limit_log: Vec::new(),
+            reached: thicket_input::LimitLog::new(),
         }
     }
 
@@ -85,11 +80,7 @@ impl TokenizerDiagnostics {
             d.code,
             ErrorCode::AttributeLimit | ErrorCode::NameLengthLimit | ErrorCode::ValueLengthLimit
         ) {
-            self.limits_reached += 1;
-            self.last_limit = Some(d);
-            if self.limit_log.len() < thicket_input::LIMIT_LOG {
-                self.limit_log.push(d);
-            }
+            self.reached.note(d);
         }
         if self.lexer_room > 0
             && self

@@ -98,19 +98,19 @@ impl Tokenizer {
     /// assert_eq!(t.last_limit_reached().unwrap().code.as_str(), "attribute-limit");
     /// ```
     pub fn limits_reached(&self) -> usize {
-        self.lexer.limits_reached().0
+        self.lexer.limits_reached().count()
     }
 
     /// The diagnostic of the last limit reached (see [`limits_reached`](Self::limits_reached)).
     pub fn last_limit_reached(&self) -> Option<Diagnostic> {
-        self.lexer.limits_reached().1
+        self.lexer.limits_reached().last()
     }
 
     /// The diagnostics of the limits reached since the last call, in the order they were
     /// reached (at most [`thicket_input::LIMIT_LOG`] kept between calls): taken after each
     /// token, they tell which tokens were cut, wherever the tokenizer had read to.
     pub fn take_limits_reached(&mut self) -> Vec<Diagnostic> {
-        self.lexer.take_limits_reached()
+        self.lexer.limits_reached_mut().take()
     }
 
     /// Tokenizes the whole of `text`: the tokens (whose spans tile `text`; each text run is one

@@ -110,11 +110,9 @@ impl Driver {
         } = self;
         loop {
             // The limits the tokenizer reached up to here (see `Core::tokenizer_limits`).
-            if core.limits_due(tokenizer.limits_reached()) {
-                let hits = tokenizer.take_limits_reached();
-                let count = tokenizer.limits_reached();
-                core.tokenizer_limits(count, hits.iter().map(|d| (d.code.as_str(), d.span)));
-            }
+            core.tokenizer_limits(tokenizer.limits_reached(), || {
+                tokenizer.take_limits_reached()
+            });
             let Some(token) = tokenizer.next_token() else {
                 break;
             };
@@ -226,7 +224,9 @@ impl Driver {
             core.process(Event::Eof {
                 span: Span::new(end, end),
             });
-            core.tokenizer_limits(tokenizer.limits_reached(), std::iter::empty());
+            core.tokenizer_limits(tokenizer.limits_reached(), || {
+                tokenizer.take_limits_reached()
+            });
         }
     }
 }

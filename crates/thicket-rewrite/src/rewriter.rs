@@ -903,14 +903,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             Driver::Html(t) => {
                 while let Some((token, input)) = t.next_token_with_input() {
                     html_event(core, token, input);
-                    if core.limits_due(t.limits_reached()) {
-                        let hits = t.take_limits_reached();
-                        let count = t.limits_reached();
-                        core.tokenizer_limits(
-                            count,
-                            hits.iter().map(|d| (d.code.as_str(), d.span)),
-                        );
-                    }
+                    core.tokenizer_limits(t.limits_reached(), || t.take_limits_reached());
                     // Text is built only while a text handler or capture can see it.
                     if core.switch_text {
                         core.switch_text = false;
@@ -936,14 +929,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
                             }
                         }
                     }
-                    if core.limits_due(t.limits_reached()) {
-                        let hits = t.take_limits_reached();
-                        let count = t.limits_reached();
-                        core.tokenizer_limits(
-                            count,
-                            hits.iter().map(|d| (d.code.as_str(), d.span)),
-                        );
-                    }
+                    core.tokenizer_limits(t.limits_reached(), || t.take_limits_reached());
                     // Text is built only while a text handler or capture can see it.
                     if core.switch_text {
                         core.switch_text = false;

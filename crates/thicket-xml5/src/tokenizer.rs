@@ -106,12 +106,9 @@ pub struct Tokenizer<'a> {
     diagnostic_room: usize,
     /// Diagnostics raised past [`thicket_input::Limits::max_diagnostics`]: counted, not returned.
     omitted: usize,
-    /// How many times a limit cut the input, and the last such diagnostic (whether or not it
-    /// was returned: [`Tokenizer::limits_reached`]).
-    limits_reached: usize,
-    last_limit: Option<Diagnostic>,
-    /// The limit diagnostics not taken yet ([`Tokenizer::take_limits_reached`]).
-    limit_log: Vec<Diagnostic>,
+    /// The limits that cut the input, kept whether or not their diagnostics were returned
+    /// ([`Tokenizer::limits_reached`]).
+    reached: thicket_input::LimitLog<ErrorCode>,
     /// The input: a whole `&str` borrowed, or the chunks fed so far not yet compacted away.
     input: Cursor<'a>,
     /// Lazy tokenizing ([`Options::lazy`]): what is dropped from each token before it goes out.
@@ -252,9 +249,7 @@ impl<'a> Tokenizer<'a> {
             scan_limits: ScanLimits::new(&options.limits),
             diagnostic_room: options.limits.max_diagnostics.unwrap_or(usize::MAX),
             omitted: 0,
-            limits_reached: 0,
-            last_limit: None,
-            limit_log: Vec::new(),
+            reached: thicket_input::LimitLog::new(),
             input,
             skip_text,
             some_attributes,
@@ -347,38 +342,6 @@ impl<'a> Tokenizer<'a> {
     /// returned as events nor collected).
     pub fn omitted_diagnostics(&self) -> usize {
         self.omitted
-    }
-
-    /// How many times a limit of [`Options::limits`](crate::Options) cut a tag so far
-    /// (`attribute-limit`, `name-length-limit`, `value-length-limit`), counted whether or not
-    /// `max_diagnostics` let the diagnostics out; with
-    /// [`last_limit_reached`](Self::last_limit_reached), how a caller that keeps no
-    /// diagnostics learns that a tag was cut.
-    ///
-    /// ```
-    /// use thicket_xml5::{Options, Tokenizer};
-    /// use thicket_input::Limits;
-    /// let mut options = Options::default();
-    /// options.limits = Limits::none().with_max_attributes(1).with_max_diagnostics(0);
-    /// let mut t = Tokenizer::with_options("<a x='1' y='2'/>", options);
-    /// while t.next_token().is_some() {}
-    /// assert_eq!(t.limits_reached(), 1);
-    /// assert_eq!(t.last_limit_reached().unwrap().code.as_str(), "attribute-limit");
-    /// ```
-    pub fn limits_reached(&self) -> usize {
-        self.limits_reached
-    }
-
-    /// The diagnostic of the last limit reached (see [`limits_reached`](Self::limits_reached)).
-    pub fn last_limit_reached(&self) -> Option<Diagnostic> {
-        self.last_limit
-    }
-
-    /// The diagnostics of the limits reached since the last call, in the order they were
-    /// reached (at most [`thicket_input::LIMIT_LOG`] kept between calls): taken after each
-    /// token, they tell which tokens were cut, wherever the tokenizer had read to.
-    pub fn take_limits_reached(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.limit_log)
     }
 
     /// The next token; diagnostics met on the way are kept (see [`Tokenizer::take_diagnostics`]).
@@ -816,11 +779,7 @@ impl<'a> Tokenizer<'a> {
             code,
             ErrorCode::AttributeLimit | ErrorCode::NameLengthLimit | ErrorCode::ValueLengthLimit
         ) {
-            self.limits_reached += 1;
-            self.last_limit = Some(Diagnostic::new(code, span));
-            if self.limit_log.len() < thicket_input::LIMIT_LOG {
-                self.limit_log.push(Diagnostic::new(code, span));
-            }
+            self.reached.note(Diagnostic::new(code, span));
         }
         self.flush_text();
         if self.diagnostic_room == 0 {

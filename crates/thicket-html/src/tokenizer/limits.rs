@@ -37,13 +37,8 @@ pub(super) struct Guard {
     value_cut: bool,
     /// Attributes the current tag has started, duplicates included.
     pub(super) attributes_seen: usize,
-    /// How many times a limit was reached, and the diagnostic of the last (kept whatever
-    /// `max_diagnostics` keeps: `Tokenizer::limits_reached`).
-    pub(super) reached: usize,
-    pub(super) last_reached: Option<Diagnostic<ErrorCode>>,
-    /// The limit diagnostics not taken yet (`Tokenizer::take_limits_reached`), at most
-    /// `LIMIT_LOG` of them.
-    pub(super) log: Vec<Diagnostic<ErrorCode>>,
+    /// The limits reached, kept whatever `max_diagnostics` keeps (`Tokenizer::limits_reached`).
+    pub(super) reached: thicket_input::LimitLog<ErrorCode>,
     /// The current token dropped input: the buffer may forget what the token has consumed.
     pub(super) detach: bool,
     /// How many attributes of the current tag are already owned strings.
@@ -65,9 +60,7 @@ impl Guard {
             name_cut: false,
             value_cut: false,
             attributes_seen: 0,
-            reached: 0,
-            last_reached: None,
-            log: Vec::new(),
+            reached: thicket_input::LimitLog::new(),
             detach: false,
             owned_attributes: 0,
         }
@@ -173,11 +166,7 @@ impl Tokenizer {
     #[cold]
     fn limit_reached(&mut self, code: ErrorCode, span: Span) {
         self.limit.detach = true;
-        self.limit.reached += 1;
-        self.limit.last_reached = Some(Diagnostic::new(code, span));
-        if self.limit.log.len() < thicket_input::LIMIT_LOG {
-            self.limit.log.push(Diagnostic::new(code, span));
-        }
+        self.limit.reached.note(Diagnostic::new(code, span));
         self.push_in_order(Diagnostic::new(code, span));
     }
 

@@ -246,14 +246,14 @@ impl<'a> Lexer<'a> {
         self.diags.omitted()
     }
 
-    /// How many times a limit cut the input, and the last such diagnostic.
-    pub(crate) fn limits_reached(&self) -> (usize, Option<Diagnostic>) {
-        (self.diags.limits_reached, self.diags.last_limit)
+    /// The limits that cut the input.
+    pub(crate) fn limits_reached(&self) -> &thicket_input::LimitLog<ErrorCode> {
+        &self.diags.reached
     }
 
-    /// The limit diagnostics not taken yet.
-    pub(crate) fn take_limits_reached(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.diags.limit_log)
+    /// The limits that cut the input, to take their diagnostics.
+    pub(crate) fn limits_reached_mut(&mut self) -> &mut thicket_input::LimitLog<ErrorCode> {
+        &mut self.diags.reached
     }
 
     /// Steps the modes as far as the input goes, handing the tokens to `builder` (which copies

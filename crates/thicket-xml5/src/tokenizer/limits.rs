@@ -9,7 +9,7 @@ use thicket_input::{Limits, Span, TextAcc};
 
 use super::Tokenizer;
 use super::fast::{FAST_ATTRS, RawAttr, RawTag};
-use crate::error::ErrorCode;
+use crate::error::{Diagnostic, ErrorCode};
 
 /// The limits the tokenizer applies, `usize::MAX` for none (one comparison each).
 #[derive(Clone, Copy, Debug)]
@@ -125,5 +125,40 @@ impl Tokenizer<'_> {
             let span = Span::new(self.name_start, self.name_end);
             self.error(ErrorCode::NameLengthLimit, span);
         }
+    }
+}
+
+/// The limits reached, as callers that keep no diagnostics see them.
+impl Tokenizer<'_> {
+    /// How many times a limit of [`Options::limits`](crate::Options) cut a tag so far
+    /// (`attribute-limit`, `name-length-limit`, `value-length-limit`), counted whether or not
+    /// `max_diagnostics` let the diagnostics out; with
+    /// [`last_limit_reached`](Self::last_limit_reached), how a caller that keeps no
+    /// diagnostics learns that a tag was cut.
+    ///
+    /// ```
+    /// use thicket_xml5::{Options, Tokenizer};
+    /// use thicket_input::Limits;
+    /// let mut options = Options::default();
+    /// options.limits = Limits::none().with_max_attributes(1).with_max_diagnostics(0);
+    /// let mut t = Tokenizer::with_options("<a x='1' y='2'/>", options);
+    /// while t.next_token().is_some() {}
+    /// assert_eq!(t.limits_reached(), 1);
+    /// assert_eq!(t.last_limit_reached().unwrap().code.as_str(), "attribute-limit");
+    /// ```
+    pub fn limits_reached(&self) -> usize {
+        self.reached.count()
+    }
+
+    /// The diagnostic of the last limit reached (see [`limits_reached`](Self::limits_reached)).
+    pub fn last_limit_reached(&self) -> Option<Diagnostic> {
+        self.reached.last()
+    }
+
+    /// The diagnostics of the limits reached since the last call, in the order they were
+    /// reached (at most [`thicket_input::LIMIT_LOG`] kept between calls): taken after each
+    /// token, they tell which tokens were cut, wherever the tokenizer had read to.
+    pub fn take_limits_reached(&mut self) -> Vec<Diagnostic> {
+        self.reached.take()
     }
 }
