@@ -134,6 +134,11 @@ struct RewriteArgs {
     /// The files to rewrite (`-` for standard input, without --in-place).
     #[arg(value_name = "FILE", required = true)]
     files: Vec<String>,
+    /// Most bytes the counters of an `:nth-of-type` without a type name hold (each distinct
+    /// name among an open element's children: its length and 32), or `none` [default: 4 MiB;
+    /// none with --no-limits]. Past it the file stops with `counter-limit`.
+    #[arg(long, value_name = "N", value_parser = limit_value)]
+    max_counters: Option<LimitValue>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -165,6 +170,11 @@ struct SelectArgs {
     /// none with --no-limits]. A longer match is reported on standard error, not printed.
     #[arg(long, value_name = "N", value_parser = limit_value)]
     max_match: Option<LimitValue>,
+    /// Most bytes the counters of an `:nth-of-type` without a type name hold (each distinct
+    /// name among an open element's children: its length and 32), or `none` [default: 4 MiB;
+    /// none with --no-limits]. Past it the file stops with `counter-limit`.
+    #[arg(long, value_name = "N", value_parser = limit_value)]
+    max_counters: Option<LimitValue>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -235,6 +245,10 @@ struct LimitArgs {
                             |l| l.max_namespace_declarations))]
     max_namespaces: Option<LimitValue>,
     #[arg(long, value_name = "N", value_parser = limit_value,
+          help = limit_help("Most bytes of namespace prefixes and names in scope (xml5, leafxml)",
+                            |l| l.max_namespace_bytes))]
+    max_namespace_bytes: Option<LimitValue>,
+    #[arg(long, value_name = "N", value_parser = limit_value,
           help = limit_help("Longest token LeafXML holds whole, in bytes", |l| l.max_token_len))]
     max_token_len: Option<LimitValue>,
     #[arg(long, value_name = "N", value_parser = limit_value,
@@ -259,6 +273,16 @@ pub struct Settings {
 /// Diagnostics shown per file by default.
 pub const DEFAULT_MAX_DIAGNOSTICS: usize = 100;
 
+/// `--max-counters` as given, else its default (`MemoryLimits::untrusted`'s, none with
+/// `--no-limits`).
+fn max_counters(given: Option<LimitValue>, limits: &LimitArgs) -> Option<usize> {
+    match given {
+        Some(LimitValue(max)) => max,
+        None if limits.no_limits => None,
+        None => thicket_rewrite::MemoryLimits::untrusted().max_counters,
+    }
+}
+
 /// The command line's default limits: `Limits::untrusted()` with [`DEFAULT_MAX_DIAGNOSTICS`].
 pub fn default_limits() -> Limits {
     Limits::untrusted().with_max_diagnostics(DEFAULT_MAX_DIAGNOSTICS)
@@ -281,6 +305,7 @@ impl LimitArgs {
         set(&mut limits.max_name_len, self.max_name_len);
         set(&mut limits.max_value_len, self.max_value_len);
         set(&mut limits.max_namespace_declarations, self.max_namespaces);
+        set(&mut limits.max_namespace_bytes, self.max_namespace_bytes);
         set(&mut limits.max_token_len, self.max_token_len);
         set(&mut limits.max_diagnostics, self.max_diagnostics);
         let shown = match self.max_diagnostics {
@@ -469,7 +494,11 @@ fn select_command(args: SelectArgs) -> Result<u8, CliError> {
         &args.files,
         args.dialect,
         &mode,
-        select::Bounds { limits, max_match },
+        select::Bounds {
+            limits,
+            max_match,
+            max_counters: max_counters(args.max_counters, &args.limits),
+        },
         &mut out,
     )?;
     out.flush().map_err(CliError::Write)?;
@@ -534,6 +563,7 @@ fn rewrite_command(args: RewriteArgs, matches: &ArgMatches) -> Result<u8, CliErr
     let options = rewrite::Options {
         dialect: args.dialect,
         limits,
+        max_counters: max_counters(args.max_counters, &args.limits),
         shown,
         output: if args.in_place {
             rewrite::Output::InPlace

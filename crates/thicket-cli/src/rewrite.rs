@@ -63,6 +63,8 @@ pub struct Options {
     pub dialect: Option<Dialect>,
     /// The limits given to the rewriter.
     pub limits: Limits,
+    /// `--max-counters`: `MemoryLimits::max_counters`.
+    pub max_counters: Option<usize>,
     /// How many of the rewriter's diagnostics are shown per file (`None`: all).
     pub shown: Option<usize>,
     /// Standard output or in place.
@@ -101,10 +103,10 @@ impl<W: Write> Sink for Out<W> {
 /// operations whose selector matches run in that order. An attribute operation on a tag a
 /// limit cut (attributes dropped past `--max-attributes`) stops the rewrite in the library
 /// (`attribute-limit`), so nothing is lost without a trace.
-fn settings(operations: &[Operation], limits: Limits) -> Settings<'_> {
+fn settings<'a>(operations: &'a [Operation], options: &Options) -> Settings<'a> {
     let mut settings = Settings::new()
-        .with_limits(limits)
-        .with_memory_limits(memory_limits(limits));
+        .with_limits(options.limits)
+        .with_memory_limits(memory_limits(options.limits, options.max_counters));
     for op in operations {
         let selector = op.selector.clone();
         settings = match &op.edit {
@@ -134,7 +136,7 @@ fn stream<W: Write>(
 ) -> Result<(W, usize), Failure> {
     let mut rewriter = Rewriter::new(
         dialect,
-        settings(operations, options.limits),
+        settings(operations, options),
         Out(BufWriter::new(out)),
     );
     let mut chunk = Vec::new();
@@ -239,10 +241,13 @@ pub fn rewrite(
 }
 
 /// What the rewriter may hold (`select` and `rewrite`): one token of at most
-/// `--max-token-len` bytes (`buffer-limit` past it, which stops the file); nothing else it holds
-/// grows with the input (no capture, no whole text node).
-pub(crate) fn memory_limits(limits: Limits) -> MemoryLimits {
-    MemoryLimits::none().with_max_buffered(limits.max_token_len)
+/// `--max-token-len` bytes (`buffer-limit` past it, which stops the file), and `:nth-of-type`
+/// counters of at most `--max-counters` bytes (`counter-limit`); nothing else it holds grows
+/// with the input (no capture, no whole text node).
+pub(crate) fn memory_limits(limits: Limits, max_counters: Option<usize>) -> MemoryLimits {
+    MemoryLimits::none()
+        .with_max_buffered(limits.max_token_len)
+        .with_max_counters(max_counters)
 }
 
 /// The rewriter's dialect for `path`.

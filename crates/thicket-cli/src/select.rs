@@ -129,6 +129,8 @@ pub struct Bounds {
     pub limits: Limits,
     /// The longest match printed, in bytes of its outer markup or text (`None`: no limit).
     pub max_match: Option<usize>,
+    /// `--max-counters`: `MemoryLimits::max_counters`.
+    pub max_counters: Option<usize>,
 }
 
 /// The most one match prints by default (bytes of its outer markup or text): 16 MiB.
@@ -200,7 +202,8 @@ fn select_file(
         let mut settings = Settings::new()
             .with_limits(bounds.limits)
             .with_memory_limits(
-                crate::rewrite::memory_limits(bounds.limits).with_max_captured(bounds.max_match),
+                crate::rewrite::memory_limits(bounds.limits, bounds.max_counters)
+                    .with_max_captured(bounds.max_match),
             )
             .on_encoding(move |e| lines.borrow_mut().encoding = e)
             .on_selector(selector.clone(), move |e| {

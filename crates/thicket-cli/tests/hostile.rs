@@ -199,6 +199,7 @@ fn limit_flags_take_a_number_or_none() {
         &["--max-name-len", "1"],
         &["--max-value-len", "10"],
         &["--max-namespaces", "1"],
+        &["--max-namespace-bytes", "64"],
         &["--max-token-len", "100"],
         &["--no-limits", "--max-depth", "3"],
     ] {
@@ -256,6 +257,89 @@ fn leafxml_gets_the_limits() {
             .code(),
         Some(0)
     );
+}
+
+/// Namespace names in scope are bounded in bytes by default: a few long namespace names,
+/// nested, reach `namespace-limit` in XML5 and LeafXML, and `--max-namespace-bytes` moves the
+/// bound.
+#[test]
+fn namespace_bytes_are_bounded_by_default() {
+    let uri = "u".repeat(400 << 10);
+    let doc = format!("<a xmlns:p='{uri}'><b xmlns:q='{uri}'><c xmlns:r='{uri}'/></b></a>");
+    let file = write("ns-bytes.xml", doc.as_bytes());
+    for dialect in ["xml5", "leafxml"] {
+        let o = run(&["check", "-d", dialect, &file]);
+        assert_eq!(o.status.code(), Some(1), "{dialect}");
+        assert!(
+            stdout(&o).contains("namespace-limit"),
+            "{dialect}: {}",
+            stdout(&o)
+        );
+        let o = run(&[
+            "check",
+            "-d",
+            dialect,
+            "--max-namespace-bytes",
+            "none",
+            &file,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{dialect}: {}", stdout(&o));
+        let o = run(&[
+            "check",
+            "-d",
+            dialect,
+            "--max-namespace-bytes",
+            "100",
+            &file,
+        ]);
+        assert!(stdout(&o).contains("namespace-limit"), "{dialect}");
+    }
+}
+
+/// `*:nth-of-type` counts every distinct sibling name: `--max-counters` bounds the bytes its
+/// counters hold (4 MiB by default, none with `--no-limits`); past it the file stops with
+/// `counter-limit`, exit 2, in `select` and in `rewrite`.
+#[test]
+fn nth_of_type_counters_are_bounded() {
+    let mut doc = String::from("<r>");
+    for i in 0..2000 {
+        doc.push_str(&format!("<e{i}/><e{i}/>"));
+    }
+    doc.push_str("</r>");
+    let file = write("counters.xml", doc.as_bytes());
+    let select = |extra: &[&str]| {
+        let mut args = vec![
+            "select",
+            "-d",
+            "xml5",
+            "--attr",
+            "x",
+            "*:nth-of-type(2)",
+            &file,
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let o = select(&["--max-counters", "1000"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("counter-limit"), "{}", stderr(&o));
+    // 2,000 names of about 5 bytes and 32 each fit in the default.
+    assert_eq!(select(&[]).status.code(), Some(0));
+    assert_eq!(select(&["--no-limits"]).status.code(), Some(0));
+    let o = run(&[
+        "rewrite",
+        "-d",
+        "xml5",
+        "--set-attr",
+        "*:nth-of-type(2)",
+        "x",
+        "1",
+        "--max-counters",
+        "1000",
+        &file,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("counter-limit"), "{}", stderr(&o));
 }
 
 /// The recovering dialects report their limits with the uniform codes, in every view.

@@ -104,6 +104,11 @@ pub struct Limits {
     pub max_value_len: Option<usize>,
     /// Most namespace declarations in scope at once (XML5, LeafXML). Code `namespace-limit`.
     pub max_namespace_declarations: Option<usize>,
+    /// Most bytes of prefixes and namespace names (URIs) declared in scope at once (XML5,
+    /// LeafXML): a declaration that would go past it is treated as one past
+    /// [`max_namespace_declarations`](Self::max_namespace_declarations). Code
+    /// `namespace-limit`.
+    pub max_namespace_bytes: Option<usize>,
     /// Longest token or content assembly that must be held whole: LeafXML's tokens and texts
     /// (the streaming dialects emit text in pieces and need no such limit). Code
     /// `token-length-limit`.
@@ -122,6 +127,7 @@ impl Limits {
             max_name_len: None,
             max_value_len: None,
             max_namespace_declarations: None,
+            max_namespace_bytes: None,
             max_token_len: None,
             max_diagnostics: None,
         }
@@ -129,7 +135,8 @@ impl Limits {
 
     /// Defaults safe for untrusted input, used by the `thicket` command line: depth 1,024,
     /// 1,024 attributes per tag, names of 16 KiB, attribute values of 4 MiB, 4,096 namespace
-    /// declarations in scope, tokens of 4 MiB and 10,000 kept diagnostics. Real documents stay
+    /// declarations and 1 MiB of their prefixes and namespace names in scope, tokens of 4 MiB
+    /// and 10,000 kept diagnostics. Real documents stay
     /// far below each; together they keep a streaming parse within a few MiB of memory.
     pub const fn untrusted() -> Limits {
         Limits {
@@ -138,6 +145,7 @@ impl Limits {
             max_name_len: Some(16 << 10),
             max_value_len: Some(4 << 20),
             max_namespace_declarations: Some(4096),
+            max_namespace_bytes: Some(1 << 20),
             max_token_len: Some(4 << 20),
             max_diagnostics: Some(10_000),
         }
@@ -175,6 +183,13 @@ impl Limits {
     #[must_use]
     pub const fn with_max_namespace_declarations(mut self, max: usize) -> Limits {
         self.max_namespace_declarations = Some(max);
+        self
+    }
+
+    /// With [`max_namespace_bytes`](Self::max_namespace_bytes) set.
+    #[must_use]
+    pub const fn with_max_namespace_bytes(mut self, max: usize) -> Limits {
+        self.max_namespace_bytes = Some(max);
         self
     }
 

@@ -113,7 +113,8 @@ thicket_input::error_codes! {
         /// written, between the quotes).
         ValueLengthLimit = "value-length-limit", "an attribute value longer than the configured limit";
         /// Optional limit: more namespace declarations in scope than
-        /// `Limits::max_namespace_declarations`.
+        /// `Limits::max_namespace_declarations`, or more bytes of their prefixes and values
+        /// than `Limits::max_namespace_bytes`.
         NamespaceLimit = "namespace-limit", "more namespace declarations in scope than the configured limit";
         /// Reading from the `io::Read` source failed (not a property of the document).
         Io = "io-error", "reading the input failed";

@@ -41,7 +41,8 @@ const DEFAULT_CHUNK: usize = 64 * 1024;
 
 /// Optional limits for untrusted input (the shared [`thicket_input::Limits`]). Every limit is
 /// off by default. LeafXML honours `max_depth`, `max_attributes`, `max_name_len`,
-/// `max_value_len`, `max_namespace_declarations` and `max_token_len`, each a fatal error with
+/// `max_value_len`, `max_namespace_declarations`, `max_namespace_bytes` and `max_token_len`,
+/// each a fatal error with
 /// its own code; `max_diagnostics` does not apply (LeafXML stops at its one error). See
 /// docs/leafxml.md.
 pub use thicket_input::Limits;
@@ -65,6 +66,17 @@ struct Open {
     /// position 0), looked up when the element was opened; its scope lasts as long as the
     /// element.
     ns: usize,
+}
+
+/// Drops the prefixes out of scope from the namespace table, and remaps the positions the open
+/// elements (and the element just closed) keep.
+#[cold]
+fn compact_namespaces(ns: &mut Namespaces, open: &mut [Open], closed: &mut Option<Open>) {
+    let map = ns.compact();
+    let at = |k: usize| map.get(k).copied().flatten().unwrap_or(0);
+    for o in open.iter_mut().chain(closed.as_mut()) {
+        o.ns = at(o.ns);
+    }
 }
 
 /// What the next event is, once the reader's state is updated; the event borrows from that
@@ -714,6 +726,9 @@ impl<'a, S> Reader<'a, S> {
                 {
                     return Err(self.error_span(0, n, ErrorCode::DepthLimit, None));
                 }
+                if self.ns.wants_compaction(self.name_starts.len()) {
+                    compact_namespaces(&mut self.ns, &mut self.name_starts, &mut self.closed);
+                }
                 let mark = self.ns.mark();
                 let checked = if self.tag.attrs.is_empty() && self.tag.split == Split::Local {
                     // What `declare` and `check_rewrite` give for a tag without attributes and
@@ -723,8 +738,7 @@ impl<'a, S> Reader<'a, S> {
                     self.external_scratch.clear();
                     Ok(())
                 } else {
-                    let max = self.limits.max_namespace_declarations;
-                    declare(&mut self.ns, &mut self.tag, text, max).and_then(|()| {
+                    declare(&mut self.ns, &mut self.tag, text, &self.limits).and_then(|()| {
                         check_rewrite(&self.ns, text, &mut self.tag, &mut self.external_scratch)
                     })
                 };

@@ -314,15 +314,15 @@ impl<'h> Core<'h> {
         }
         let text_always =
             handlers.text.is_some() || handlers.modes.strictness != crate::modes::Strictness::Guess;
-        let ns = lists.iter().any(SelectorList::uses_namespaces).then(|| {
-            let max = handlers.limits.max_namespace_declarations;
-            Box::new(crate::namespaces::Scope::new(html, max))
-        });
+        let ns = lists
+            .iter()
+            .any(SelectorList::uses_namespaces)
+            .then(|| Box::new(crate::namespaces::Scope::new(html, &handlers.limits)));
         let strictness = handlers.modes.strictness;
         let strict = crate::strict::Strict::new(strictness, handlers.limits.max_diagnostics)
             .filter(|_| html)
             .map(Box::new);
-        let program = Program::new(lists);
+        let program = Program::new(lists, extra.memory.max_counters);
         let root = program.root_frame();
         Core {
             html,
@@ -443,7 +443,7 @@ impl<'h> Core<'h> {
     /// any more, whatever tokens still come.
     pub(crate) fn halt(&mut self) {
         self.output = false;
-        self.program = Program::new(Vec::new());
+        self.program = Program::new(Vec::new(), None);
         self.text = None;
         self.comment = None;
         self.doctype = None;
@@ -592,6 +592,10 @@ impl<'h> Core<'h> {
                     ns_view,
                     &mut self.matched,
                 ));
+                if self.program.counters_over() {
+                    self.fail(crate::Error::new(ErrorCode::CounterLimit, span));
+                    return;
+                }
             }
         }
         let too_deep = opens && self.max_depth.is_some_and(|m| self.stack.len() >= m);

@@ -116,7 +116,8 @@ thicket_input::error_codes! {
         DepthLimit = "depth-limit", "an element is nested deeper than the depth limit";
         /// A namespace prefix in a selector that the caller did not bind (`Namespaces`).
         UnknownNamespacePrefix = "unknown-namespace-prefix", "the selector uses a namespace prefix that is not bound";
-        /// A namespace declaration past `Limits::max_namespace_declarations` in scope; it does not
+        /// A namespace declaration past `Limits::max_namespace_declarations` or
+        /// `Limits::max_namespace_bytes` in scope; it does not
         /// bind (LeafXML: the reader's error, which stops the rewrite).
         NamespaceLimit = "namespace-limit", "too many namespace declarations in scope";
         /// Strict mode: a start tag ends an open element, or an end tag closes elements, where
@@ -148,6 +149,10 @@ thicket_input::error_codes! {
         TextNodeLimit = "text-node-limit", "a whole text node is longer than the text node limit";
         /// A token is longer than `MemoryLimits::max_buffered`; the rewrite stops.
         BufferLimit = "buffer-limit", "a token is longer than the buffer limit";
+        /// The `:nth-of-type` counters of the open elements hold more than
+        /// `MemoryLimits::max_counters` bytes; the rewrite stops at the start tag (span: the
+        /// tag).
+        CounterLimit = "counter-limit", "the :nth-of-type counters hold more than the counter limit";
         /// LeafXML: the input is not LeafXML; the reader's first error (its code and message
         /// in `source()`, its span here) stops the rewrite.
         NotWellFormed = "not-well-formed", "the input is not well-formed LeafXML";

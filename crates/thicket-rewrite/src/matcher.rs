@@ -4,6 +4,9 @@
 //! linear in the selector program, whatever the depth. Per-name counters for `:nth-of-type`
 //! live in a keyed map per open element (`thicket_names::keyed`), only when a selector needs them.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use thicket_names::keyed::{NameHasher, PrehashedMap};
 
 use crate::selector::{Attr, Candidate, Combinator, SelectorList, Simple};
@@ -92,6 +95,20 @@ struct Extra {
     type_counts: TypeCounts,
 }
 
+/// What one counted name costs in [`Budget`] besides its bytes: its count and index entry.
+pub(crate) const COUNTER_COST: usize = 32;
+
+/// The bytes the `:nth-of-type` counters of every open element hold together
+/// (`MemoryLimits::max_counters`): each distinct name counts its length and
+/// [`COUNTER_COST`]. A frame's counters give theirs back when the frame is dropped.
+#[derive(Debug, Default)]
+pub(crate) struct Budget {
+    used: Cell<usize>,
+    max: Option<usize>,
+    /// A name was counted past `max` (the core stops the rewrite with `counter-limit`).
+    over: Cell<bool>,
+}
+
 /// Element children per name, compactly: the names end to end in one string, and per name
 /// (by its keyed hash) where it is and how many; no allocation per name. Two names of one
 /// keyed hash (which no input can arrange) go to a list compared in full.
@@ -102,16 +119,43 @@ struct TypeCounts {
     counts: PrehashedMap<(u32, u32, u32)>,
     /// Names whose hash another name has already.
     others: Vec<(Box<str>, u32)>,
+    /// What these counters charged to `budget`.
+    charged: usize,
+    budget: Option<Rc<Budget>>,
+}
+
+impl Drop for TypeCounts {
+    fn drop(&mut self) {
+        if let Some(b) = &self.budget {
+            b.used.set(b.used.get().saturating_sub(self.charged));
+        }
+    }
 }
 
 impl TypeCounts {
+    /// Charges a name seen for the first time to the budget.
+    fn charge(&mut self, budget: &Rc<Budget>, name: &str) {
+        let cost = name.len() + COUNTER_COST;
+        let used = budget.used.get() + cost;
+        budget.used.set(used);
+        self.charged += cost;
+        if self.budget.is_none() {
+            self.budget = Some(Rc::clone(budget));
+        }
+        if budget.max.is_some_and(|max| used > max) {
+            budget.over.set(true);
+        }
+    }
+
     /// Counts one more child named `name` (keyed hash `key`); its count with it.
-    fn add(&mut self, key: u64, name: &str) -> u32 {
+    fn add(&mut self, key: u64, name: &str, budget: &Rc<Budget>) -> u32 {
         let at = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
         let len = u32::try_from(name.len()).unwrap_or(u32::MAX);
         let names = &mut self.names;
+        let mut new = false;
         let entry = self.counts.entry(key).or_insert_with(|| {
             names.push_str(name);
+            new = true;
             (at, len, 0)
         });
         let (start, len, count) = entry;
@@ -120,7 +164,11 @@ impl TypeCounts {
             .is_some_and(|n| n == name);
         if same {
             *count += 1;
-            return *count;
+            let count = *count;
+            if new {
+                self.charge(budget, name);
+            }
+            return count;
         }
         match self.others.iter_mut().find(|(n, _)| &**n == name) {
             Some((_, c)) => {
@@ -129,6 +177,7 @@ impl TypeCounts {
             }
             None => {
                 self.others.push((name.into(), 1));
+                self.charge(budget, name);
                 1
             }
         }
@@ -215,12 +264,12 @@ impl MatchFrame {
     }
 
     /// The count of element children named `local` so far, with this one.
-    fn count_of_type(&mut self, hasher: &NameHasher, local: &str) -> u32 {
+    fn count_of_type(&mut self, hasher: &NameHasher, budget: &Rc<Budget>, local: &str) -> u32 {
         let key = hasher.hash_name(local);
         self.extra
             .get_or_insert_with(Default::default)
             .type_counts
-            .add(key, local)
+            .add(key, local, budget)
     }
 }
 
@@ -238,6 +287,8 @@ pub(crate) struct Program {
     /// ones whose siblings are counted (so the counters stay as few as the selectors' names,
     /// whatever the document); `None`: every name is counted.
     of_type_names: Option<Vec<Box<str>>>,
+    /// What the `:nth-of-type` counters hold, against `MemoryLimits::max_counters`.
+    budget: Rc<Budget>,
     hasher: NameHasher,
     /// When every compound of the program names a type: those names (an element with another
     /// name matches no compound, so its bits are all clear without running the program).
@@ -275,7 +326,8 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl Program {
-    pub(crate) fn new(lists: Vec<SelectorList>) -> Program {
+    /// The program of `lists`, its `:nth-of-type` counters bounded by `max_counters` bytes.
+    pub(crate) fn new(lists: Vec<SelectorList>, max_counters: Option<usize>) -> Program {
         // The compounds get their bits in order: handler by handler, selector by selector.
         let mut width = 0;
         let mut of_type = false;
@@ -300,10 +352,21 @@ impl Program {
             width,
             of_type,
             of_type_names,
+            budget: Rc::new(Budget {
+                max: max_counters,
+                ..Budget::default()
+            }),
             hasher: NameHasher::new(),
             types,
             types_lowercase,
         }
+    }
+
+    /// Whether the `:nth-of-type` counters went past `MemoryLimits::max_counters` (the
+    /// rewrite stops with `counter-limit`).
+    #[inline]
+    pub(crate) fn counters_over(&self) -> bool {
+        self.budget.over.get()
     }
 
     /// Whether there is anything to match.
@@ -342,7 +405,7 @@ impl Program {
             })
         };
         let type_index = if self.of_type && self.of_type_names.as_ref().is_none_or(counted) {
-            parent.count_of_type(&self.hasher, local)
+            parent.count_of_type(&self.hasher, &self.budget, local)
         } else {
             0
         };
@@ -417,19 +480,43 @@ impl Program {
 
 #[cfg(test)]
 mod tests {
-    use super::TypeCounts;
+    use std::rc::Rc;
+
+    use super::{Budget, COUNTER_COST, TypeCounts};
 
     #[test]
     fn type_counts_count_per_name_even_when_two_names_share_a_hash() {
+        let budget = Rc::new(Budget::default());
         let mut c = TypeCounts::default();
-        assert_eq!(c.add(1, "a"), 1);
-        assert_eq!(c.add(2, "b"), 1);
-        assert_eq!(c.add(1, "a"), 2);
+        assert_eq!(c.add(1, "a", &budget), 1);
+        assert_eq!(c.add(2, "b", &budget), 1);
+        assert_eq!(c.add(1, "a", &budget), 2);
         // Another name with `a`'s hash (no input can arrange it: the hash is keyed).
-        assert_eq!(c.add(1, "z"), 1);
-        assert_eq!(c.add(1, "z"), 2);
-        assert_eq!(c.add(1, "a"), 3);
-        assert_eq!(c.add(2, "b"), 2);
+        assert_eq!(c.add(1, "z", &budget), 1);
+        assert_eq!(c.add(1, "z", &budget), 2);
+        assert_eq!(c.add(1, "a", &budget), 3);
+        assert_eq!(c.add(2, "b", &budget), 2);
         assert_eq!(c.names, "ab");
+        assert_eq!(budget.used.get(), 3 * (1 + COUNTER_COST));
+        drop(c);
+        assert_eq!(budget.used.get(), 0);
+    }
+
+    #[test]
+    fn the_budget_is_charged_once_per_distinct_name_and_flags_going_past_it() {
+        let budget = Rc::new(Budget {
+            max: Some(2 * (2 + COUNTER_COST)),
+            ..Budget::default()
+        });
+        let mut c = TypeCounts::default();
+        let mut d = TypeCounts::default();
+        c.add(1, "aa", &budget);
+        c.add(1, "aa", &budget);
+        d.add(1, "aa", &budget);
+        assert!(!budget.over.get());
+        d.add(2, "bb", &budget);
+        assert!(budget.over.get());
+        drop(d);
+        assert_eq!(budget.used.get(), 2 + COUNTER_COST);
     }
 }

@@ -16,6 +16,12 @@ pub struct MemoryLimits {
     /// The most bytes of source of one whole text node ([`Settings::whole_text`](crate::Settings::whole_text)):
     /// `text-node-limit` past it.
     pub max_text_node: Option<usize>,
+    /// The most bytes the counters of `:nth-of-type` hold over all open elements together:
+    /// each distinct name among an open element's element children costs its length and 32
+    /// (its count). Only a selector's `:nth-of-type` without a type name (`*:nth-of-type(2)`)
+    /// counts every name; one with a type name counts that name alone. `counter-limit` past
+    /// it: the rewrite stops.
+    pub max_counters: Option<usize>,
 }
 
 impl MemoryLimits {
@@ -24,13 +30,15 @@ impl MemoryLimits {
         MemoryLimits::default()
     }
 
-    /// Bounds for untrusted input: 16 MiB per token, capture and text node.
+    /// Bounds for untrusted input: 16 MiB per token, capture and text node, and 4 MiB of
+    /// `:nth-of-type` counters.
     pub fn untrusted() -> MemoryLimits {
         const MIB16: Option<usize> = Some(16 << 20);
         MemoryLimits {
             max_buffered: MIB16,
             max_captured: MIB16,
             max_text_node: MIB16,
+            max_counters: Some(4 << 20),
         }
     }
 
@@ -43,6 +51,12 @@ impl MemoryLimits {
     /// Sets [`max_captured`](Self::max_captured).
     pub fn with_max_captured(mut self, max: Option<usize>) -> MemoryLimits {
         self.max_captured = max;
+        self
+    }
+
+    /// Sets [`max_counters`](Self::max_counters).
+    pub fn with_max_counters(mut self, max: Option<usize>) -> MemoryLimits {
+        self.max_counters = max;
         self
     }
 

@@ -189,7 +189,7 @@ enum Current {
 const SCAN: usize = 16;
 
 /// The namespace bindings in scope while streaming, bounded by the open elements (the depth
-/// limit) and `Limits::max_namespace_declarations`. An element that declares nothing costs
+/// limit), `Limits::max_namespace_declarations` and `Limits::max_namespace_bytes`. An element that declares nothing costs
 /// nothing: only elements with declarations (XML5) or whose namespace differs from their
 /// parent's (HTML) leave an entry, removed when they close.
 #[derive(Debug)]
@@ -209,6 +209,7 @@ pub(crate) struct Scope {
     current: Current,
     current_html: HtmlNs,
     max: usize,
+    max_bytes: Option<usize>,
 }
 
 fn n32(v: usize) -> u32 {
@@ -216,7 +217,7 @@ fn n32(v: usize) -> u32 {
 }
 
 impl Scope {
-    pub(crate) fn new(html: bool, max_declarations: Option<usize>) -> Scope {
+    pub(crate) fn new(html: bool, limits: &thicket_input::Limits) -> Scope {
         Scope {
             html,
             text: String::new(),
@@ -228,7 +229,8 @@ impl Scope {
             before: 0,
             current: Current::None,
             current_html: HtmlNs::Html,
-            max: max_declarations.unwrap_or(usize::MAX),
+            max: limits.max_namespace_declarations.unwrap_or(usize::MAX),
+            max_bytes: limits.max_namespace_bytes,
         }
     }
 
@@ -353,7 +355,10 @@ impl Scope {
                 if !valid_declaration(prefix, a.value) || prefix == Some("xml") {
                     continue;
                 }
-                if self.list.len() >= self.max {
+                let bytes = self.text.len() + prefix.map_or(0, str::len) + a.value.len();
+                if self.list.len() >= self.max
+                    || thicket_input::Limits::exceeds(self.max_bytes, bytes)
+                {
                     diagnostics.push(Diagnostic::new(ErrorCode::NamespaceLimit, a.span));
                     continue;
                 }

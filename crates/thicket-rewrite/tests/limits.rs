@@ -508,3 +508,41 @@ fn diagnostics(
         .map(|d| format!("{} {}", d.code.as_str(), d.span.start))
         .collect()
 }
+
+fn counters(selector: &'static str, max: usize) -> impl Fn(Seen) -> Settings<'static> {
+    move |_| {
+        Settings::new()
+            .with_memory_limits(MemoryLimits::none().with_max_counters(Some(max)))
+            .on_element(selector, |e| e.set_attribute("n", "2"))
+            .unwrap()
+    }
+}
+
+#[test]
+fn nth_of_type_counters_past_the_limit_stop_the_rewrite() {
+    // Each distinct name costs its length and 32: `r` under the document, then `a` and `b`
+    // under `r` are 99 bytes; `c` goes past.
+    let input = "<r><a/><b/><c/><a/></r>";
+    let run = xml(input, counters("*:nth-of-type(2)", 99));
+    let at = input.find("<c/>").unwrap();
+    assert_eq!(run.error, Some(format!("counter-limit {at}..{}", at + 4)));
+    assert_eq!(run.out, &input[..at]);
+    let run = xml(input, counters("*:nth-of-type(2)", 132));
+    assert_eq!(
+        (run.error, run.out.as_str()),
+        (None, "<r><a/><b/><c/><a n=\"2\"/></r>")
+    );
+    // The counters of an element go when it closes: at most `r`, `a`, `b` and two names under
+    // one of them are held at once (165 bytes), not all seven names (231).
+    let input = "<r><a><x/><y/></a><b><x/><y/></b></r>";
+    let run = xml(input, counters("*:nth-of-type(2)", 165));
+    assert_eq!(run.error, None);
+    let run = html(input, counters("*:nth-of-type(2)", 164));
+    assert!(run.error.is_some_and(|e| e.starts_with("counter-limit")));
+    // A typed `:nth-of-type` counts its name alone, whatever the other names.
+    let input = "<r><a/><b/><c/><d/><e/><p/><p/></r>";
+    let run = xml(input, counters("p:nth-of-type(2)", 33));
+    assert_eq!(run.error, None);
+    assert!(run.out.ends_with("<p n=\"2\"/></r>"), "{}", run.out);
+    assert!(MemoryLimits::untrusted().max_counters.is_some());
+}

@@ -184,10 +184,21 @@ fn settings_bind_prefixes_for_on_element() {
     assert_eq!(e.code.as_str(), "unknown-namespace-prefix");
 }
 
-/// Declarations past `max_namespace_declarations` in scope are reported and do not bind;
-/// the scope shrinks as elements close, so later declarations bind again.
+/// Declarations past `max_namespace_declarations`, or past `max_namespace_bytes` of prefixes
+/// and namespaces, in scope are reported and do not bind; the scope shrinks as elements close,
+/// so later declarations bind again.
 #[test]
 fn namespace_declarations_are_bounded() {
+    // Each declaration is 6 bytes (`a` + `urn:1`): two in scope are 12.
+    for limits in [
+        Limits::none().with_max_namespace_declarations(2),
+        Limits::none().with_max_namespace_bytes(12),
+    ] {
+        namespace_declarations_are_bounded_by(limits);
+    }
+}
+
+fn namespace_declarations_are_bounded_by(limits: Limits) {
     let input = "<r xmlns:a='urn:1'><s xmlns:b='urn:2'><b:x/></s><t xmlns:b='urn:2'><b:x/></t>\
                  <u xmlns:c='urn:3' xmlns:b='urn:2'><b:x/></u></r>";
     let list = SelectorList::parse_with_namespaces("n|x", &Namespaces::new().prefix("n", "urn:2"))
@@ -196,7 +207,7 @@ fn namespace_declarations_are_bounded() {
     let codes: Vec<(String, usize)>;
     {
         let settings = Settings::new()
-            .with_limits(Limits::none().with_max_namespace_declarations(2))
+            .with_limits(limits)
             .on_selector(list.clone(), |e| spans.push(e.span().start));
         let mut r = Rewriter::read_only(Dialect::Xml5, settings);
         r.feed_str(input).unwrap();
@@ -215,7 +226,7 @@ fn namespace_declarations_are_bounded() {
     let doc = thicket_xml5::parse_with(
         input,
         thicket_xml5::Options {
-            limits: Limits::none().with_max_namespace_declarations(2),
+            limits,
             ..Default::default()
         },
     )

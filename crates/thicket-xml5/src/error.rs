@@ -125,7 +125,8 @@ thicket_input::error_codes! {
         NameLengthLimit = "name-length-limit", "name longer than the limit (cut)";
         /// An attribute value longer than `max_value_len` (cut).
         ValueLengthLimit = "value-length-limit", "attribute value longer than the limit (cut)";
-        /// A namespace declaration past `max_namespace_declarations` in scope (does not bind).
+        /// A namespace declaration past `max_namespace_declarations` or `max_namespace_bytes`
+        /// in scope (does not bind).
         NamespaceLimit = "namespace-limit", "more namespace declarations in scope than the limit (ignored)";
 
         // Encoding (`parse_bytes`, `BytesParser`).

@@ -190,6 +190,27 @@ fn namespace_limit_leaves_declarations_past_it_unbound() {
 }
 
 #[test]
+fn namespace_bytes_count_prefixes_and_namespaces_in_scope() {
+    // `p` + `urn:p` is 6 bytes, `q` + `urn:q` 6 more: a limit of 11 leaves `q` unbound.
+    let options = with(Limits::none().with_max_namespace_bytes(11));
+    let input =
+        "<r xmlns:p='urn:p'><s xmlns:q='urn:q'><q:t p:u='1'/></s><s xmlns:q='u'><q:t/></s></r>";
+    let p = parse_everywhere(input, &options);
+    assert_eq!(codes(&p), ["namespace-limit", "unbound-prefix"]);
+    let dump = p.document.dump();
+    assert!(dump.contains("{urn:p}p:u=\"1\""), "{dump}");
+    // After `</s>` the bytes are back to 6; `q` + `u` fits. The default namespace counts its
+    // namespace alone.
+    assert!(dump.contains("{u}q:t"), "{dump}");
+    let p = parse_everywhere(
+        "<r xmlns='urn:0123456789'><s xmlns='urn:0123456'/></r>",
+        &with(Limits::none().with_max_namespace_bytes(24)),
+    );
+    assert_eq!(codes(&p), ["namespace-limit"]);
+    assert!(Limits::untrusted().max_namespace_bytes.is_some());
+}
+
+#[test]
 fn diagnostics_cap_keeps_the_first_in_source_order() {
     // One error a `<`, text outside the root, no root.
     let input = "<".repeat(100_000);

@@ -120,6 +120,24 @@ pub const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "ns-distinct",
+        what: "sibling elements each declaring a prefix of its own, 1 MB",
+        dense: false,
+        dense_with_limits: &[],
+        base: MB,
+        generate: |n| {
+            let mut out = String::with_capacity(n + 32);
+            out.push_str("<r>");
+            let mut i = 0;
+            while out.len() < n {
+                let _ = write!(out, "<p{i}:a xmlns:p{i}=\"urn:{i}\"/>");
+                i += 1;
+            }
+            out.push_str("</r>");
+            out.into_bytes()
+        },
+    },
+    Case {
         name: "open-comment",
         what: "a comment left open, 1 MB",
         dense: false,

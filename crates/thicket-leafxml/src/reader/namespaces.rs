@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use thicket_names::keyed::{NameHasher, PrehashedMap};
 use thicket_names::leafxml as names;
 
+use super::Limits;
 use super::dedup::{self, counter};
 use super::tag::{Split, TagAssembly};
 use super::{XML_NAMESPACE, XMLNS_NAMESPACE};
@@ -29,6 +30,9 @@ pub(crate) struct Namespaces {
     bindings: Vec<Binding>,
     /// The values of `bindings`, one after another.
     value_text: String,
+    /// The bytes of the prefixes and values of the declarations in scope (the built-in `xml`
+    /// and `xmlns` not counted), for `Limits::max_namespace_bytes`.
+    scope_bytes: usize,
     /// Prefixes found recently: position + 1 (0 for none) in a slot chosen by the prefix's
     /// length, first and last byte. A prefix keeps its position for good, so a slot is never
     /// stale; a hit is confirmed by comparing the prefix. (Relaxed atomics rather than cells,
@@ -82,6 +86,10 @@ fn cache_slot(prefix: &str) -> usize {
 /// How many distinct prefixes are searched linearly.
 const LINEAR_PREFIXES: usize = 16;
 
+/// Prefixes out of scope the table may hold beyond twice the bindings and open elements
+/// before it is compacted ([`Namespaces::wants_compaction`]).
+const COMPACT_FROM: usize = 1024;
+
 impl Namespaces {
     /// The default context: `xml` and `xmlns`.
     pub(crate) fn new() -> Namespaces {
@@ -91,6 +99,7 @@ impl Namespaces {
             index: None,
             bindings: Vec::new(),
             value_text: String::new(),
+            scope_bytes: 0,
             cache: std::array::from_fn(|_| AtomicU32::new(0)),
         };
         // The default namespace first: every unprefixed element looks it up.
@@ -99,6 +108,7 @@ impl Namespaces {
         }
         ns.bind(1, XML_NAMESPACE);
         ns.bind(2, XMLNS_NAMESPACE);
+        ns.scope_bytes = 0;
         ns
     }
 
@@ -190,23 +200,81 @@ impl Namespaces {
             let h = hash.unwrap_or_else(|| hasher.hash_name(prefix));
             index.entry(h).or_insert(k);
         } else if self.prefixes.len() > LINEAR_PREFIXES {
-            let hasher = NameHasher::new();
-            let mut index = PrehashedMap::default();
-            for j in 0..self.prefixes.len() {
-                if let Some(p) = self.prefix(j) {
-                    index.entry(hasher.hash_bytes(p)).or_insert(j);
-                }
-            }
-            self.index = Some((hasher, index));
+            self.build_index();
         }
         k
     }
 
+    /// Indexes every prefix by its keyed hash.
+    fn build_index(&mut self) {
+        let hasher = NameHasher::new();
+        let mut index = PrehashedMap::default();
+        for j in 0..self.prefixes.len() {
+            if let Some(p) = self.prefix(j) {
+                index.entry(hasher.hash_bytes(p)).or_insert(j);
+            }
+        }
+        self.index = Some((hasher, index));
+    }
+
+    /// Whether the prefix table holds so many prefixes out of scope that [`compact`](Self::compact)
+    /// pays, with `open` elements on the reader's stack (whose positions it remaps): more
+    /// than twice the bindings and open elements, and [`COMPACT_FROM`] more. So each
+    /// compaction drops at least as many prefixes as it walks bindings, prefixes in scope and
+    /// open elements, and a document costs linear time however many prefixes it declares.
+    pub(crate) fn wants_compaction(&self, open: usize) -> bool {
+        self.prefixes.len() > 2 * (self.bindings.len() + open) + COMPACT_FROM
+    }
+
+    /// Drops the prefixes no binding in scope refers to: the table holds every prefix seen, so
+    /// a document of many distinct prefixes would grow it without bound. The default
+    /// namespace, `xml` and `xmlns` stay at positions 0, 1 and 2. Returns each old position's
+    /// new one (`None` for a dropped prefix).
+    pub(crate) fn compact(&mut self) -> Vec<Option<usize>> {
+        let mut keep = vec![false; self.prefixes.len()];
+        keep.iter_mut().take(3).for_each(|k| *k = true);
+        for b in &self.bindings {
+            if let Some(k) = keep.get_mut(b.prefix) {
+                *k = true;
+            }
+        }
+        let mut map = vec![None; self.prefixes.len()];
+        let mut text = String::new();
+        let mut prefixes = Vec::new();
+        for (k, p) in self.prefixes.iter().enumerate() {
+            if !keep[k] {
+                continue;
+            }
+            map[k] = Some(prefixes.len());
+            let start = text.len();
+            text.push_str(self.prefix_text.get(p.start..p.end).unwrap_or_default());
+            prefixes.push(Prefix {
+                start,
+                end: text.len(),
+                top: p.top,
+            });
+        }
+        for b in &mut self.bindings {
+            b.prefix = map.get(b.prefix).copied().flatten().unwrap_or(0);
+        }
+        self.prefix_text = text;
+        self.prefixes = prefixes;
+        for slot in &self.cache {
+            slot.store(0, Ordering::Relaxed);
+        }
+        self.index = None;
+        if self.prefixes.len() > LINEAR_PREFIXES {
+            self.build_index();
+        }
+        map
+    }
+
     /// Binds the prefix at `position` to `value` in the current scope.
     fn bind(&mut self, position: usize, value: &str) {
-        let Some(Prefix { top, .. }) = self.prefixes.get_mut(position) else {
+        let Some(Prefix { top, start, end }) = self.prefixes.get_mut(position) else {
             return;
         };
+        self.scope_bytes += *end - *start + value.len();
         let start = self.value_text.len();
         self.value_text.push_str(value);
         self.bindings.push(Binding {
@@ -256,6 +324,8 @@ impl Namespaces {
             if let Some(b) = self.bindings.pop()
                 && let Some(p) = self.prefixes.get_mut(b.prefix)
             {
+                let value = p.top.end - p.top.start;
+                self.scope_bytes = self.scope_bytes.saturating_sub(p.end - p.start + value);
                 p.top = b.shadowed;
             }
         }
@@ -287,14 +357,15 @@ impl Namespaces {
 /// A namespace error: code and where, in the normalized tag text.
 pub(crate) type NsError = (ErrorCode, usize, usize);
 
-/// "Namespace declarations": adds this tag's bindings to `ns`, at most `max` in scope.
+/// "Namespace declarations": adds this tag's bindings to `ns`, within `limits`'
+/// `max_namespace_declarations` and `max_namespace_bytes` in scope.
 /// An unchecked `xmlns` or `xmlns:p` is given its split here, as `split` would find it, so
 /// that `check_rewrite` does not check the name again.
 pub(crate) fn declare(
     ns: &mut Namespaces,
     tag: &mut TagAssembly,
     text: &str,
-    max: Option<usize>,
+    limits: &Limits,
 ) -> Result<(), NsError> {
     let decoded = &tag.decoded;
     for a in &mut tag.attrs {
@@ -338,7 +409,12 @@ pub(crate) fn declare(
         if value == XMLNS_NAMESPACE {
             return Err(over(ErrorCode::XmlnsNamespaceBound));
         }
-        if max.is_some_and(|max| ns.declared() >= max) {
+        let bytes = ns.scope_bytes + prefix.len() + value.len();
+        if limits
+            .max_namespace_declarations
+            .is_some_and(|max| ns.declared() >= max)
+            || Limits::exceeds(limits.max_namespace_bytes, bytes)
+        {
             return Err(over(ErrorCode::NamespaceLimit));
         }
         ns.declare(prefix, value);
@@ -430,6 +506,36 @@ pub(crate) fn check_rewrite(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Compaction keeps the table within twice the bindings (plus its margin) while
+    /// prefixes come and go, and what is in scope resolves as before.
+    #[test]
+    fn compaction_bounds_the_prefix_table() {
+        let mut ns = Namespaces::new();
+        ns.declare("a", "urn:a");
+        ns.declare("", "urn:d");
+        let mut most = 0;
+        for i in 0..20_000 {
+            if ns.wants_compaction(0) {
+                let map = ns.compact();
+                assert_eq!(map[..3], [Some(0), Some(1), Some(2)]);
+            }
+            let mark = ns.mark();
+            ns.declare(&format!("p{i}"), &format!("urn:{i}"));
+            assert_eq!(
+                ns.lookup(&format!("p{i}")),
+                Some(format!("urn:{i}").as_str())
+            );
+            ns.truncate(mark);
+            most = most.max(ns.prefixes.len());
+        }
+        assert!(most <= 2 * ns.bindings.len() + COMPACT_FROM + 1, "{most}");
+        assert_eq!(ns.lookup("a"), Some("urn:a"));
+        assert_eq!(ns.lookup(""), Some("urn:d"));
+        assert_eq!(ns.lookup("xml"), Some(XML_NAMESPACE));
+        assert_eq!(ns.lookup("p7"), None);
+        assert_eq!(ns.scope_bytes, "a".len() + "urn:a".len() + "urn:d".len());
+    }
 
     /// Scoping works the same below and above the linear-search threshold.
     #[test]

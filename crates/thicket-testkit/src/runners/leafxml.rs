@@ -60,6 +60,7 @@ struct LimitsDef {
     max_name_len: Option<usize>,
     max_value_len: Option<usize>,
     max_namespace_declarations: Option<usize>,
+    max_namespace_bytes: Option<usize>,
     max_token_len: Option<usize>,
 }
 
@@ -342,6 +343,7 @@ fn check(test: &Test) -> Result<(), String> {
             limits.max_name_len = l.max_name_len;
             limits.max_value_len = l.max_value_len;
             limits.max_namespace_declarations = l.max_namespace_declarations;
+            limits.max_namespace_bytes = l.max_namespace_bytes;
             limits.max_token_len = l.max_token_len;
             limits
         })

@@ -75,6 +75,7 @@ pub struct TreeBuilder<'a> {
     unopened: usize,
     max_depth: usize,
     max_namespaces: usize,
+    max_namespace_bytes: Option<usize>,
     /// The expanded names of a tag's attributes, for tags with many.
     attribute_keys: KeyedIndex,
     /// The end of the input seen so far.
@@ -115,8 +116,8 @@ impl<'a> TreeBuilder<'a> {
         TreeBuilder::build(true, &Limits::none(), None)
     }
 
-    /// A builder applying `limits`: [`Limits::max_depth`], [`Limits::max_namespace_declarations`]
-    /// and [`Limits::max_diagnostics`] (the others are the tokenizer's).
+    /// A builder applying `limits`: [`Limits::max_depth`], [`Limits::max_namespace_declarations`],
+    /// [`Limits::max_namespace_bytes`] and [`Limits::max_diagnostics`] (the others are the tokenizer's).
     pub fn with_limits(limits: Limits) -> TreeBuilder<'a> {
         TreeBuilder::build(true, &limits, limits.max_diagnostics)
     }
@@ -156,6 +157,7 @@ impl<'a> TreeBuilder<'a> {
             unopened: 0,
             max_depth: limits.max_depth.unwrap_or(usize::MAX),
             max_namespaces: limits.max_namespace_declarations.unwrap_or(usize::MAX),
+            max_namespace_bytes: limits.max_namespace_bytes,
             attribute_keys: KeyedIndex::new(),
             end: 0,
             tokenizer_tokens: false,
@@ -979,8 +981,8 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// If `name` is a namespace declaration, applies it: `Some(true)` when it declares (or is
-    /// the XML namespace's own, or is past [`Limits::max_namespace_declarations`]: reported,
-    /// not bound), `Some(false)` when it is invalid (reported), `None` when it is no
+    /// the XML namespace's own, or is past [`Limits::max_namespace_declarations`] or
+    /// [`Limits::max_namespace_bytes`]: reported, not bound), `Some(false)` when it is invalid (reported), `None` when it is no
     /// declaration.
     fn declare(&mut self, name: &str, value: &str, span: Span) -> Option<bool> {
         let declared: Option<&str> = match split_qname(name) {
@@ -1000,7 +1002,10 @@ impl<'a> TreeBuilder<'a> {
         if declared == Some("xml") {
             return Some(true);
         }
-        if self.bindings.len() >= self.max_namespaces {
+        let bytes = self.bindings.text_len() + declared.map_or(0, str::len) + value.len();
+        if self.bindings.len() >= self.max_namespaces
+            || Limits::exceeds(self.max_namespace_bytes, bytes)
+        {
             self.error(ErrorCode::NamespaceLimit, span);
             return Some(true);
         }

@@ -177,6 +177,12 @@ impl Bindings {
         self.list.is_empty()
     }
 
+    /// The bytes of the prefixes and namespaces in scope.
+    #[inline]
+    pub(super) fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
     fn hash(&self, prefix: &str) -> u64 {
         self.key.hash_name(prefix)
     }
