@@ -134,8 +134,9 @@ struct RewriteArgs {
     /// The files to rewrite (`-` for standard input, without --in-place).
     #[arg(value_name = "FILE", required = true)]
     files: Vec<String>,
-    /// Most bytes the counters of an `:nth-of-type` without a type name hold (each distinct
-    /// name among an open element's children: its length and 32), or `none` [default: 4 MiB;
+    /// Most bytes the counters of `:nth-of-type` and `:first-of-type` hold over the open
+    /// elements (each distinct name counted among an open element's children: its length and
+    /// 32; only the selector's own names when each has a type name), or `none` [default: 4 MiB;
     /// none with --no-limits]. Past it the file stops with `counter-limit`.
     #[arg(long, value_name = "N", value_parser = limit_value)]
     max_counters: Option<LimitValue>,
@@ -170,8 +171,9 @@ struct SelectArgs {
     /// none with --no-limits]. A longer match is reported on standard error, not printed.
     #[arg(long, value_name = "N", value_parser = limit_value)]
     max_match: Option<LimitValue>,
-    /// Most bytes the counters of an `:nth-of-type` without a type name hold (each distinct
-    /// name among an open element's children: its length and 32), or `none` [default: 4 MiB;
+    /// Most bytes the counters of `:nth-of-type` and `:first-of-type` hold over the open
+    /// elements (each distinct name counted among an open element's children: its length and
+    /// 32; only the selector's own names when each has a type name), or `none` [default: 4 MiB;
     /// none with --no-limits]. Past it the file stops with `counter-limit`.
     #[arg(long, value_name = "N", value_parser = limit_value)]
     max_counters: Option<LimitValue>,

@@ -69,7 +69,7 @@ struct Open {
 }
 
 /// Drops the prefixes out of scope from the namespace table, and remaps the positions the open
-/// elements (and the element just closed) keep.
+/// elements keep (and the element just closed, should one be pending).
 #[cold]
 fn compact_namespaces(ns: &mut Namespaces, open: &mut [Open], closed: &mut Option<Open>) {
     let map = ns.compact();

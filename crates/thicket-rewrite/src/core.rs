@@ -571,6 +571,16 @@ impl<'h> Core<'h> {
         {
             return;
         }
+        // (Decided before the namespaces, so that the diagnostics come in source order.)
+        let too_deep = opens && self.max_depth.is_some_and(|m| self.stack.len() >= m);
+        if too_deep {
+            if self.unopened == 0 && self.diagnostics.len() < self.max_diagnostics {
+                self.diagnostics
+                    .push(Diagnostic::new(ErrorCode::DepthLimit, span));
+            }
+            self.unopened += 1;
+        }
+        let opens = opens && !too_deep;
         let ns_view = self.ns.as_deref_mut().map(|ns| {
             ns.start(name, attributes, foreign, in_foreign, &mut self.diagnostics);
             self.diagnostics.truncate(self.max_diagnostics);
@@ -598,15 +608,6 @@ impl<'h> Core<'h> {
                 }
             }
         }
-        let too_deep = opens && self.max_depth.is_some_and(|m| self.stack.len() >= m);
-        if too_deep {
-            if self.unopened == 0 && self.diagnostics.len() < self.max_diagnostics {
-                self.diagnostics
-                    .push(Diagnostic::new(ErrorCode::DepthLimit, span));
-            }
-            self.unopened += 1;
-        }
-        let opens = opens && !too_deep;
         if let Some(ns) = self.ns.as_deref_mut() {
             ns.opened(opens, self.stack.len());
         }

@@ -16,10 +16,11 @@ pub struct MemoryLimits {
     /// The most bytes of source of one whole text node ([`Settings::whole_text`](crate::Settings::whole_text)):
     /// `text-node-limit` past it.
     pub max_text_node: Option<usize>,
-    /// The most bytes the counters of `:nth-of-type` hold over all open elements together:
-    /// each distinct name among an open element's element children costs its length and 32
-    /// (its count). Only a selector's `:nth-of-type` without a type name (`*:nth-of-type(2)`)
-    /// counts every name; one with a type name counts that name alone. `counter-limit` past
+    /// The most bytes the counters of `:nth-of-type` (and `:first-of-type`) hold over all open
+    /// elements together: each distinct name counted among an open element's element children
+    /// costs its length and 32 (its count). Only a selector's `:nth-of-type` without a type
+    /// name (`*:nth-of-type(2)`) counts every name; one with a type name counts that name
+    /// alone. `counter-limit` past
     /// it: the rewrite stops.
     pub max_counters: Option<usize>,
 }

@@ -353,3 +353,28 @@ fn streaming_namespaces_agree_with_the_tree_on_the_corpus() {
     assert!(namespaced > 10, "{namespaced}");
     assert!(compared > 10_000, "{compared}");
 }
+
+/// A start tag past the depth limit is reported before its declarations past the namespace
+/// limit: the rewriter's diagnostics come in source order.
+#[test]
+fn depth_and_namespace_diagnostics_come_in_source_order() {
+    let input = "<r xmlns:p='urn:q'><a xmlns:z='urn:x'><z:x/></a></r>";
+    let list = SelectorList::parse_with_namespaces("n|x", &Namespaces::new().prefix("n", "urn:x"))
+        .unwrap();
+    let settings = Settings::new()
+        .with_limits(
+            Limits::none()
+                .with_max_depth(1)
+                .with_max_namespace_declarations(1),
+        )
+        .on_selector(list, |_| {});
+    let mut r = Rewriter::read_only(Dialect::Xml5, settings);
+    r.feed_str(input).unwrap();
+    let codes: Vec<(&str, usize)> = r
+        .diagnostics()
+        .iter()
+        .map(|d| (d.code.as_str(), d.span.start))
+        .collect();
+    assert_eq!(codes, [("depth-limit", 19), ("namespace-limit", 22)]);
+    r.finish().unwrap();
+}

@@ -18,9 +18,10 @@ use crate::error::ErrorCode;
 /// context for every starting tag, as the spec describes it, gives the same mappings.)
 #[derive(Debug)]
 pub(crate) struct Namespaces {
-    /// Every prefix seen so far, one after another.
+    /// The prefixes of the table, one after another.
     prefix_text: String,
-    /// Every prefix seen so far (its position is its index), with its binding in scope.
+    /// Every prefix seen since the table was last compacted (its position is its index), with
+    /// its binding in scope.
     prefixes: Vec<Prefix>,
     /// Keyed hash of a prefix -> its position, built once there are many prefixes (a linear
     /// scan is faster for the usual handful; the keyed hash keeps crafted documents linear).
@@ -34,8 +35,8 @@ pub(crate) struct Namespaces {
     /// and `xmlns` not counted), for `Limits::max_namespace_bytes`.
     scope_bytes: usize,
     /// Prefixes found recently: position + 1 (0 for none) in a slot chosen by the prefix's
-    /// length, first and last byte. A prefix keeps its position for good, so a slot is never
-    /// stale; a hit is confirmed by comparing the prefix. (Relaxed atomics rather than cells,
+    /// length, first and last byte. A prefix keeps its position until the table is compacted,
+    /// which clears every slot; a hit is confirmed by comparing the prefix. (Relaxed atomics rather than cells,
     /// so that the reader stays `Sync`; they compile to plain loads and stores.)
     cache: [AtomicU32; CACHE_SLOTS],
 }
@@ -408,6 +409,11 @@ pub(crate) fn declare(
         }
         if value == XMLNS_NAMESPACE {
             return Err(over(ErrorCode::XmlnsNamespaceBound));
+        }
+        if prefix == "xml" {
+            // `xml` bound to its own namespace: the built-in binding, already in scope (not
+            // bound again, so not counted against the limits, as in XML5).
+            continue;
         }
         let bytes = ns.scope_bytes + prefix.len() + value.len();
         if limits
