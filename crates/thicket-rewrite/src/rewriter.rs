@@ -841,6 +841,13 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     /// Tokenizes and handles one piece of text ([`FEED_PIECE`] bytes at most, unless it is
     /// the sniffing head).
     fn feed_piece(&mut self, text: &str) -> Result<(), Error> {
+        // XML5 holding no source from before: the core reads the piece where it is, and keeps
+        // a copy of only what it still needs afterwards (usually nothing, or an unfinished
+        // token), instead of a copy of every piece.
+        #[cfg(feature = "xml5")]
+        if self.core.src.is_empty() && matches!(self.driver, Driver::Xml5(_)) {
+            return self.feed_piece_borrowed(text);
+        }
         self.push_source(text);
         self.pump();
         self.map_diagnostics();
@@ -853,6 +860,42 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         }
         self.compact();
         r
+    }
+
+    /// [`feed_piece`](Self::feed_piece) for XML5 when the core holds no source: the core reads
+    /// `text` itself while the piece is tokenized, handled and written, then keeps what it
+    /// still needs of it (`Core::compact_borrowed`), as the copying path would have kept.
+    #[cfg(feature = "xml5")]
+    fn feed_piece_borrowed(&mut self, text: &str) -> Result<(), Error> {
+        self.push_driver(text);
+        if let Driver::Xml5(t) = &mut self.driver {
+            let src = crate::core::Src::new(text, self.core.base);
+            pump_xml5(&mut self.core, t, src);
+        }
+        self.map_diagnostics();
+        let sink = &mut self.sink;
+        let src = crate::core::Src::new(text, self.core.base);
+        let r = match self.core.drain_output_in(src, |b| sink.write_bytes(b)) {
+            Ok(()) => Ok(()),
+            Err(e) => self.write_failed(e),
+        };
+        if r.is_ok()
+            && let Some(e) = self.core.refused().cloned()
+        {
+            // As the copying path leaves it: the whole piece held.
+            self.core.src.push_str(text);
+            return self.fail(e);
+        }
+        self.core.compact_borrowed(text);
+        r
+    }
+
+    /// The sink failed: the rewrite stops with `write-failed`.
+    fn write_failed(&mut self, e: io::Error) -> Result<(), Error> {
+        let at = self.core.done;
+        let mut err = Error::new(ErrorCode::WriteFailed, Span::new(at, at));
+        err.source = Some(std::sync::Arc::new(e));
+        self.fail(err)
     }
 
     /// The dialect's error (LeafXML's first), once it happened.
@@ -886,13 +929,10 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             #[allow(unreachable_patterns)]
             _ => self.core.drain_output(|b| sink.write_bytes(b)),
         };
-        if let Err(e) = r {
-            let at = self.core.done;
-            let mut err = Error::new(ErrorCode::WriteFailed, Span::new(at, at));
-            err.source = Some(std::sync::Arc::new(e));
-            return self.fail(err);
+        match r {
+            Ok(()) => Ok(()),
+            Err(e) => self.write_failed(e),
         }
-        Ok(())
     }
 
     /// Hands every token the tokenizer has to the core.
@@ -913,35 +953,44 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             }
             #[cfg(feature = "xml5")]
             Driver::Xml5(t) => {
-                // Lent: names, values and text borrow the tokenizer's buffer (no copy each),
-                // and each start tag's attribute list goes back for the next one.
-                // Plain tags come as ranges of the buffer: no token, no attribute list built.
-                // The core's own source is moved out while they are handled (no copy, and
-                // once a pump rather than once a token: nothing reads or changes it there).
+                // The core's own source is moved out while the tokens are handled (no copy,
+                // and once a pump rather than once a token: nothing reads or changes it there).
                 let own = std::mem::take(&mut core.src);
-                let src = crate::core::Src::new(&own, core.base);
-                while let Some(item) = t.next_lent_item() {
-                    match item {
-                        thicket_xml5::LentItem::Tag(tag) => xml5_plain_tag(core, src, tag),
-                        thicket_xml5::LentItem::Token(token) => {
-                            if let Some(spare) = xml5_event(core, src, token) {
-                                t.recycle(spare);
-                            }
-                        }
-                    }
-                    core.tokenizer_limits(t.limits_reached(), || t.take_limits_reached());
-                    // Text is built only while a text handler or capture can see it.
-                    if core.switch_text {
-                        core.switch_text = false;
-                        t.set_lazy_text(core.want_text);
-                    }
-                }
+                pump_xml5(core, t, crate::core::Src::new(&own, core.base));
                 core.src = own;
             }
             #[cfg(feature = "microxml")]
             Driver::MicroXml(d) => d.pump(core),
             #[cfg(feature = "leafxml")]
             Driver::LeafXml(d) => d.pump(core),
+        }
+    }
+}
+
+/// Hands every token the XML5 tokenizer has to the core, which reads its source from `src`.
+/// Lent: names, values and text borrow the tokenizer's buffer (no copy each), and each start
+/// tag's attribute list goes back for the next one. Plain tags come as ranges of the buffer: no
+/// token, no attribute list built.
+#[cfg(feature = "xml5")]
+fn pump_xml5(
+    core: &mut Core<'_>,
+    t: &mut thicket_xml5::Tokenizer<'static>,
+    src: crate::core::Src<'_>,
+) {
+    while let Some(item) = t.next_lent_item() {
+        match item {
+            thicket_xml5::LentItem::Tag(tag) => xml5_plain_tag(core, src, tag),
+            thicket_xml5::LentItem::Token(token) => {
+                if let Some(spare) = xml5_event(core, src, token) {
+                    t.recycle(spare);
+                }
+            }
+        }
+        core.tokenizer_limits(t.limits_reached(), || t.take_limits_reached());
+        // Text is built only while a text handler or capture can see it.
+        if core.switch_text {
+            core.switch_text = false;
+            t.set_lazy_text(core.want_text);
         }
     }
 }

@@ -949,6 +949,8 @@ mod runs {
     pub(super) static UNQUOTED_VALUE: StopSet = stops(b"\t\n &>");
     pub(super) static COMMENT: StopSet = stops(b"<-");
     pub(super) static PI_DATA: StopSet = stops(b"?");
+    pub(super) static DECL_DQ_VALUE: StopSet = stops(b"\"?");
+    pub(super) static DECL_SQ_VALUE: StopSet = stops(b"'?");
     pub(super) static CDATA: StopSet = stops(b"]");
     pub(super) static BOGUS: StopSet = stops(b">");
 
@@ -1067,7 +1069,7 @@ mod tests {
         text.len()
     }
 
-    const ALL: [&StopSet; 10] = [
+    const ALL: [&StopSet; 12] = [
         &TEXT,
         &TAG_NAME,
         &ATTR_NAME,
@@ -1076,6 +1078,8 @@ mod tests {
         &UNQUOTED_VALUE,
         &COMMENT,
         &PI_DATA,
+        &DECL_DQ_VALUE,
+        &DECL_SQ_VALUE,
         &CDATA,
         &BOGUS,
     ];

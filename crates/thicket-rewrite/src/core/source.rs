@@ -147,6 +147,22 @@ impl<'h> Core<'h> {
         self.check_buffered(self.base + self.src.len());
     }
 
+    /// [`compact`](Self::compact) after a piece of source the core read where the caller holds
+    /// it (`text`, from `base` on, its own `src` empty: `Rewriter::feed_piece`): keeps a copy
+    /// of only what is still needed of it, which is what `compact` keeps of the piece copied.
+    #[cfg(feature = "xml5")]
+    pub(crate) fn compact_borrowed(&mut self, text: &str) {
+        debug_assert!(self.src.is_empty());
+        let keep = self.keep_from();
+        if let Some(l) = self.legacy.as_deref_mut() {
+            l.compact(keep);
+        }
+        let cut = keep.saturating_sub(self.base).min(text.len());
+        self.src.push_str(&text[cut..]);
+        self.base += cut;
+        self.check_buffered(self.base + self.src.len());
+    }
+
     /// [`compact`](Self::compact) for a core that reads its source from elsewhere (HTML: the
     /// tokenizer's buffer, which ends at absolute offset `end`): returns the offset from which
     /// that source must be kept (`base` from then on; `src` stays empty).

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use thicket_input::TextAcc;
 use thicket_input::cursor::NeedMore;
 
-use super::runs::PI_DATA;
+use super::runs::{DECL_DQ_VALUE, DECL_SQ_VALUE, PI_DATA};
 use super::{Profile, State, Step, Tokenizer, append};
 use crate::error::ErrorCode;
 use crate::token::TokenKind;
@@ -312,37 +312,51 @@ impl Tokenizer<'_> {
     }
 
     pub(super) fn xml_declaration_attribute_value_quoted_state(&mut self, quote: char) -> Step {
-        match self.consume()? {
-            Some(c) if c == quote => {
-                self.push_cur_raw();
-                self.store_decl_value();
-                self.state = State::XmlDeclaration;
+        // A run of characters the last arm would take one by one goes in at once (a state
+        // step per character cost more than the rest of a short document's declaration).
+        let set = if quote == '"' {
+            &DECL_DQ_VALUE
+        } else {
+            &DECL_SQ_VALUE
+        };
+        loop {
+            if let Some((start, end)) = self.plain_run(set) {
+                self.decl.raw.push_range(start, end, &self.input);
+                self.decl.value.push_range(start, end, &self.input);
             }
-            Some('?') => {
-                self.push_cur_raw();
-                self.error_here(ErrorCode::AbruptClosingXmlDeclaration);
-                self.store_decl_value();
-                self.state = State::XmlDeclarationAfter;
+            match self.consume()? {
+                Some(c) if c == quote => {
+                    self.push_cur_raw();
+                    self.store_decl_value();
+                    self.state = State::XmlDeclaration;
+                }
+                Some('?') => {
+                    self.push_cur_raw();
+                    self.error_here(ErrorCode::AbruptClosingXmlDeclaration);
+                    self.store_decl_value();
+                    self.state = State::XmlDeclarationAfter;
+                }
+                None => {
+                    self.error_here(ErrorCode::EofInXmlDeclaration);
+                    self.store_decl_value();
+                    self.emit_xml_declaration();
+                    self.reconsume_in(State::Data);
+                }
+                Some(c) => {
+                    self.push_cur_raw();
+                    append(
+                        &mut self.decl.value,
+                        c,
+                        self.cur_at,
+                        self.cur_len,
+                        self.cur_verbatim,
+                        &self.input,
+                    );
+                    continue;
+                }
             }
-            None => {
-                self.error_here(ErrorCode::EofInXmlDeclaration);
-                self.store_decl_value();
-                self.emit_xml_declaration();
-                self.reconsume_in(State::Data);
-            }
-            Some(c) => {
-                self.push_cur_raw();
-                append(
-                    &mut self.decl.value,
-                    c,
-                    self.cur_at,
-                    self.cur_len,
-                    self.cur_verbatim,
-                    &self.input,
-                );
-            }
+            return Ok(());
         }
-        Ok(())
     }
 
     pub(super) fn xml_declaration_after_state(&mut self) -> Step {
