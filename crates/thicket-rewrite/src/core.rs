@@ -1085,7 +1085,9 @@ impl<'h> Core<'h> {
     /// with the content before it, its replacement or source, and the content after it.
     fn emit_around(&mut self, src: Src<'_>, around: &Around, span: Span) {
         if around.refused && self.output {
-            self.refuse_insertion(span);
+            // Text comes in pieces that depend on the split: the error is where the piece
+            // starts, the same however the input was split.
+            self.refuse_insertion(Span::new(span.start, span.start));
             return;
         }
         self.emit(src, &around.before);
