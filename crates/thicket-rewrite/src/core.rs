@@ -802,8 +802,8 @@ impl<'h> Core<'h> {
         // Source copied into the tag: marked instead in a legacy encoding (its own bytes),
         // unless those bytes are its text.
         let mut copy = |out: &mut String, s: Span| match legacy.as_deref_mut() {
-            Some(l) if !l.same_as_text(s.start, s.end) => l.mark(out.len(), s.start, s.end),
-            _ => out.push_str(source(s)),
+            Some(l) => l.copy(out, s, src),
+            None => out.push_str(source(s)),
         };
         let same = |a: &str, b: &str| {
             if html {

@@ -7,27 +7,38 @@
 //! [`Legacy`] keeps the source bytes beside the text and maps each decoded offset the output
 //! needs (the ends of the source ranges written out) back to a source byte offset:
 //!
-//! - **The walker.** Offsets are asked for in document order (the output is the source in order,
-//!   with edits), so one position, a decoded offset and the byte offset it came from, moves
-//!   forward only. Single-byte encodings step a byte at a time with a table of the UTF-8 length
-//!   of each byte's character. Multi-byte encodings (Shift_JIS, EUC-JP, EUC-KR, GBK, gb18030,
-//!   Big5) feed the bytes one at a time to a second `encoding_rs` decoder and count what comes
-//!   out; while it is known to be between characters, ASCII bytes step without it (in every
-//!   such encoding an ASCII byte in that state is its own character and leaves it there). Work:
-//!   linear in the input, whatever the chunks or the queries.
+//! - **The maps.** Offsets are asked for in document order (the output is the source in order,
+//!   with edits), so each map (the output's, the spans handlers see, the diagnostics') holds
+//!   one position, a decoded offset and the byte offset it came from, that moves forward only.
+//!   Single-byte encodings record, as they decode, the runs of the input that hold bytes past
+//!   ASCII (a run goes on over ASCII gaps shorter than 64 bytes, so there is at most one run
+//!   for every 64 bytes); outside them each byte is its own character and a map moves by
+//!   arithmetic, inside one it steps with a table of the UTF-8 length of each byte's
+//!   character. The decoding goes by 4 KiB blocks, and a block whose text is as long as its
+//!   bytes is all ASCII (every other byte decodes to two or three) and is not looked through.
+//!   Multi-byte encodings (Shift_JIS, EUC-JP, EUC-KR, GBK, gb18030, Big5) feed the bytes one
+//!   at a time to a second `encoding_rs` decoder and count what comes out; while it is known
+//!   to be between characters, ASCII bytes step without it (in every such encoding an ASCII
+//!   byte in that state is its own character and leaves it there). Work: linear in the
+//!   input, whatever the chunks or the queries.
+//! - **Source copied as text.** Source a rebuilt tag copies is pushed as text where its bytes
+//!   are its text (outside every run of a single-byte encoding); elsewhere it is marked and
+//!   written from the bytes. Short output is gathered into one write per drain.
 //! - **Where a sequence gives several characters at once** (a malformed lead byte and the ASCII
 //!   byte after it give U+FFFD and that character; a few Big5 codes give two characters), an
 //!   offset before the ASCII character maps to that byte; any other offset inside maps to the
 //!   end of the bytes. The map is a function of the bytes alone, monotone, so ranges that tile
 //!   the text map to byte ranges that tile the input: the output does not depend on the chunks.
 //! - **Memory.** Bytes are kept from the first offset still wanted on (what the core holds for
-//!   output, compacted with it); the walker holds a decoder's state. No table per character.
+//!   output, compacted with it), and the runs over them; a multi-byte map holds a decoder's
+//!   state. No table per character.
 //! - **Inserted text** (and attribute values, renamed names) is encoded with `encoding_rs`'s
 //!   encoder, which writes a character the encoding cannot hold as a decimal numeric character
 //!   reference (`&#NNNN;`).
 
 use encoding_rs::{CoderResult, Decoder, Encoding};
 
+use crate::core::Src;
 use crate::rewriter::Settings;
 
 impl<'h> Settings<'h> {
@@ -262,6 +273,16 @@ impl Legacy {
                 s.runs.get(next).is_none_or(|r| r.d0 >= to)
             }
             Maps::Multi(_) => false,
+        }
+    }
+
+    /// Source `span` (decoded offsets, its text in `src`) copied onto `out`: the text where the
+    /// bytes are the text, else a mark.
+    pub(crate) fn copy(&mut self, out: &mut String, span: thicket_input::Span, src: Src<'_>) {
+        if self.same_as_text(span.start, span.end) {
+            out.push_str(src.get(span));
+        } else {
+            self.mark(out.len(), span.start, span.end);
         }
     }
 
@@ -737,6 +758,83 @@ mod tests {
         // `é` is one byte in windows-1252, two in UTF-8.
         let m = mapped(encoding_rs::WINDOWS_1252, b"a\xE9<b");
         assert_eq!(m, vec![(0, 0), (1, 1), (3, 2), (4, 3), (5, 4)]);
+    }
+
+    /// A windows-1252 input with ASCII stretches shorter and longer than a gap and a block,
+    /// fed in chunks of every kind: each offset maps as stepping byte by byte does, and a
+    /// range is its own text exactly where its bytes are ASCII.
+    #[test]
+    fn single_byte_runs_map_as_stepping_does() {
+        let mut bytes = Vec::new();
+        for (i, ascii) in [0, 3, 63, 64, 65, 200, 5000, 1, 9000, 2].iter().enumerate() {
+            bytes.extend(std::iter::repeat_n(b'a' + i as u8, *ascii));
+            bytes.extend_from_slice(&[0xE9, 0x80, 0x81][..1 + i % 3]);
+        }
+        bytes.extend_from_slice(b"<p>end");
+        // The reference: decoded offset -> byte offset, at every character boundary.
+        let lengths = single_byte_lengths(encoding_rs::WINDOWS_1252);
+        let mut reference = vec![(0, 0)];
+        let mut d = 0;
+        for (b, &byte) in bytes.iter().enumerate() {
+            d += usize::from(lengths[usize::from(byte)]);
+            reference.push((d, b + 1));
+        }
+        for chunk in [1, 7, 64, 4095, 5000, bytes.len()] {
+            let mut l = Legacy::new(encoding_rs::WINDOWS_1252);
+            let mut text = String::new();
+            for piece in bytes.chunks(chunk) {
+                l.feed(piece, &mut text);
+            }
+            l.finish(&mut text);
+            assert_eq!(text, encoding_rs::WINDOWS_1252.decode(&bytes).0, "{chunk}");
+            for &(d, b) in &reference {
+                assert_eq!(l.map(d), b, "chunk {chunk}, offset {d}");
+            }
+            // Only ASCII is its own text; ASCII 64 bytes or more from any other byte is.
+            let mut own = 0;
+            for w in reference.windows(40).step_by(13) {
+                let ((from, fb), (to, tb)) = (w[0], w[w.len() - 1]);
+                let around = &bytes[fb.saturating_sub(GAP)..(tb + GAP).min(bytes.len())];
+                let same = l.same_as_text(from, to);
+                assert!(
+                    !same || bytes[fb..tb].is_ascii(),
+                    "chunk {chunk}, {from}..{to}"
+                );
+                assert!(same || !around.is_ascii(), "chunk {chunk}, {from}..{to}");
+                own += usize::from(same);
+            }
+            assert!(own > 1000, "{own}");
+        }
+    }
+
+    /// Compaction lets go of the runs every map has left behind, and the maps go on.
+    #[test]
+    fn single_byte_compaction_drops_runs() {
+        let mut l = Legacy::new(encoding_rs::WINDOWS_1252);
+        let mut text = String::new();
+        let unit = [&[0xE9][..], &[b'x'; 100][..]].concat();
+        for _ in 0..50 {
+            l.feed(&unit, &mut text);
+        }
+        let Maps::Single(s) = &l.maps else {
+            unreachable!()
+        };
+        assert_eq!(s.runs.len(), 50);
+        // Half way: the 25th unit's first character.
+        let half = 25 * (unit.len() + 1);
+        assert_eq!(
+            l.span(thicket_input::Span::new(half, half)).start,
+            25 * unit.len()
+        );
+        l.diagnostic_span(thicket_input::Span::new(half, half));
+        l.compact(half);
+        let Maps::Single(s) = &l.maps else {
+            unreachable!()
+        };
+        assert_eq!(s.runs.len(), 25);
+        assert_eq!(l.held(), 25 * unit.len());
+        assert_eq!(l.map(text.len() - 100), 50 * unit.len() - 100);
+        assert_eq!(l.map(text.len()), 50 * unit.len());
     }
 
     #[test]
