@@ -268,10 +268,14 @@ impl Legacy {
     /// single-byte encoding, outside every run (the caller may then copy the text itself).
     pub(crate) fn same_as_text(&self, from: usize, to: usize) -> bool {
         match &self.maps {
-            Maps::Single(s) => {
-                let next = s.runs.partition_point(|r| r.d1 <= from);
-                s.runs.get(next).is_none_or(|r| r.d0 >= to)
-            }
+            Maps::Single(s) => match (s.runs.front(), s.runs.back()) {
+                // Past the last run or before the first (the usual case): no search.
+                (Some(first), Some(last)) if from < last.d1 && to > first.d0 => {
+                    let next = s.runs.partition_point(|r| r.d1 <= from);
+                    s.runs.get(next).is_none_or(|r| r.d0 >= to)
+                }
+                _ => true,
+            },
             Maps::Multi(_) => false,
         }
     }
