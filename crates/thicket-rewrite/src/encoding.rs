@@ -811,6 +811,42 @@ mod tests {
         }
     }
 
+    /// A rebuilt tag copies its source as text only where the bytes are the text: an
+    /// attribute past ASCII far from any other such byte, one near another, and a tag far
+    /// from all of them each come out as their own bytes.
+    #[test]
+    fn rebuilt_tags_copy_their_own_bytes() {
+        let far = "x".repeat(200);
+        let mut input = Vec::new();
+        input.extend_from_slice(b"<a href=/x title=\xE9t\xE9>");
+        input.extend_from_slice(far.as_bytes());
+        input.extend_from_slice(b"<a href=/y>\xFC<a href=/z title=\xE0>");
+        input.extend_from_slice(far.as_bytes());
+        input.extend_from_slice(b"<a href=/w>");
+        for chunk in [1, 3, 64, input.len()] {
+            let settings = Settings::new()
+                .default_encoding(encoding_rs::WINDOWS_1252)
+                .on_element("a", |a| a.set_attribute("rel", "n"))
+                .unwrap();
+            let mut out = Vec::new();
+            let mut r = crate::Rewriter::new(crate::Dialect::Html, settings, |b: &[u8]| {
+                out.extend_from_slice(b)
+            });
+            for piece in input.chunks(chunk) {
+                r.feed(piece).unwrap();
+            }
+            r.finish().unwrap();
+            let mut expected = Vec::new();
+            expected.extend_from_slice(b"<a href=/x title=\xE9t\xE9 rel=\"n\">");
+            expected.extend_from_slice(far.as_bytes());
+            expected
+                .extend_from_slice(b"<a href=/y rel=\"n\">\xFC<a href=/z title=\xE0 rel=\"n\">");
+            expected.extend_from_slice(far.as_bytes());
+            expected.extend_from_slice(b"<a href=/w rel=\"n\">");
+            assert_eq!(out, expected, "chunks of {chunk}");
+        }
+    }
+
     /// Compaction lets go of the runs every map has left behind, and the maps go on.
     #[test]
     fn single_byte_compaction_drops_runs() {
