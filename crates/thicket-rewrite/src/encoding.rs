@@ -835,7 +835,7 @@ mod tests {
             for piece in input.chunks(chunk) {
                 r.feed(piece).unwrap();
             }
-            r.finish().unwrap();
+            let _sink = r.finish().unwrap();
             let mut expected = Vec::new();
             expected.extend_from_slice(b"<a href=/x title=\xE9t\xE9 rel=\"n\">");
             expected.extend_from_slice(far.as_bytes());
