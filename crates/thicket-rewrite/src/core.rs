@@ -800,9 +800,10 @@ impl<'h> Core<'h> {
         let source = |s: Span| src.get(s);
         let mut legacy = self.legacy.as_deref_mut();
         let out = &mut self.out;
-        // Source copied into the tag: marked instead in a legacy encoding (its own bytes).
+        // Source copied into the tag: marked instead in a legacy encoding (its own bytes),
+        // unless those bytes are its text.
         let mut copy = |out: &mut String, s: Span| match legacy.as_deref_mut() {
-            Some(l) => l.mark(out.len(), s.start, s.end),
+            Some(l) => l.copy(out, s, src),
             None => out.push_str(source(s)),
         };
         let same = |a: &str, b: &str| {

@@ -7,27 +7,38 @@
 //! [`Legacy`] keeps the source bytes beside the text and maps each decoded offset the output
 //! needs (the ends of the source ranges written out) back to a source byte offset:
 //!
-//! - **The walker.** Offsets are asked for in document order (the output is the source in order,
-//!   with edits), so one position, a decoded offset and the byte offset it came from, moves
-//!   forward only. Single-byte encodings step a byte at a time with a table of the UTF-8 length
-//!   of each byte's character. Multi-byte encodings (Shift_JIS, EUC-JP, EUC-KR, GBK, gb18030,
-//!   Big5) feed the bytes one at a time to a second `encoding_rs` decoder and count what comes
-//!   out; while it is known to be between characters, ASCII bytes step without it (in every
-//!   such encoding an ASCII byte in that state is its own character and leaves it there). Work:
-//!   linear in the input, whatever the chunks or the queries.
+//! - **The maps.** Offsets are asked for in document order (the output is the source in order,
+//!   with edits), so each map (the output's, the spans handlers see, the diagnostics') holds
+//!   one position, a decoded offset and the byte offset it came from, that moves forward only.
+//!   Single-byte encodings record, as they decode, the runs of the input that hold bytes past
+//!   ASCII (a run goes on over ASCII gaps shorter than 64 bytes, so there is at most one run
+//!   for every 64 bytes); outside them each byte is its own character and a map moves by
+//!   arithmetic, inside one it steps with a table of the UTF-8 length of each byte's
+//!   character. The decoding goes by 4 KiB blocks, and a block whose text is as long as its
+//!   bytes is all ASCII (every other byte decodes to two or three) and is not looked through.
+//!   Multi-byte encodings (Shift_JIS, EUC-JP, EUC-KR, GBK, gb18030, Big5) feed the bytes one
+//!   at a time to a second `encoding_rs` decoder and count what comes out; while it is known
+//!   to be between characters, ASCII bytes step without it (in every such encoding an ASCII
+//!   byte in that state is its own character and leaves it there). Work: linear in the
+//!   input, whatever the chunks or the queries.
+//! - **Source copied as text.** Source a rebuilt tag copies is pushed as text where its bytes
+//!   are its text (outside every run of a single-byte encoding); elsewhere it is marked and
+//!   written from the bytes. Short output is gathered into one write per drain.
 //! - **Where a sequence gives several characters at once** (a malformed lead byte and the ASCII
 //!   byte after it give U+FFFD and that character; a few Big5 codes give two characters), an
 //!   offset before the ASCII character maps to that byte; any other offset inside maps to the
 //!   end of the bytes. The map is a function of the bytes alone, monotone, so ranges that tile
 //!   the text map to byte ranges that tile the input: the output does not depend on the chunks.
 //! - **Memory.** Bytes are kept from the first offset still wanted on (what the core holds for
-//!   output, compacted with it); the walker holds a decoder's state. No table per character.
+//!   output, compacted with it), and the runs over them; a multi-byte map holds a decoder's
+//!   state. No table per character.
 //! - **Inserted text** (and attribute values, renamed names) is encoded with `encoding_rs`'s
 //!   encoder, which writes a character the encoding cannot hold as a decimal numeric character
 //!   reference (`&#NNNN;`).
 
 use encoding_rs::{CoderResult, Decoder, Encoding};
 
+use crate::core::Src;
 use crate::rewriter::Settings;
 
 impl<'h> Settings<'h> {
@@ -58,20 +69,15 @@ impl<'h> Settings<'h> {
 /// The bytes side of a rewrite in a legacy encoding.
 pub(crate) struct Legacy {
     encoding: &'static Encoding,
-    /// Decodes the input for the tokenizer (lossy: malformed bytes become U+FFFD).
-    decoder: Decoder,
     /// The source bytes from absolute offset `base` on.
     bytes: Vec<u8>,
     base: usize,
-    /// The map for the output (the source ranges written out, in order).
-    walker: Walker,
-    /// The map for the spans handlers see (tokens in order).
-    spans: Walker,
-    /// The map for the rewriter's diagnostics (in input order, mapped after each feed).
-    diagnostics: Walker,
+    /// The decoding and the maps from decoded offsets to byte offsets.
+    maps: Maps,
     /// Source ranges (decoded offsets) written out after `out[..at]`: `(at, from, to)`.
     marks: Vec<(usize, usize, usize)>,
-    /// The encoded form of inserted text, reused.
+    /// One drain's output gathered for one write (inserted text encoded, short source
+    /// ranges), reused.
     scratch: Vec<u8>,
 }
 
@@ -85,13 +91,75 @@ impl std::fmt::Debug for Legacy {
     }
 }
 
-/// The position the map has reached: decoded offset `d` comes from byte offset `b`.
+/// Which map: the output's, the spans handlers see, the rewriter's diagnostics'.
+#[derive(Clone, Copy)]
+enum Which {
+    Output,
+    Spans,
+    Diagnostics,
+}
+
+/// The decoding and the three maps, by kind of encoding.
+enum Maps {
+    Single(Box<Single>),
+    Multi(Box<Multi>),
+}
+
+/// A single-byte encoding: the stretches that hold bytes past ASCII are recorded as the
+/// input is decoded. Outside them every byte is its own character, so a map crosses them by
+/// arithmetic and steps through the bytes only inside one.
+struct Single {
+    /// Decodes the input for the tokenizer (unmapped bytes become U+FFFD).
+    decoder: Decoder,
+    /// The UTF-8 length of each byte's character.
+    lengths: [u8; 256],
+    /// The stretches holding the bytes past ASCII, in order (absolute offsets).
+    runs: std::collections::VecDeque<Run>,
+    /// How many runs were dropped from the front (cursors count runs from the first).
+    dropped: usize,
+    /// The length of the text decoded so far.
+    decoded: usize,
+    maps: [Cursor; 3],
+}
+
+/// A stretch of the input holding bytes past ASCII (and the short ASCII gaps between them,
+/// so that there are at most one for every [`GAP`] bytes): text `d0..d1` from bytes
+/// `b0..b1`.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    d0: usize,
+    b0: usize,
+    d1: usize,
+    b1: usize,
+}
+
+/// ASCII gaps shorter than this join the runs on either side.
+const GAP: usize = 64;
+
+/// The blocks a single-byte input is decoded in (each checked for bytes past ASCII).
+const BLOCK: usize = 4096;
+
+/// Where a single-byte map has reached: decoded offset `d` comes from byte offset `b`; `run`
+/// is the first run not left behind (counted from the first run ever).
+#[derive(Clone, Copy, Debug, Default)]
+struct Cursor {
+    d: usize,
+    b: usize,
+    run: usize,
+}
+
+/// A multi-byte encoding: `encoding_rs` decodes, and each map steps through the bytes.
+struct Multi {
+    /// Decodes the input for the tokenizer (lossy: malformed bytes become U+FFFD).
+    decoder: Decoder,
+    maps: [Walker; 3],
+}
+
+/// The position a multi-byte map has reached: decoded offset `d` comes from byte offset `b`.
 struct Walker {
     d: usize,
     b: usize,
-    /// Single-byte encodings: the UTF-8 length of each byte's character.
-    single: Option<[u8; 256]>,
-    /// Multi-byte encodings: the decoder the bytes are stepped through.
+    /// The decoder the bytes are stepped through.
     decoder: Decoder,
     /// True when that decoder is between characters (nothing pending).
     ground: bool,
@@ -111,19 +179,35 @@ pub(crate) fn supported(encoding: &'static Encoding) -> bool {
     encoding.is_ascii_compatible() && encoding != encoding_rs::ISO_2022_JP
 }
 
+/// A source range longer than this is written by itself rather than gathered.
+const GATHER: usize = 512;
+
 impl Legacy {
     pub(crate) fn new(encoding: &'static Encoding) -> Legacy {
-        let single = encoding
-            .is_single_byte()
-            .then(|| single_byte_lengths(encoding));
+        let maps = if encoding.is_single_byte() {
+            Maps::Single(Box::new(Single {
+                decoder: encoding.new_decoder_without_bom_handling(),
+                lengths: single_byte_lengths(encoding),
+                runs: std::collections::VecDeque::new(),
+                dropped: 0,
+                decoded: 0,
+                maps: [Cursor::default(); 3],
+            }))
+        } else {
+            Maps::Multi(Box::new(Multi {
+                decoder: encoding.new_decoder_without_bom_handling(),
+                maps: [
+                    Walker::new(encoding),
+                    Walker::new(encoding),
+                    Walker::new(encoding),
+                ],
+            }))
+        };
         Legacy {
             encoding,
-            decoder: encoding.new_decoder_without_bom_handling(),
             bytes: Vec::new(),
             base: 0,
-            walker: Walker::new(encoding, single),
-            spans: Walker::new(encoding, single),
-            diagnostics: Walker::new(encoding, single),
+            maps,
             marks: Vec::new(),
             scratch: Vec::new(),
         }
@@ -136,33 +220,74 @@ impl Legacy {
 
     /// Keeps `bytes` and decodes them onto `text`.
     pub(crate) fn feed(&mut self, bytes: &[u8], text: &mut String) {
+        let at = self.base + self.bytes.len();
+        match &mut self.maps {
+            Maps::Single(s) => s.decode(bytes, at, text),
+            Maps::Multi(m) => decode(&mut m.decoder, bytes, text, false),
+        }
         self.bytes.extend_from_slice(bytes);
-        decode(&mut self.decoder, bytes, text, false);
     }
 
     /// The end of the input: an incomplete sequence at the end becomes U+FFFD.
     pub(crate) fn finish(&mut self, text: &mut String) {
-        decode(&mut self.decoder, &[], text, true);
+        if let Maps::Multi(m) = &mut self.maps {
+            decode(&mut m.decoder, &[], text, true);
+        }
+    }
+
+    /// The source byte offset of decoded offset `d` by map `which` (each map is asked in
+    /// order: an offset before one asked already gives where that map is).
+    fn map_by(&mut self, which: Which, d: usize) -> usize {
+        match &mut self.maps {
+            Maps::Single(s) => s.map(which as usize, &self.bytes, self.base, d),
+            Maps::Multi(m) => m.maps[which as usize].map(&self.bytes, self.base, d),
+        }
     }
 
     /// The source byte offset of decoded offset `d`, for the output (not before an offset
     /// asked for already).
     pub(crate) fn map(&mut self, d: usize) -> usize {
-        self.walker.map(&self.bytes, self.base, d)
+        self.map_by(Which::Output, d)
     }
 
     /// A span handlers see, as source byte offsets (spans in input order).
     pub(crate) fn span(&mut self, span: thicket_input::Span) -> thicket_input::Span {
-        let start = self.spans.map(&self.bytes, self.base, span.start);
-        let end = self.spans.map(&self.bytes, self.base, span.end);
+        let start = self.map_by(Which::Spans, span.start);
+        let end = self.map_by(Which::Spans, span.end);
         thicket_input::Span::new(start, end)
     }
 
     /// A diagnostic's span as source byte offsets (diagnostics in input order).
     pub(crate) fn diagnostic_span(&mut self, span: thicket_input::Span) -> thicket_input::Span {
-        let start = self.diagnostics.map(&self.bytes, self.base, span.start);
-        let end = self.diagnostics.map(&self.bytes, self.base, span.end);
+        let start = self.map_by(Which::Diagnostics, span.start);
+        let end = self.map_by(Which::Diagnostics, span.end);
         thicket_input::Span::new(start, end)
+    }
+
+    /// Whether the source range `from..to` (decoded offsets) is its own bytes: ASCII in a
+    /// single-byte encoding, outside every run (the caller may then copy the text itself).
+    pub(crate) fn same_as_text(&self, from: usize, to: usize) -> bool {
+        match &self.maps {
+            Maps::Single(s) => match (s.runs.front(), s.runs.back()) {
+                // Past the last run or before the first (the usual case): no search.
+                (Some(first), Some(last)) if from < last.d1 && to > first.d0 => {
+                    let next = s.runs.partition_point(|r| r.d1 <= from);
+                    s.runs.get(next).is_none_or(|r| r.d0 >= to)
+                }
+                _ => true,
+            },
+            Maps::Multi(_) => false,
+        }
+    }
+
+    /// Source `span` (decoded offsets, its text in `src`) copied onto `out`: the text where the
+    /// bytes are the text, else a mark.
+    pub(crate) fn copy(&mut self, out: &mut String, span: thicket_input::Span, src: Src<'_>) {
+        if self.same_as_text(span.start, span.end) {
+            out.push_str(src.get(span));
+        } else {
+            self.mark(out.len(), span.start, span.end);
+        }
     }
 
     /// Records that the source range `from..to` (decoded offsets) follows `out[..at]`.
@@ -171,7 +296,8 @@ impl Legacy {
     }
 
     /// Writes `out` (inserted text, encoded) with the marked source ranges among it, then the
-    /// source range `pending` (decoded offsets), and empties `out` and the marks.
+    /// source range `pending` (decoded offsets), and empties `out` and the marks. What is
+    /// short is gathered into one write; a long source range is written from the held bytes.
     pub(crate) fn drain<E>(
         &mut self,
         out: &mut String,
@@ -181,73 +307,58 @@ impl Legacy {
         let mut r = Ok(());
         let mut done = 0;
         let marks = std::mem::take(&mut self.marks);
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
         for &(at, from, to) in &marks {
-            if r.is_ok() {
-                r = self.write_text(&out[done..at], write);
-            }
-            if r.is_ok() {
-                r = self.write_source(from, to, write);
-            }
+            encode(self.encoding, &out[done..at], &mut buf);
             done = at;
+            let (from, to) = (self.map(from), self.map(to));
+            if from >= to {
+                continue;
+            }
+            let source = &self.bytes[from - self.base..to - self.base];
+            if source.len() <= GATHER {
+                buf.extend_from_slice(source);
+                continue;
+            }
+            if !buf.is_empty() {
+                r = write(&buf);
+                buf.clear();
+            }
+            if r.is_ok() {
+                r = write(source);
+            }
+            if r.is_err() {
+                break;
+            }
         }
-        self.marks = marks;
-        self.marks.clear();
         if r.is_ok() {
-            r = self.write_text(&out[done..], write);
+            encode(self.encoding, &out[done..], &mut buf);
+            if !buf.is_empty() {
+                r = write(&buf);
+            }
         }
         out.clear();
+        self.marks = marks;
+        self.marks.clear();
+        self.scratch = buf;
         if r.is_ok() && pending.0 < pending.1 {
-            r = self.write_source(pending.0, pending.1, write);
+            let (from, to) = (self.map(pending.0), self.map(pending.1));
+            if from < to {
+                r = write(&self.bytes[from - self.base..to - self.base]);
+            }
         }
         r
-    }
-
-    fn write_text<E>(
-        &mut self,
-        text: &str,
-        write: &mut impl FnMut(&[u8]) -> Result<(), E>,
-    ) -> Result<(), E> {
-        if text.is_empty() {
-            return Ok(());
-        }
-        self.scratch.clear();
-        encode(self.encoding, text, &mut self.scratch);
-        write(&self.scratch)
-    }
-
-    fn write_source<E>(
-        &mut self,
-        from: usize,
-        to: usize,
-        write: &mut impl FnMut(&[u8]) -> Result<(), E>,
-    ) -> Result<(), E> {
-        let from = self.map(from);
-        let to = self.map(to);
-        if from >= to {
-            return Ok(());
-        }
-        write(&self.bytes[from - self.base..to - self.base])
     }
 
     /// Drops the bytes before decoded offset `keep` (nothing before it is asked for again)
     /// and before every map's position (the output's may be past `keep`: source copied into a
     /// rebuilt tag is marked ahead of the pending range).
     pub(crate) fn compact(&mut self, keep: usize) {
-        let mut cut = usize::MAX;
-        self.walker.map(&self.bytes, self.base, keep);
-        let lead = &self.walker;
-        for w in [&mut self.spans, &mut self.diagnostics] {
-            // A map behind the output's jumps to it where it is between characters, rather
-            // than step over the same bytes again.
-            if w.d < lead.d && lead.d <= keep && (lead.single.is_some() || lead.ground) {
-                w.jump_to(lead, self.encoding);
-            }
-        }
-        for w in [&mut self.walker, &mut self.spans, &mut self.diagnostics] {
-            // Each steps through the bytes from where it is: bring it along.
-            w.map(&self.bytes, self.base, keep);
-            cut = cut.min(w.gb);
-        }
+        let cut = match &mut self.maps {
+            Maps::Single(s) => s.compact(&self.bytes, self.base, keep),
+            Maps::Multi(m) => m.compact(&self.bytes, self.base, keep, self.encoding),
+        };
         let cut = cut.saturating_sub(self.base).min(self.bytes.len());
         if cut > 0 {
             self.bytes.drain(..cut);
@@ -262,12 +373,180 @@ impl Legacy {
     }
 }
 
+impl Single {
+    /// Decodes `bytes` (from absolute offset `at`) onto `text`, recording the runs: a block
+    /// that decodes to as many bytes as it has is all ASCII (every other byte decodes to two
+    /// or three), and only the others are looked through.
+    fn decode(&mut self, bytes: &[u8], at: usize, text: &mut String) {
+        // Room for the bytes and a few past ASCII (two or three bytes each): more is made
+        // only when a block needs it.
+        text.reserve(bytes.len() + bytes.len() / 8 + 16);
+        let mut done = 0;
+        for block in bytes.chunks(BLOCK) {
+            let before = text.len();
+            let mut rest = block;
+            loop {
+                let (result, read, _) = self.decoder.decode_to_string(rest, text, false);
+                rest = &rest[read..];
+                if result == CoderResult::InputEmpty {
+                    break;
+                }
+                text.reserve(rest.len() * 3);
+            }
+            let grew = text.len() - before;
+            if grew != block.len() {
+                self.record_runs(block, at + done, self.decoded);
+            }
+            self.decoded += grew;
+            done += block.len();
+        }
+    }
+
+    /// Records the runs of `bytes` (from absolute offset `at`, decoded from `d` on).
+    fn record_runs(&mut self, bytes: &[u8], at: usize, mut d: usize) {
+        let mut i = 0;
+        while i < bytes.len() {
+            let n = ascii_prefix(&bytes[i..]);
+            i += n;
+            d += n;
+            if i == bytes.len() {
+                break;
+            }
+            // A byte past ASCII: a run starts here, or the last one goes on over the gap.
+            let b = at + i;
+            match self.runs.back() {
+                Some(last) if b - last.b1 < GAP => {}
+                _ => self.runs.push_back(Run {
+                    d0: d,
+                    b0: b,
+                    d1: d,
+                    b1: b,
+                }),
+            }
+            loop {
+                while let Some(&byte) = bytes.get(i).filter(|&&b| b >= 0x80) {
+                    d += usize::from(self.lengths[usize::from(byte)]);
+                    i += 1;
+                }
+                let gap = ascii_prefix(&bytes[i..bytes.len().min(i + GAP)]);
+                if gap == GAP || i + gap == bytes.len() {
+                    break;
+                }
+                i += gap;
+                d += gap;
+            }
+            if let Some(last) = self.runs.back_mut() {
+                last.d1 = d;
+                last.b1 = at + i;
+            }
+        }
+    }
+
+    /// Map `which`'s byte offset of decoded offset `d` (`bytes` from absolute `base`).
+    fn map(&mut self, which: usize, bytes: &[u8], base: usize, d: usize) -> usize {
+        let c = &mut self.maps[which];
+        if d <= c.d {
+            return c.b;
+        }
+        let end = base + bytes.len();
+        loop {
+            let Some(r) = self.runs.get(c.run - self.dropped) else {
+                // Only ASCII ahead.
+                c.b = (c.b + (d - c.d)).min(end);
+                c.d = d;
+                return c.b;
+            };
+            if d <= r.d0 {
+                c.b += d - c.d;
+                c.d = d;
+                return c.b;
+            }
+            if c.d < r.d0 {
+                c.d = r.d0;
+                c.b = r.b0;
+            }
+            if d >= r.d1 {
+                if c.d < r.d1 {
+                    c.d = r.d1;
+                    c.b = r.b1;
+                }
+                if c.run - self.dropped + 1 < self.runs.len() {
+                    c.run += 1;
+                    continue;
+                }
+                // Past the last run (which stays current: it may grow with the next feed).
+                c.b = (c.b + (d - c.d)).min(end);
+                c.d = d;
+                return c.b;
+            }
+            // Inside the run: step, ASCII as far as it goes at a time.
+            while c.d < d && c.b < end {
+                let at = c.b - base;
+                let room = (d - c.d).min(end - c.b);
+                let n = ascii_prefix(&bytes[at..at + room]);
+                c.d += n;
+                c.b += n;
+                if n == room {
+                    continue;
+                }
+                c.d += usize::from(self.lengths[usize::from(bytes[c.b - base])]);
+                c.b += 1;
+            }
+            return c.b;
+        }
+    }
+
+    /// Brings every map to `keep` and lets go of the runs all have left behind: returns the
+    /// first byte offset still wanted.
+    fn compact(&mut self, bytes: &[u8], base: usize, keep: usize) -> usize {
+        for which in 0..3 {
+            self.map(which, bytes, base, keep);
+        }
+        let cut = self.maps.iter().map(|c| c.b).min().unwrap_or(0);
+        while self.runs.front().is_some_and(|r| r.b1 <= cut) {
+            self.runs.pop_front();
+            self.dropped += 1;
+        }
+        for c in &mut self.maps {
+            c.run = c.run.max(self.dropped);
+        }
+        cut
+    }
+}
+
+impl Multi {
+    /// Brings every map to `keep`: returns the first byte offset still wanted.
+    fn compact(
+        &mut self,
+        bytes: &[u8],
+        base: usize,
+        keep: usize,
+        encoding: &'static Encoding,
+    ) -> usize {
+        let [walker, spans, diagnostics] = &mut self.maps;
+        walker.map(bytes, base, keep);
+        for w in [spans, diagnostics] {
+            // A map behind the output's jumps to it where it is between characters, rather
+            // than step over the same bytes again.
+            if w.d < walker.d && walker.d <= keep && walker.ground {
+                w.jump_to(walker, encoding);
+            }
+        }
+        let mut cut = usize::MAX;
+        for w in &mut self.maps {
+            // Each steps through the bytes from where it is: bring it along.
+            w.map(bytes, base, keep);
+            cut = cut.min(w.gb);
+        }
+        cut
+    }
+}
+
 impl Walker {
-    fn new(encoding: &'static Encoding, single: Option<[u8; 256]>) -> Walker {
+    fn new(encoding: &'static Encoding) -> Walker {
         Walker {
             d: 0,
             b: 0,
-            single,
             decoder: encoding.new_decoder_without_bom_handling(),
             ground: true,
             gd: 0,
@@ -287,9 +566,7 @@ impl Walker {
         self.ascii_tail = lead.ascii_tail;
         self.seq = lead.seq;
         self.ground = true;
-        if self.single.is_none() {
-            self.decoder = encoding.new_decoder_without_bom_handling();
-        }
+        self.decoder = encoding.new_decoder_without_bom_handling();
     }
 
     /// The source byte offset of decoded offset `d` (`bytes` from absolute offset `base`).
@@ -303,25 +580,6 @@ impl Walker {
             return if d <= w.gd { w.gb } else { w.b };
         }
         let end = base + bytes.len();
-        if let Some(table) = &w.single {
-            while w.d < d && w.b < end {
-                // ASCII up to the next other byte (or as far as wanted) in one step.
-                let at = w.b - base;
-                let room = (d - w.d).min(end - w.b);
-                let n = ascii_prefix(&bytes[at..at + room]);
-                w.d += n;
-                w.b += n;
-                if n == room {
-                    continue;
-                }
-                w.d += usize::from(table[usize::from(bytes[w.b - base])]);
-                w.b += 1;
-            }
-            w.gd = w.d;
-            w.gb = w.b;
-            w.ascii_tail = false;
-            return if w.d < d { end } else { w.b };
-        }
         while w.d < d && w.b < end {
             let at = w.b - base;
             // Between characters, ASCII up to the next other byte (or as far as wanted) in
@@ -421,6 +679,11 @@ fn decode(decoder: &mut Decoder, mut bytes: &[u8], text: &mut String, last: bool
 /// Encodes `text` in `encoding` onto `out`, characters it cannot hold as decimal numeric
 /// character references (`encoding_rs`'s replacement for HTML).
 pub(crate) fn encode(encoding: &'static Encoding, text: &str, out: &mut Vec<u8>) {
+    // ASCII is itself in every encoding rewritten (all ASCII-compatible).
+    if text.is_ascii() {
+        out.extend_from_slice(text.as_bytes());
+        return;
+    }
     let (bytes, _, _) = encoding.encode(text);
     out.extend_from_slice(&bytes);
 }
@@ -499,6 +762,119 @@ mod tests {
         // `é` is one byte in windows-1252, two in UTF-8.
         let m = mapped(encoding_rs::WINDOWS_1252, b"a\xE9<b");
         assert_eq!(m, vec![(0, 0), (1, 1), (3, 2), (4, 3), (5, 4)]);
+    }
+
+    /// A windows-1252 input with ASCII stretches shorter and longer than a gap and a block,
+    /// fed in chunks of every kind: each offset maps as stepping byte by byte does, and a
+    /// range is its own text exactly where its bytes are ASCII.
+    #[test]
+    fn single_byte_runs_map_as_stepping_does() {
+        let mut bytes = Vec::new();
+        for (i, ascii) in [0, 3, 63, 64, 65, 200, 5000, 1, 9000, 2].iter().enumerate() {
+            bytes.extend(std::iter::repeat_n(b'a' + i as u8, *ascii));
+            bytes.extend_from_slice(&[0xE9, 0x80, 0x81][..1 + i % 3]);
+        }
+        bytes.extend_from_slice(b"<p>end");
+        // The reference: decoded offset -> byte offset, at every character boundary.
+        let lengths = single_byte_lengths(encoding_rs::WINDOWS_1252);
+        let mut reference = vec![(0, 0)];
+        let mut d = 0;
+        for (b, &byte) in bytes.iter().enumerate() {
+            d += usize::from(lengths[usize::from(byte)]);
+            reference.push((d, b + 1));
+        }
+        for chunk in [1, 7, 64, 4095, 5000, bytes.len()] {
+            let mut l = Legacy::new(encoding_rs::WINDOWS_1252);
+            let mut text = String::new();
+            for piece in bytes.chunks(chunk) {
+                l.feed(piece, &mut text);
+            }
+            l.finish(&mut text);
+            assert_eq!(text, encoding_rs::WINDOWS_1252.decode(&bytes).0, "{chunk}");
+            for &(d, b) in &reference {
+                assert_eq!(l.map(d), b, "chunk {chunk}, offset {d}");
+            }
+            // Only ASCII is its own text; ASCII 64 bytes or more from any other byte is.
+            let mut own = 0;
+            for w in reference.windows(40).step_by(13) {
+                let ((from, fb), (to, tb)) = (w[0], w[w.len() - 1]);
+                let around = &bytes[fb.saturating_sub(GAP)..(tb + GAP).min(bytes.len())];
+                let same = l.same_as_text(from, to);
+                assert!(
+                    !same || bytes[fb..tb].is_ascii(),
+                    "chunk {chunk}, {from}..{to}"
+                );
+                assert!(same || !around.is_ascii(), "chunk {chunk}, {from}..{to}");
+                own += usize::from(same);
+            }
+            assert!(own > 1000, "{own}");
+        }
+    }
+
+    /// A rebuilt tag copies its source as text only where the bytes are the text: an
+    /// attribute past ASCII far from any other such byte, one near another, and a tag far
+    /// from all of them each come out as their own bytes.
+    #[test]
+    fn rebuilt_tags_copy_their_own_bytes() {
+        let far = "x".repeat(200);
+        let mut input = Vec::new();
+        input.extend_from_slice(b"<a href=/x title=\xE9t\xE9>");
+        input.extend_from_slice(far.as_bytes());
+        input.extend_from_slice(b"<a href=/y>\xFC<a href=/z title=\xE0>");
+        input.extend_from_slice(far.as_bytes());
+        input.extend_from_slice(b"<a href=/w>");
+        for chunk in [1, 3, 64, input.len()] {
+            let settings = Settings::new()
+                .default_encoding(encoding_rs::WINDOWS_1252)
+                .on_element("a", |a| a.set_attribute("rel", "n"))
+                .unwrap();
+            let mut out = Vec::new();
+            let mut r = crate::Rewriter::new(crate::Dialect::Html, settings, |b: &[u8]| {
+                out.extend_from_slice(b)
+            });
+            for piece in input.chunks(chunk) {
+                r.feed(piece).unwrap();
+            }
+            let _sink = r.finish().unwrap();
+            let mut expected = Vec::new();
+            expected.extend_from_slice(b"<a href=/x title=\xE9t\xE9 rel=\"n\">");
+            expected.extend_from_slice(far.as_bytes());
+            expected
+                .extend_from_slice(b"<a href=/y rel=\"n\">\xFC<a href=/z title=\xE0 rel=\"n\">");
+            expected.extend_from_slice(far.as_bytes());
+            expected.extend_from_slice(b"<a href=/w rel=\"n\">");
+            assert_eq!(out, expected, "chunks of {chunk}");
+        }
+    }
+
+    /// Compaction lets go of the runs every map has left behind, and the maps go on.
+    #[test]
+    fn single_byte_compaction_drops_runs() {
+        let mut l = Legacy::new(encoding_rs::WINDOWS_1252);
+        let mut text = String::new();
+        let unit = [&[0xE9][..], &[b'x'; 100][..]].concat();
+        for _ in 0..50 {
+            l.feed(&unit, &mut text);
+        }
+        let Maps::Single(s) = &l.maps else {
+            unreachable!()
+        };
+        assert_eq!(s.runs.len(), 50);
+        // Half way: the 25th unit's first character.
+        let half = 25 * (unit.len() + 1);
+        assert_eq!(
+            l.span(thicket_input::Span::new(half, half)).start,
+            25 * unit.len()
+        );
+        l.diagnostic_span(thicket_input::Span::new(half, half));
+        l.compact(half);
+        let Maps::Single(s) = &l.maps else {
+            unreachable!()
+        };
+        assert_eq!(s.runs.len(), 25);
+        assert_eq!(l.held(), 25 * unit.len());
+        assert_eq!(l.map(text.len() - 100), 50 * unit.len() - 100);
+        assert_eq!(l.map(text.len()), 50 * unit.len());
     }
 
     #[test]

@@ -305,11 +305,15 @@ impl Tokenizer {
             {
                 return None;
             }
-            // Only up to the first `!`: the states may end the comment there (`--!>`), and a
-            // search past it would rescan the rest of the input for every such comment.
+            // The first `-->` ends at the first `>` with `--` before it, and only one before
+            // the first `!` is taken: the states may end the comment there (`--!>`). One scan
+            // for both bytes, to the end of the comment (not past it, nor to the next `!`
+            // wherever it is), with no substring searcher built for every comment.
             let rest = &bytes[ds..];
-            let bang = memchr::memchr(b'!', rest).unwrap_or(rest.len());
-            let de = ds + memchr::memmem::find(&rest[..bang], b"-->")?;
+            let gt = memchr::memchr2_iter(b'>', b'!', rest)
+                .take_while(|&k| rest[k] == b'>')
+                .find(|&k| k >= 2 && rest[k - 2..k] == *b"--")?;
+            let de = ds + gt - 2;
             is_plain(bytes, ds, de).then_some(de)
         };
         let Some(de) = data() else {

@@ -165,7 +165,9 @@ impl Tokenizer {
         match self.cur()? {
             Some(c) if names::is_ascii_alpha_char(c) => {
                 self.new_tag(true);
-                self.state = end_tag_name;
+                if !self.whole_appropriate_end_tag() {
+                    self.state = end_tag_name;
+                }
             }
             Some(_) | None => {
                 self.emit_raw(self.token_start, self.pos());
@@ -173,6 +175,37 @@ impl Tokenizer {
             }
         }
         Ok(())
+    }
+
+    /// The direct path of the end tag name states (with the direct paths on): the appropriate
+    /// end tag written as the last start tag's name in lowercase then `>` (`</script>`), whole
+    /// in the buffer, is built and emitted at once, as the states would after a letter at a
+    /// time (its letters are appended as they are, and nothing on the way is an error).
+    /// Returns whether it was; otherwise nothing has changed.
+    fn whole_appropriate_end_tag(&mut self) -> bool {
+        if matches!(self.direct, super::Direct::Off) {
+            return false;
+        }
+        let last = self.last_start_tag.as_str(&self.input).as_bytes();
+        let rest = self.input.rest_bytes();
+        let n = last.len();
+        if n == 0
+            || rest.get(n) != Some(&b'>')
+            || rest[..n] != *last
+            || !last.iter().all(u8::is_ascii_lowercase)
+        {
+            return false;
+        }
+        let at = self.pos();
+        self.tag.name.push_range(at, at + n, &self.input);
+        let end = at + n + 1;
+        self.input.set_offset(end);
+        if end > self.checked {
+            self.checked = end;
+        }
+        self.state = State::Data;
+        self.emit_tag();
+        true
     }
 
     /// The "end tag name" states: only an appropriate end tag ends the text.
