@@ -815,6 +815,7 @@ mod tests {
     /// attribute past ASCII far from any other such byte, one near another, and a tag far
     /// from all of them each come out as their own bytes.
     #[test]
+    #[cfg(feature = "html")]
     fn rebuilt_tags_copy_their_own_bytes() {
         let far = "x".repeat(200);
         let mut input = Vec::new();

@@ -868,6 +868,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     #[cfg(feature = "xml5")]
     fn feed_piece_borrowed(&mut self, text: &str) -> Result<(), Error> {
         self.push_driver(text);
+        #[allow(irrefutable_let_patterns)]
         if let Driver::Xml5(t) = &mut self.driver {
             let src = crate::core::Src::new(text, self.core.base);
             pump_xml5(&mut self.core, t, src);
