@@ -202,7 +202,7 @@ fn leafxml_stream(file: std::fs::File, limits: Limits) -> Counts {
     }
 }
 
-fn html_tokenizer(limits: Limits) -> thicket_html::Tokenizer {
+fn html_tokenizer(limits: Limits) -> thicket_html::Tokenizer<'static> {
     thicket_html::Tokenizer::with_options(thicket_html::Options {
         switch_by_tag_name: true,
         limits,

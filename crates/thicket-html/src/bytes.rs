@@ -37,7 +37,7 @@ use crate::{Options, Token, Tokenizer};
 /// ```
 #[derive(Debug)]
 pub struct ByteTokenizer {
-    tokenizer: Tokenizer,
+    tokenizer: Tokenizer<'static>,
     decoder: SniffingDecoder,
 }
 
@@ -110,7 +110,7 @@ impl ByteTokenizer {
     }
 
     /// The tokenizer behind, for diagnostics and the tree-builder hooks.
-    pub fn tokenizer(&mut self) -> &mut Tokenizer {
+    pub fn tokenizer(&mut self) -> &mut Tokenizer<'static> {
         &mut self.tokenizer
     }
 }

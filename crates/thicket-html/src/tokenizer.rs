@@ -195,10 +195,10 @@ fn check_input_char(diagnostics: &mut Diagnostics<ErrorCode>, c: char, at: usize
 /// end, and pull tokens with [`next_token`](Self::next_token) between feeds. A token is returned
 /// as soon as the standard makes it certain. Tokens borrow from the tokenizer's buffer, so each one
 /// must be dropped (or made owned with [`Token::into_owned`]) before the next call.
-pub struct Tokenizer {
+pub struct Tokenizer<'a> {
     /// The input: unconsumed text and the part of the current token already read, at absolute
     /// offsets (`thicket_input`'s cursor: feeding, compaction, CR LF folding, waiting).
-    input: Cursor<'static>,
+    input: Cursor<'a>,
     /// Width in input bytes of the character last read by [`Tokenizer::cur`] (0 at the end).
     cw: usize,
     /// Input-stream errors have been reported for every character before this offset.
@@ -253,13 +253,13 @@ pub struct Tokenizer {
     diagnostics: Diagnostics<ErrorCode>,
 }
 
-impl Default for Tokenizer {
+impl Default for Tokenizer<'_> {
     fn default() -> Self {
         Tokenizer::new()
     }
 }
 
-impl std::fmt::Debug for Tokenizer {
+impl std::fmt::Debug for Tokenizer<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tokenizer")
             .field("state", &self.state)
@@ -273,14 +273,14 @@ impl std::fmt::Debug for Tokenizer {
     }
 }
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// A tokenizer in the data state with default options.
-    pub fn new() -> Tokenizer {
+    pub fn new() -> Tokenizer<'a> {
         Tokenizer::with_options(Options::default())
     }
 
     /// A tokenizer with `options`.
-    pub fn with_options(options: Options) -> Tokenizer {
+    pub fn with_options(options: Options) -> Tokenizer<'a> {
         let state = options.initial_state.unwrap_or(State::Data);
         let mut last_start_tag = TextAcc::new();
         let input = Cursor::new(NewlineRules::CrLf);
@@ -344,9 +344,145 @@ impl Tokenizer {
         self.input.feed(chunk);
     }
 
+    /// Appends a chunk of input as [`feed`](Self::feed) does, reading it where it is (no
+    /// copy) when the tokenizer holds nothing it still needs: it has read all it was fed, and
+    /// neither a token it is building nor the caller's floor ([`retain_from`](Self::retain_from))
+    /// needs any of it. Otherwise the chunk is copied into the buffer, as `feed` would. Either
+    /// way the tokens are the same.
+    ///
+    /// The tokenizer borrows `chunk` meanwhile, so its lifetime is the chunk's: a tokenizer
+    /// that owns its input (`Tokenizer<'static>`) is moved into a shorter-lived one to be lent
+    /// a chunk, and [`into_owned`](Self::into_owned) gives it its own buffer back, keeping
+    /// only what it (and the caller's floor) still needs. A whole `&str` read this way is
+    /// never copied ([`parse`](crate::parse) does so).
+    ///
+    /// ```
+    /// use thicket_html::{Token, Tokenizer};
+    /// let mut t: Tokenizer<'static> = Tokenizer::new();
+    /// let chunk = String::from("<p>hi<b");
+    /// let mut lent: Tokenizer<'_> = t;
+    /// lent.feed_lent(&chunk);
+    /// assert!(matches!(lent.next_token(), Some(Token::StartTag(_))));
+    /// assert!(matches!(lent.next_token(), Some(Token::Text { .. })));
+    /// assert!(lent.next_token().is_none()); // `<b` waits for more
+    /// t = lent.into_owned(); // keeps `<b`
+    /// drop(chunk);
+    /// t.feed(">");
+    /// assert!(matches!(t.next_token(), Some(Token::StartTag(tag)) if tag.name == "b"));
+    /// ```
+    pub fn feed_lent(&mut self, chunk: &'a str) {
+        if self.input.is_finished() {
+            return;
+        }
+        let keep = self.keep_point();
+        if !self.input.lend(chunk, keep, &mut [&mut self.last_start_tag]) {
+            self.compact();
+            self.input.feed(chunk);
+        }
+    }
+
+    /// True while the tokenizer holds input it still needs (input not read yet, a token not
+    /// finished or not handed out, or input from the caller's floor on): then
+    /// [`feed_lent`](Self::feed_lent) copies its chunk, as [`feed`](Self::feed) does. False
+    /// means the next `feed_lent` reads its chunk where it is (once the tokenizer is
+    /// finished, chunks are ignored either way).
+    ///
+    /// ```
+    /// let mut t = thicket_html::Tokenizer::new();
+    /// t.feed("<p>x<b");
+    /// while t.next_token().is_some() {}
+    /// assert!(t.holds_input()); // `<b`
+    /// t.feed(">");
+    /// while t.next_token().is_some() {}
+    /// assert!(!t.holds_input());
+    /// ```
+    pub fn holds_input(&self) -> bool {
+        let end = self.input.end();
+        self.input.available() > 0
+            || !self.queue.is_empty()
+            || self.ready_tag.is_some()
+            || self.last_end.min(self.floor) < end
+    }
+
+    /// The tokenizer with a buffer of its own again, after [`feed_lent`](Self::feed_lent): what
+    /// it still needs of a lent chunk (an unfinished token, the caller's floor) is copied. A
+    /// tokenizer that owns its buffer is only moved.
+    #[inline]
+    pub fn into_owned(mut self) -> Tokenizer<'static> {
+        let keep = self.keep_point();
+        let Tokenizer {
+            input,
+            cw,
+            checked,
+            done,
+            state,
+            return_state,
+            options,
+            direct,
+            lazy,
+            keep: kept,
+            mut last_start_tag,
+            floor,
+            token_start,
+            last_end,
+            text,
+            text_span,
+            tag,
+            attr,
+            attr_duplicate,
+            attr_index,
+            comment,
+            doctype,
+            pi,
+            limit,
+            temp,
+            charref_start,
+            charref_code,
+            queue,
+            ready_tag,
+            names,
+            foreign,
+            diagnostics,
+        } = self;
+        Tokenizer {
+            input: input.into_owned(keep, &mut [&mut last_start_tag]),
+            cw,
+            checked,
+            done,
+            state,
+            return_state,
+            options,
+            direct,
+            lazy,
+            keep: kept,
+            last_start_tag,
+            floor,
+            token_start,
+            last_end,
+            text,
+            text_span,
+            tag,
+            attr,
+            attr_duplicate,
+            attr_index,
+            comment,
+            doctype,
+            pi,
+            limit,
+            temp,
+            charref_start,
+            charref_code,
+            queue,
+            ready_tag,
+            names,
+            foreign,
+            diagnostics,
+        }
+    }
+
     /// Hands the input cursor to `write` after compacting it, as [`feed`](Self::feed) does: the
     /// bytes front end decodes straight into the buffer.
-    pub(crate) fn feed_with<R>(&mut self, write: impl FnOnce(&mut Cursor<'static>) -> R) -> R {
+    pub(crate) fn feed_with<R>(&mut self, write: impl FnOnce(&mut Cursor<'a>) -> R) -> R {
         if !self.input.is_finished() {
             self.compact();
         }
@@ -384,7 +520,7 @@ impl Tokenizer {
     /// let Token::StartTag(tag) = token else { panic!() };
     /// assert_eq!(input.slice(tag.span.start, tag.span.end), "<p class=x>");
     /// ```
-    pub fn next_token_with_input(&mut self) -> Option<(Token<'_>, &Cursor<'static>)> {
+    pub fn next_token_with_input(&mut self) -> Option<(Token<'_>, &Cursor<'_>)> {
         self.next_in(OwnWithInput)
     }
 
@@ -397,7 +533,7 @@ impl Tokenizer {
     /// t.feed("<b>x");
     /// assert_eq!(t.input().slice(0, 3), "<b>");
     /// ```
-    pub fn input(&self) -> &Cursor<'static> {
+    pub fn input(&self) -> &Cursor<'a> {
         &self.input
     }
 
@@ -427,7 +563,7 @@ impl Tokenizer {
     /// strings borrow from `whole` (the same text as the tokenizer's buffer). Not inlined into
     /// callers, as [`next_token`](Self::next_token) is not: the state machine is compiled once,
     /// here, the same way for both.
-    pub(crate) fn next_token_in<'a>(&mut self, whole: &'a str) -> Option<Token<'a>> {
+    pub(crate) fn next_token_in<'w>(&mut self, whole: &'w str) -> Option<Token<'w>> {
         self.next_in(Whole(whole))
     }
 
@@ -615,12 +751,18 @@ impl Tokenizer {
     /// token that a limit cut, the token's own consumed input goes too (see `limits.rs`). The
     /// last start tag's name is copied out when it is in the part dropped.
     fn compact(&mut self) {
+        let keep = self.keep_point();
+        self.input.compact(keep, &mut [&mut self.last_start_tag]);
+    }
+
+    /// Where the input must be kept from: the first queued token, else what the token being
+    /// built needs (its long strings copied out), and the caller's floor.
+    fn keep_point(&mut self) -> usize {
         let keep = match self.queue.front() {
             Some(p) => p.span().start,
             None => self.compact_point(),
         };
-        let keep = keep.min(self.floor);
-        self.input.compact(keep, &mut [&mut self.last_start_tag]);
+        keep.min(self.floor)
     }
 
     fn run(&mut self) {

@@ -25,7 +25,7 @@ use crate::{Diagnostic, Options, Token, Tokenizer};
 /// assert_eq!(links, [("/x".to_owned(), 0)]);
 /// ```
 pub struct Tokens<'a> {
-    tokenizer: Tokenizer,
+    tokenizer: Tokenizer<'a>,
     input: &'a str,
 }
 
@@ -45,7 +45,7 @@ impl<'a> Tokens<'a> {
     /// The tokens of `input` with `options`.
     pub fn new(input: &'a str, options: Options) -> Tokens<'a> {
         let mut tokenizer = Tokenizer::with_options(options);
-        tokenizer.feed(input);
+        tokenizer.feed_lent(input);
         tokenizer.finish();
         Tokens { tokenizer, input }
     }

@@ -98,6 +98,11 @@ pub struct Cursor<'a> {
     min_compaction: usize,
     /// Line breaks of everything fed, when tracked.
     lines: Option<LineCounter>,
+    /// True for [`Cursor::whole`]: `text` is the whole input, from offset 0.
+    whole: bool,
+    /// The owned buffer's room while a lent chunk is read ([`Cursor::lend`]), reused by
+    /// [`Cursor::into_owned`].
+    spare: String,
 }
 
 impl<'a> Cursor<'a> {
@@ -112,6 +117,8 @@ impl<'a> Cursor<'a> {
             retry_at: 0,
             min_compaction: MIN_COMPACTION,
             lines: None,
+            whole: false,
+            spare: String::new(),
         }
     }
 
@@ -126,6 +133,8 @@ impl<'a> Cursor<'a> {
             retry_at: 0,
             min_compaction: MIN_COMPACTION,
             lines: None,
+            whole: true,
+            spare: String::new(),
         }
     }
 
@@ -165,14 +174,124 @@ impl<'a> Cursor<'a> {
         if let Some(lines) = &mut self.lines {
             lines.push(chunk);
         }
-        self.text.to_mut().push_str(chunk);
+        self.own().push_str(chunk);
+    }
+
+    /// The buffer, owned: a lent chunk is copied into the spare room first.
+    fn own(&mut self) -> &mut String {
+        if let Cow::Borrowed(text) = self.text {
+            let mut buf = std::mem::take(&mut self.spare);
+            buf.clear();
+            buf.push_str(text);
+            self.text = Cow::Owned(buf);
+        }
+        self.text.to_mut()
+    }
+
+    /// Reads `chunk` where it is, with no copy, when nothing buffered is still needed: every
+    /// buffered byte was read, and the caller needs nothing from absolute offset `keep` on
+    /// (`keep` at or past [`end`](Cursor::end): the caller's marks, as for
+    /// [`compact`](Cursor::compact)). The buffer becomes `chunk`, at the offset where the
+    /// buffered text ended, and the owned buffer's room is kept for later; the ranges in
+    /// `texts` are copied out of the buffer first (as `compact` copies those it drops). Answers false, and
+    /// does nothing, when something is still needed or the cursor is finished: feed the chunk
+    /// instead.
+    ///
+    /// A later [`feed`](Cursor::feed) copies what is buffered into the cursor's own room
+    /// first; [`into_owned`](Cursor::into_owned) ends the loan, keeping what is still needed.
+    /// The cursor's lifetime is the chunk's meanwhile: a cursor fed with owned text
+    /// (`Cursor<'static>`) is moved into a shorter-lived one to lend it a chunk.
+    ///
+    /// ```
+    /// use thicket_input::cursor::Cursor;
+    /// use thicket_input::NewlineRules;
+    /// let mut input: Cursor<'static> = Cursor::new(NewlineRules::CrLf);
+    /// input.feed("<a>");
+    /// input.advance(3);
+    /// let chunk = String::from("xy<b");
+    /// let mut lent: Cursor<'_> = input;
+    /// assert!(lent.lend(&chunk, usize::MAX, &mut []));
+    /// assert_eq!((lent.base(), lent.text()), (3, "xy<b"));
+    /// lent.advance(2);
+    /// let input: Cursor<'static> = lent.into_owned(5, &mut []);
+    /// drop(chunk);
+    /// assert_eq!((input.base(), input.text(), input.offset()), (5, "<b", 5));
+    /// ```
+    pub fn lend(&mut self, chunk: &'a str, keep: usize, texts: &mut [&mut TextAcc]) -> bool {
+        let end = self.end();
+        if self.finished || self.at < self.text.len() || keep < end {
+            return false;
+        }
+        for t in texts.iter_mut() {
+            t.detach_before(end, &self.text, self.base);
+        }
+        if let Some(lines) = &mut self.lines {
+            lines.forget_before(end, &self.text, self.base);
+            lines.push(chunk);
+        }
+        if let Cow::Owned(buf) = std::mem::replace(&mut self.text, Cow::Borrowed(chunk)) {
+            self.spare = buf;
+        }
+        self.base = end;
+        self.at = 0;
+        self.whole = false;
+        true
+    }
+
+    /// The cursor with a buffer of its own, for as long as its owner likes: a lent chunk's
+    /// text from absolute offset `keep` on (clamped to the buffer and the position) is copied
+    /// into the cursor's own room, and the ranges in `texts` that start before `keep` are
+    /// copied out first, as [`compact`](Cursor::compact) does. An owned buffer stays as it is.
+    #[inline]
+    pub fn into_owned(self, keep: usize, texts: &mut [&mut TextAcc]) -> Cursor<'static> {
+        let Cursor {
+            text,
+            mut base,
+            mut at,
+            finished,
+            rules,
+            retry_at,
+            min_compaction,
+            mut lines,
+            whole: _,
+            mut spare,
+        } = self;
+        let text = match text {
+            Cow::Owned(buf) => buf,
+            Cow::Borrowed(lent) => {
+                let keep = keep.clamp(base, base + at);
+                for t in texts.iter_mut() {
+                    t.detach_before(keep, lent, base);
+                }
+                if let Some(lines) = &mut lines {
+                    lines.forget_before(keep, lent, base);
+                }
+                spare.clear();
+                spare.push_str(&lent[keep - base..]);
+                at -= keep - base;
+                base = keep;
+                std::mem::take(&mut spare)
+            }
+        };
+        Cursor {
+            text: Cow::Owned(text),
+            base,
+            at,
+            finished,
+            rules,
+            retry_at,
+            min_compaction,
+            lines,
+            whole: false,
+            spare,
+        }
     }
 
     /// Appends text that `write` pushes onto the buffer (a decoder writing in place, see
     /// [`SniffingDecoder::feed_into`](crate::front::SniffingDecoder::feed_into)); what was
     /// there before is not touched.
     pub(crate) fn feed_with<R>(&mut self, write: impl FnOnce(&mut String) -> R) -> R {
-        let buf = self.text.to_mut();
+        let buf = self.own();
         let before = buf.len();
         let r = write(buf);
         if let Some(lines) = &mut self.lines {
@@ -210,12 +329,13 @@ impl<'a> Cursor<'a> {
         self.finished
     }
 
-    /// The whole input, when the cursor borrows one ([`Cursor::whole`]).
+    /// The whole input, when the cursor borrows one ([`Cursor::whole`]; not a chunk lent
+    /// with [`lend`](Cursor::lend)).
     #[inline]
     pub fn input(&self) -> Option<&'a str> {
         match self.text {
-            Cow::Borrowed(text) => Some(text),
-            Cow::Owned(_) => None,
+            Cow::Borrowed(text) if self.whole => Some(text),
+            _ => None,
         }
     }
 

@@ -59,6 +59,8 @@ mod encoding;
 mod handlers;
 #[cfg(feature = "html")]
 mod html;
+#[cfg(all(test, feature = "html"))]
+mod lend_tests;
 #[cfg(feature = "leafxml")]
 mod leafxml;
 mod matcher;

@@ -216,15 +216,21 @@ impl<'h> Settings<'h> {
 /// WHATWG prescan reads 1,024).
 const SNIFF_STEP: usize = 1024;
 
+#[cfg(feature = "html")]
+mod html_feed;
+
 /// The most text the tokenizer is fed at a time: a larger chunk goes in pieces (the output
 /// does not depend on how the input is split).
 const FEED_PIECE: usize = 64 * 1024;
+
+/// The most bytes of a legacy encoding decoded at a time (see `Rewriter::feed_legacy`).
+const LEGACY_PIECE: usize = 16 * 1024;
 
 /// The dialect's tokenizer.
 #[allow(clippy::large_enum_variant)]
 enum Driver {
     #[cfg(feature = "html")]
-    Html(Box<thicket_html::Tokenizer>),
+    Html(Box<thicket_html::Tokenizer<'static>>),
     #[cfg(feature = "xml5")]
     Xml5(Box<thicket_xml5::Tokenizer<'static>>),
     #[cfg(feature = "microxml")]
@@ -296,6 +302,9 @@ pub struct Rewriter<'h, S: Sink> {
     /// `Settings::on_encoding`, until it ran.
     on_encoding: Option<crate::core::EncodingHandler<'h>>,
     error: Option<Error>,
+    /// [`LEND_MIN`]; tests lower it to lend pieces of any size.
+    #[cfg(feature = "html")]
+    lend_min: usize,
 }
 
 impl<S: Sink> std::fmt::Debug for Rewriter<'_, S> {
@@ -419,6 +428,8 @@ impl<'h, S: Sink> Rewriter<'h, S> {
             diagnostics_mapped: 0,
             on_encoding,
             error: None,
+            #[cfg(feature = "html")]
+            lend_min: html_feed::LEND_MIN,
         }
     }
 
@@ -537,14 +548,20 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         self.feed_legacy(sniffed)
     }
 
-    /// Feeds bytes in a legacy encoding.
+    /// Feeds bytes in a legacy encoding, decoded [`LEGACY_PIECE`] bytes at a time into one
+    /// buffer: what is held at once (the decoded text, the front end's copy of the source)
+    /// stays as small as a piece, however large the chunk.
     fn feed_legacy(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let mut text = String::new();
-        if let Some(l) = self.core.legacy.as_deref_mut() {
-            l.feed(bytes, &mut text);
+        for piece in bytes.chunks(LEGACY_PIECE) {
+            text.clear();
+            if let Some(l) = self.core.legacy.as_deref_mut() {
+                l.feed(piece, &mut text);
+            }
+            self.bytes_in += piece.len();
+            self.feed_text(&text)?;
         }
-        self.bytes_in += bytes.len();
-        self.feed_text(&text)
+        Ok(())
     }
 
     /// The encoding of the input: `None` until it is known: after the first `feed_str` (UTF-8),
@@ -848,6 +865,15 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         if self.core.src.is_empty() && matches!(self.driver, Driver::Xml5(_)) {
             return self.feed_piece_borrowed(text);
         }
+        #[cfg(feature = "html")]
+        if text.len() >= self.lend_min && matches!(self.driver, Driver::Html(_)) {
+            return self.feed_piece_html(text);
+        }
+        self.feed_piece_copied(text)
+    }
+
+    /// [`feed_piece`](Self::feed_piece) by copying: the tokenizer (or the core) keeps a copy.
+    fn feed_piece_copied(&mut self, text: &str) -> Result<(), Error> {
         self.push_source(text);
         self.pump();
         self.map_diagnostics();
@@ -941,17 +967,7 @@ impl<'h, S: Sink> Rewriter<'h, S> {
         let core = &mut self.core;
         match &mut self.driver {
             #[cfg(feature = "html")]
-            Driver::Html(t) => {
-                while let Some((token, input)) = t.next_token_with_input() {
-                    html_event(core, token, input);
-                    core.tokenizer_limits(t.limits_reached(), || t.take_limits_reached());
-                    // Text is built only while a text handler or capture can see it.
-                    if core.switch_text {
-                        core.switch_text = false;
-                        t.set_lazy_text(core.want_text);
-                    }
-                }
-            }
+            Driver::Html(t) => html_feed::pump_html(core, t),
             #[cfg(feature = "xml5")]
             Driver::Xml5(t) => {
                 // The core's own source is moved out while the tokens are handled (no copy,

@@ -23,7 +23,7 @@ fn options(limits: Limits) -> Options {
     }
 }
 
-fn tokenizer(limits: Limits) -> Tokenizer {
+fn tokenizer(limits: Limits) -> Tokenizer<'static> {
     Tokenizer::with_options(options(limits))
 }
 

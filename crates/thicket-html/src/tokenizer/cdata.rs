@@ -10,7 +10,7 @@ use crate::state::State;
 /// The CDATA section state's runs end at `]`.
 static CDATA: StopSet = stops(b"]");
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// 12.2.5.69 CDATA section state. NULL is text here, as it is.
     pub(super) fn cdata_section_state(&mut self) -> Step {
         let end = self.scan(&CDATA);

@@ -12,7 +12,7 @@ use super::{Step, Tokenizer};
 use crate::error::ErrorCode;
 use crate::state::State;
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// Whether the reference is in an attribute value (its return state is one).
     fn in_attribute(&self) -> bool {
         matches!(

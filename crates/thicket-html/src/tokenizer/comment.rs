@@ -13,7 +13,7 @@ pub(super) static BOGUS: StopSet = stops(b">");
 /// The comment state's runs end at `<` and `-`.
 pub(super) static COMMENT: StopSet = stops(b"<-").probe(TEXT_PROBE);
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// 12.2.5.41 Bogus comment state.
     pub(super) fn bogus_comment_state(&mut self) -> Step {
         let end = self.scan(&BOGUS);

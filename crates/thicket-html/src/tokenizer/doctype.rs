@@ -31,7 +31,7 @@ static DOUBLE_QUOTED: StopSet = stops(b"\">");
 /// The single-quoted identifier states' runs.
 static SINGLE_QUOTED: StopSet = stops(b"'>");
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// 12.2.5.53 DOCTYPE state.
     pub(super) fn doctype_state(&mut self) -> Step {
         match self.cur()? {

@@ -71,7 +71,7 @@ impl NameIndex {
     }
 }
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// Leaving the attribute name state: drops the attribute if its name is already on the tag.
     /// Linear for small tags, then a keyed-hash index ([`NameIndex`]), so a tag with
     /// many attributes stays linear overall, whatever names it has.

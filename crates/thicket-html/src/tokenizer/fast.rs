@@ -187,7 +187,7 @@ fn fast_reference(
     }
 }
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// In the data state between tokens: takes text runs and the references between them that
     /// [`fast_reference`] decides, and then a whole tag when the buffer holds all of it and it is
     /// plain (see [`Tokenizer::fast_tag`]). Anything else (a chunk end, CR, NULL, a reference or

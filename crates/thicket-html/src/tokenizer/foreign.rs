@@ -150,7 +150,7 @@ fn is_void(name: &str) -> bool {
 }
 
 /// The value of the attribute `name` of the tag being built.
-fn attribute<'t>(tag: &'t TagBuild, input: &'t Cursor<'static>, name: &str) -> Option<&'t str> {
+fn attribute<'t>(tag: &'t TagBuild, input: &'t Cursor<'_>, name: &str) -> Option<&'t str> {
     tag.attrs
         .iter()
         .find(|a| a.name.as_str(input) == name)
@@ -232,7 +232,7 @@ impl ForeignContent {
     pub(super) fn start_tag(
         &mut self,
         tag: &TagBuild,
-        input: &Cursor<'static>,
+        input: &Cursor<'_>,
         max_depth: Option<usize>,
     ) -> bool {
         let name = tag.name.as_str(input);
@@ -337,7 +337,7 @@ impl ForeignContent {
     }
 }
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// After a start tag in the document-level mode: updates the model of the open elements
     /// and returns whether the tag was processed by the HTML rules (so may switch the state).
     #[inline]

@@ -99,7 +99,7 @@ pub(super) trait Strings<'o>: Copy {
 }
 
 /// The tokenizer's own buffer.
-impl<'o> Strings<'o> for &'o Cursor<'static> {
+impl<'o> Strings<'o> for &'o Cursor<'o> {
     #[inline(always)]
     fn acc(self, acc: TextAcc) -> Cow<'o, str> {
         acc.into_cow(self)
@@ -117,11 +117,11 @@ pub(super) trait Source<'s, 'o>: Copy {
     /// The strings' origin.
     type S: Strings<'o>;
     /// It, given the buffer.
-    fn make(self, input: &'s Cursor<'static>) -> Self::S;
+    fn make(self, input: &'s Cursor<'s>) -> Self::S;
     /// What the call returns: the token, or the token and the buffer.
     type Out;
     /// It, given the token and the buffer.
-    fn out(token: Token<'o>, input: &'s Cursor<'static>) -> Self::Out;
+    fn out(token: Token<'o>, input: &'s Cursor<'s>) -> Self::Out;
 }
 
 /// Tokens borrowed from the tokenizer's buffer (streaming).
@@ -129,16 +129,16 @@ pub(super) trait Source<'s, 'o>: Copy {
 pub(super) struct Own;
 
 impl<'s> Source<'s, 's> for Own {
-    type S = &'s Cursor<'static>;
+    type S = &'s Cursor<'s>;
     type Out = Token<'s>;
 
     #[inline(always)]
-    fn make(self, input: &'s Cursor<'static>) -> &'s Cursor<'static> {
+    fn make(self, input: &'s Cursor<'s>) -> &'s Cursor<'s> {
         input
     }
 
     #[inline(always)]
-    fn out(token: Token<'s>, _: &'s Cursor<'static>) -> Token<'s> {
+    fn out(token: Token<'s>, _: &'s Cursor<'s>) -> Token<'s> {
         token
     }
 }
@@ -149,16 +149,16 @@ impl<'s> Source<'s, 's> for Own {
 pub(super) struct OwnWithInput;
 
 impl<'s> Source<'s, 's> for OwnWithInput {
-    type S = &'s Cursor<'static>;
-    type Out = (Token<'s>, &'s Cursor<'static>);
+    type S = &'s Cursor<'s>;
+    type Out = (Token<'s>, &'s Cursor<'s>);
 
     #[inline(always)]
-    fn make(self, input: &'s Cursor<'static>) -> &'s Cursor<'static> {
+    fn make(self, input: &'s Cursor<'s>) -> &'s Cursor<'s> {
         input
     }
 
     #[inline(always)]
-    fn out(token: Token<'s>, input: &'s Cursor<'static>) -> Self::Out {
+    fn out(token: Token<'s>, input: &'s Cursor<'s>) -> Self::Out {
         (token, input)
     }
 }
@@ -168,12 +168,12 @@ impl<'s, 'a> Source<'s, 'a> for Whole<'a> {
     type Out = Token<'a>;
 
     #[inline(always)]
-    fn make(self, _: &'s Cursor<'static>) -> Self {
+    fn make(self, _: &'s Cursor<'s>) -> Self {
         self
     }
 
     #[inline(always)]
-    fn out(token: Token<'a>, _: &'s Cursor<'static>) -> Token<'a> {
+    fn out(token: Token<'a>, _: &'s Cursor<'s>) -> Token<'a> {
         token
     }
 }

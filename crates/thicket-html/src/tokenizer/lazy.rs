@@ -321,7 +321,7 @@ pub(super) fn skim_attributes(bytes: &[u8], mut j: usize) -> Option<(usize, bool
     }
 }
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// For a lazy tokenizer ([`Options::lazy`](super::Options::lazy)) while it does not build
     /// text ([`Lazy::text`] off, or [`set_lazy_text`](Tokenizer::set_lazy_text)`(false)`):
     /// whether a text run before a tag is still handed out as an empty text token (the default)

@@ -160,7 +160,7 @@ fn append_str(
     Some(Span::new(start, end))
 }
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// Reports a limit reached at `span` (in source order) and lets the buffer forget the
     /// current token's dropped input.
     #[cold]

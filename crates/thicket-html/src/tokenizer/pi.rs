@@ -48,7 +48,7 @@ impl PiBuild {
 /// Processing instruction data runs until `?` or `>` (NULL and CR stop too, for the states).
 static DATA: StopSet = stops(b"?>");
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// The tag open state's `?` branch: "Set the temporary buffer to the empty string. Switch to
     /// the processing instruction open state." (the `?` is consumed).
     pub(super) fn tag_open_question_mark(&mut self) {

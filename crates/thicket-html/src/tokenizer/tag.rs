@@ -45,7 +45,7 @@ pub(super) static SINGLE_QUOTED: StopSet = stops(b"'&");
 /// errors there.
 static UNQUOTED: StopSet = stops(b"&>\"'<=`").stop(names::ASCII_WHITESPACE);
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// 12.2.5.6 Tag open state.
     pub(super) fn tag_open_state(&mut self) -> Step {
         match self.cur()? {

@@ -26,7 +26,7 @@ static PLAINTEXT: StopSet = stops(b"").probe(TEXT_PROBE);
 /// The script data escaped states: `<` and `-`.
 pub(super) static ESCAPED: StopSet = stops(b"<-").probe(TEXT_PROBE);
 
-impl Tokenizer {
+impl<'a> Tokenizer<'a> {
     /// Emits the run of text from the position to the first byte of `set`, and moves past it.
     #[inline(always)]
     fn take_text_run(&mut self, set: &StopSet) {
