@@ -20,6 +20,7 @@ mod check_rewrite;
 mod once;
 mod others;
 mod others_rewrite;
+mod output;
 mod parsers;
 mod thicket;
 

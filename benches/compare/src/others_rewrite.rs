@@ -9,23 +9,30 @@ use std::cell::RefCell;
 /// iso-8859-1), where lol_html told UTF-8 reads text and writes inserted text in the wrong
 /// encoding. [`lol_nofollow_utf8`] is lol_html told UTF-8 (its default), the counterpart of
 /// thicket-rewrite fed a `&str` (no sniffing either).
+///
+/// The output goes to a `Vec<u8>` kept from run to run (`crate::output`), as thicket-rewrite's
+/// does.
 pub fn lol_nofollow(_text: &str, bytes: &[u8]) -> Option<usize> {
-    Some(lol_nofollow_output(bytes)?.len())
+    let room = bytes.len() + bytes.len() / 8;
+    crate::output::with_output(room, |out| lol_nofollow_into(bytes, true, out))
 }
 
 /// [`lol_nofollow`] told UTF-8: no `<meta charset>` looked at.
 pub fn lol_nofollow_utf8(_text: &str, bytes: &[u8]) -> Option<usize> {
-    Some(lol_nofollow_with(bytes, false)?.len())
+    let room = bytes.len() + bytes.len() / 8;
+    crate::output::with_output(room, |out| lol_nofollow_into(bytes, false, out))
 }
 
 /// The output of [`lol_nofollow`] (also used by `--check-rewrite`).
 pub fn lol_nofollow_output(bytes: &[u8]) -> Option<Vec<u8>> {
-    lol_nofollow_with(bytes, true)
+    let mut out = Vec::new();
+    lol_nofollow_into(bytes, true, &mut out)?;
+    Some(out)
 }
 
-fn lol_nofollow_with(bytes: &[u8], meta: bool) -> Option<Vec<u8>> {
+/// [`lol_nofollow`]'s work, appending to `out`; answers the output's length.
+fn lol_nofollow_into(bytes: &[u8], meta: bool, out: &mut Vec<u8>) -> Option<usize> {
     use lol_html::{HtmlRewriter, Settings, element};
-    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
     {
         let mut rw = HtmlRewriter::new(
             Settings::new()
@@ -39,7 +46,7 @@ fn lol_nofollow_with(bytes: &[u8], meta: bool) -> Option<Vec<u8>> {
         rw.write(bytes).ok()?;
         rw.end().ok()?;
     }
-    Some(out)
+    Some(out.len())
 }
 
 /// lol_html: the text of every `h1, h2, h3` (an element handler and a text handler on the

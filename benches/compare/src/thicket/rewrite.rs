@@ -22,23 +22,28 @@ fn feed<S: thicket_rewrite::Sink>(rw: &mut Rewriter<'_, S>, input: Input<'_>) ->
     }
 }
 
-/// `rel="nofollow"` on every `a[href]`, output to a `Vec<u8>`, fed bytes.
+/// `rel="nofollow"` on every `a[href]`, output to a `Vec<u8>` (kept from run to run:
+/// `crate::output`), fed bytes.
 pub fn rewrite_nofollow(_text: &str, bytes: &[u8]) -> Option<usize> {
-    Some(nofollow_output(Input::Bytes(bytes))?.len())
+    let room = bytes.len() + bytes.len() / 8;
+    crate::output::with_output(room, |out| nofollow_into(Input::Bytes(bytes), out))
 }
 
 /// [`rewrite_nofollow`] fed text.
 pub fn rewrite_nofollow_str(text: &str, _bytes: &[u8]) -> Option<usize> {
-    Some(nofollow_output(Input::Text(text))?.len())
+    let room = text.len() + text.len() / 8;
+    crate::output::with_output(room, |out| nofollow_into(Input::Text(text), out))
 }
 
 /// The output of [`rewrite_nofollow`] (also used by `--check-rewrite`).
 pub fn nofollow_output(input: Input<'_>) -> Option<Vec<u8>> {
-    let bytes: &[u8] = match input {
-        Input::Bytes(b) => b,
-        Input::Text(t) => t.as_bytes(),
-    };
-    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
+    let mut out = Vec::new();
+    nofollow_into(input, &mut out)?;
+    Some(out)
+}
+
+/// [`rewrite_nofollow`]'s work, appending to `out`; answers the output's length.
+fn nofollow_into(input: Input<'_>, out: &mut Vec<u8>) -> Option<usize> {
     {
         let settings = Settings::new()
             .on_element("a[href]", |a| a.set_attribute("rel", "nofollow"))
@@ -47,7 +52,7 @@ pub fn nofollow_output(input: Input<'_>) -> Option<Vec<u8>> {
         feed(&mut rw, input)?;
         let _ = rw.finish().ok()?;
     }
-    Some(out)
+    Some(out.len())
 }
 
 /// The text of every `h1, h2, h3`, read-only (no output): an element handler counting the
