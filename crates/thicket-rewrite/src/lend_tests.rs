@@ -126,3 +126,60 @@ fn the_documents_reach_the_refusal_and_the_captures() {
     assert!(log0.iter().any(|l| l.starts_with("Ok(\"<p class=x")), "{log0:?}");
     assert!(!log.is_empty());
 }
+
+/// Markup from pieces a split or a handler cares about.
+fn markup() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let pieces = prop::sample::select(vec![
+        "<p>",
+        "</p>",
+        "<p class=x>",
+        "<div class=x>",
+        "</div>",
+        "<span>",
+        "</span>",
+        "<b>",
+        "</b>",
+        "<a href=/x>",
+        "</a>",
+        "<li>",
+        "<!-- c -->",
+        "<!--",
+        "-->",
+        "<script>",
+        "</script>",
+        "<script class=refuse>",
+        "<textarea>",
+        "</textarea>",
+        "<svg><rect/>",
+        "</svg>",
+        "<?pi x?>",
+        "<!DOCTYPE html>",
+        "&amp;",
+        "&notin",
+        "&#x41;",
+        "\r\n",
+        "\r",
+        "é",
+        "<",
+        "&",
+        "text ",
+        "Hello",
+        " a='v'",
+    ]);
+    prop::collection::vec(pieces, 0..160).prop_map(|v| v.concat())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn lent_and_copied_agree_on_random_markup(
+        doc in markup(),
+        chunks in 1usize..40,
+    ) {
+        let copied = run(&doc, 0, false);
+        proptest::prop_assert_eq!(&run(&doc, chunks, true), &copied);
+        proptest::prop_assert_eq!(&run(&doc, 0, true), &copied);
+    }
+}
