@@ -4,7 +4,8 @@
 //! options the first byte's high bits pick (bit 3: legacy processing instructions, bit 4: tight
 //! limits, bit 5: switching by tag name); its low bits choose the cuts (split.rs). Lazy
 //! tokenizing (`Options::lazy`, attributes of `a` only) gives the same token kinds, spans, names,
-//! flags and `a` attributes as the full tokenizer, whole and chunked.
+//! flags and `a` attributes as the full tokenizer, whole and chunked. Every other chunk is lent
+//! (`feed_lent`, then `into_owned`) rather than fed.
 
 use libfuzzer_sys::fuzz_target;
 use thicket_html::{AttributesOf, Lazy, Options, Token, Tokenizer};
@@ -19,7 +20,7 @@ fn run(
     options: &Options,
     direct: bool,
 ) -> (Vec<String>, Vec<(usize, usize)>, Vec<String>) {
-    let mut tok = Tokenizer::with_options(options.clone());
+    let mut tok: Tokenizer<'static> = Tokenizer::with_options(options.clone());
     tok.set_direct_paths(direct);
     let mut out: Vec<String> = Vec::new();
     let mut spans = Vec::new();
@@ -43,9 +44,19 @@ fn run(
             }
         }
     };
-    for c in chunks {
-        tok.feed(c);
-        pull(&mut tok, &mut out, &mut text);
+    for (i, c) in chunks.iter().enumerate() {
+        if i % 2 == 0 {
+            // Lent (`feed_lent`: read in place when nothing is held), then owned again before
+            // the chunk's own string goes.
+            let chunk = c.to_string();
+            let mut lent: Tokenizer<'_> = tok;
+            lent.feed_lent(&chunk);
+            pull(&mut lent, &mut out, &mut text);
+            tok = lent.into_owned();
+        } else {
+            tok.feed(c);
+            pull(&mut tok, &mut out, &mut text);
+        }
     }
     tok.finish();
     pull(&mut tok, &mut out, &mut text);
