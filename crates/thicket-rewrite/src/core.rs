@@ -7,7 +7,7 @@ use thicket_names::keyed::NameHasher;
 use crate::ErrorCode;
 use crate::capture::{Captures, deliver_empty};
 use crate::handlers::{Around, DocumentEnd, Element, ElementEdits, EndTag, Unit, UnitKind};
-use crate::matcher::{MatchFrame, NameCounts, Program};
+use crate::matcher::{MatchFrame, NameCounts, Program, same_bytes};
 use crate::rawtext::{Inside, inside};
 use crate::selector::{Attr, SelectorList};
 
@@ -748,7 +748,9 @@ impl<'h> Core<'h> {
         let edits = e.attributes.iter();
         for (i, (n, v)) in edits.clone().enumerate() {
             if v.is_none()
-                || attributes.iter().any(|a| a.name == n)
+                || attributes
+                    .iter()
+                    .any(|a| same_bytes(a.name.as_bytes(), n.as_bytes()))
                 || edits.clone().take(i).any(|(m, _)| m == n)
             {
                 return false;
