@@ -15,7 +15,8 @@
 //!   `\0`, DEL, bytes at or above 0x80) is found by a branch-free 16-byte block test over that
 //!   run, and a table probe in a block that fails it.
 //! - [`Engine::Swar`]: up to [`MAX_SWAR_PRINTABLE`] printable members: the first [`SWAR_PROBE`]
-//!   bytes one by one (names are short), then eight bytes at a time, the word-at-a-time test
+//!   bytes one by one (names are short; a set may test fewer: [`StopSet::swar_probe`]), then
+//!   eight bytes at a time, the word-at-a-time test
 //!   "all in printable ASCII minus these few" ([`StopSet::candidates`]) marking the lanes that
 //!   may be members; only those are probed in the table.
 //!
@@ -118,6 +119,8 @@ pub struct StopSet {
     fits_swar: bool,
     /// Bytes tested one by one before the engine starts ([`StopSet::probe`]).
     probe: u8,
+    /// Swar engine: bytes tested one by one before the words ([`StopSet::swar_probe`]).
+    swar_probe: u8,
 }
 
 impl StopSet {
@@ -139,6 +142,7 @@ impl StopSet {
             fits_memchr: true,
             fits_swar: true,
             probe: 0,
+            swar_probe: SWAR_PROBE as u8,
         };
         set.mark(stops, STOP)
     }
@@ -230,6 +234,24 @@ impl StopSet {
     /// ```
     pub const fn probe(mut self, bytes: u8) -> StopSet {
         self.probe = bytes;
+        self
+    }
+
+    /// How many bytes of a run the word-at-a-time engine ([`Engine::Swar`]) tests one by one
+    /// before it tests words: [`SWAR_PROBE`] by default; fewer (0: words at once) for a class
+    /// whose runs are mostly a few bytes long but seldom one or two (the attribute names of
+    /// data-heavy XML), where one word test finds the stop that a probe reaches only after a
+    /// table test per byte. The same answer either way.
+    ///
+    /// ```
+    /// use thicket_input::scan::{Engine, StopSet};
+    /// static NAME: StopSet = StopSet::new(b"\t\n =>/").swar_probe(0);
+    /// assert_eq!(NAME.engine(), Engine::Swar);
+    /// assert_eq!(NAME.find(b"position=\"RF\"", 0), 8);
+    /// assert_eq!(NAME.find(b"id", 0), 2);
+    /// ```
+    pub const fn swar_probe(mut self, bytes: u8) -> StopSet {
+        self.swar_probe = bytes;
         self
     }
 
@@ -671,7 +693,7 @@ impl StopSet {
         check: &mut impl FnMut(usize) -> Option<usize>,
     ) -> usize {
         // The first bytes one by one: names and values are often shorter than a word.
-        let probe_end = hay.len().min(i.saturating_add(SWAR_PROBE));
+        let probe_end = hay.len().min(i.saturating_add(self.swar_probe as usize));
         while i < probe_end {
             match self.class[hay[i] as usize] {
                 RUN => i += 1,
@@ -984,14 +1006,20 @@ mod tests {
         long.extend_from_slice(b"<");
         hays.push(long);
         for set in sets() {
-            for (engine, probe) in [
-                (Engine::Memchr, 0),
-                (Engine::Swar, 0),
-                (Engine::Table, 0),
-                (Engine::Memchr, 3),
-                (Engine::Memchr, 16),
+            for (engine, probe, swar_probe) in [
+                (Engine::Memchr, 0, 16),
+                (Engine::Swar, 0, 16),
+                (Engine::Swar, 0, 0),
+                (Engine::Swar, 0, 3),
+                (Engine::Table, 0, 16),
+                (Engine::Memchr, 3, 16),
+                (Engine::Memchr, 16, 16),
             ] {
-                let forced = set.clone().with_engine(engine).probe(probe);
+                let forced = set
+                    .clone()
+                    .with_engine(engine)
+                    .probe(probe)
+                    .swar_probe(swar_probe);
                 for hay in &hays {
                     for from in 0..=hay.len() {
                         assert_eq!(

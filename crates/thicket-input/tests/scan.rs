@@ -139,8 +139,9 @@ proptest! {
         from in 0usize..100,
         accept_every in 1usize..4,
         probe in prop_oneof![Just(0u8), Just(1), Just(2), Just(3), Just(16), any::<u8>()],
+        swar_probe in prop_oneof![Just(0u8), Just(1), Just(16)],
     ) {
-        let set = class(&stops, &checks).probe(probe);
+        let set = class(&stops, &checks).probe(probe).swar_probe(swar_probe);
         let from = from.min(hay.len());
         let accept = |i: usize| (!i.is_multiple_of(accept_every)).then_some(i + 1 + i % 2);
         let want_find = naive(&set, &hay, from, &|_| None);

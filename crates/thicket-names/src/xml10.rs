@@ -43,6 +43,14 @@ pub fn is_name_char(c: char) -> bool {
 
 /// `Name ::= NameStartChar (NameChar)*`
 pub fn is_name(s: &str) -> bool {
+    // An ASCII name (nearly every one) byte by byte, without decoding characters; a byte
+    // outside the ASCII name characters sends the name through the characters.
+    if let Some((&first, rest)) = s.as_bytes().split_first()
+        && ascii::is(first, XML_NAME_START)
+        && rest.iter().all(|&b| ascii::is(b, XML_NAME))
+    {
+        return true;
+    }
     let mut chars = s.chars();
     chars.next().is_some_and(is_name_start_char) && chars.all(is_name_char)
 }

@@ -47,6 +47,35 @@ fn xml10_matches_the_productions() {
 }
 
 #[test]
+fn xml10_names_are_a_start_char_then_name_chars() {
+    // Every pair of characters from ASCII and a few others (the ASCII fast path and the
+    // characters after it agree).
+    let mut chars: Vec<char> = (0u8..128).map(char::from).collect();
+    chars.extend([
+        '\u{B7}',
+        '\u{C0}',
+        '\u{D7}',
+        '\u{300}',
+        '\u{203F}',
+        '\u{FFFE}',
+        '\u{10000}',
+    ]);
+    let by_chars = |s: &str| {
+        let mut it = s.chars();
+        it.next().is_some_and(xml10::is_name_start_char) && it.all(xml10::is_name_char)
+    };
+    assert!(!xml10::is_name(""));
+    for &a in &chars {
+        let one = a.to_string();
+        assert_eq!(xml10::is_name(&one), by_chars(&one), "{one:?}");
+        for &b in &chars {
+            let two = format!("{a}{b}x");
+            assert_eq!(xml10::is_name(&two), by_chars(&two), "{two:?}");
+        }
+    }
+}
+
+#[test]
 fn leafxml_matches_the_list() {
     let list: &[(u32, u32)] = &[
         (0x2D, 0x2D),

@@ -318,10 +318,10 @@ fn type_filter(lists: &[SelectorList]) -> Option<Vec<Box<str>>> {
     (types.len() <= TYPE_FILTER_MAX).then_some(types)
 }
 
-/// `a == b` compared in line: tag names are short, and `==` calls `memcmp` whenever the
-/// lengths agree.
+/// `a == b` compared in line: tag and attribute names are short, and `==` calls `memcmp`
+/// whenever the lengths agree.
 #[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 

@@ -684,7 +684,7 @@ impl Candidate<'_> {
         if self.html {
             a.eq_ignore_ascii_case(b)
         } else {
-            a == b
+            crate::matcher::same_bytes(a.as_bytes(), b.as_bytes())
         }
     }
 

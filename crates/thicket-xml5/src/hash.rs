@@ -43,11 +43,18 @@ fn word8(s: &[u8], i: usize) -> u64 {
     u64::from_ne_bytes(w)
 }
 
-/// [`same`] for byte slices.
+/// [`same`] for byte slices. Names are mostly short: up to 16 bytes they are compared in line
+/// (`==` calls `memcmp` whenever the lengths agree).
 #[inline]
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     #[cfg(test)]
     comparisons::count();
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= 16 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
     a == b
 }
 

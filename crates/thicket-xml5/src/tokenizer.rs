@@ -942,7 +942,7 @@ mod runs {
     }
 
     pub(super) static TEXT: StopSet = stops(b"<&");
-    pub(super) static TAG_NAME: StopSet = stops(b"\t\n />");
+    pub(super) static TAG_NAME: StopSet = stops(b"\t\n />").swar_probe(0);
     pub(super) static ATTR_NAME: StopSet = stops(b"\t\n =>/");
     pub(super) static DQ_VALUE: StopSet = stops(b"\"&");
     pub(super) static SQ_VALUE: StopSet = stops(b"'&");

@@ -182,11 +182,53 @@ fn tags() -> impl Strategy<Value = String> {
     proptest::collection::vec(piece, 0..24).prop_map(|v| v.concat())
 }
 
+/// XML declarations, plain ones (which the direct declaration path reads in one loop) and odd
+/// ones (which it leaves to the states: a `?`, CR or control in a value, an unquoted value, an
+/// unknown name, a declaration cut short), mixed with what may follow.
+fn declarations() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just(" ".to_owned()),
+        Just("\t\n".to_owned()),
+        Just("version".to_owned()),
+        Just("encoding".to_owned()),
+        Just("standalone".to_owned()),
+        Just("versionx".to_owned()),
+        Just("=".to_owned()),
+        Just(" = ".to_owned()),
+        Just("\"1.0\"".to_owned()),
+        Just("'UTF-8'".to_owned()),
+        Just("\"yes\"".to_owned()),
+        Just("\"é日\"".to_owned()),
+        Just("\"\"".to_owned()),
+        Just("\"a?b\"".to_owned()),
+        Just("'\r'".to_owned()),
+        Just("\"\u{1}\u{FFFE}\0\"".to_owned()),
+        Just("1.0".to_owned()),
+        Just("?".to_owned()),
+        Just(">".to_owned()),
+        Just("?>".to_owned()),
+        Just("x".to_owned()),
+    ];
+    let plain = Just("<?xml version=\"1.0\" encoding='utf-8'\tstandalone=\"no\" ?>".to_owned());
+    let built =
+        proptest::collection::vec(piece, 0..12).prop_map(|v| format!("<?xml {}", v.concat()));
+    (
+        prop_oneof![plain, built],
+        prop_oneof![Just(""), Just("?>"), Just("?><a/>"), Just("\n<?xml ?>")],
+    )
+        .prop_map(|(decl, rest)| format!("{decl}{rest}"))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
     fn direct_tag_path_matches_states(input in tags()) {
+        differential(&input, true)?;
+    }
+
+    #[test]
+    fn direct_declaration_path_matches_states(input in declarations()) {
         differential(&input, true)?;
     }
 

@@ -591,13 +591,14 @@ fn scan_tag(
         }
         let attr_name = (name_start, i);
         // Duplicates: each name against the (at most FAST_ATTRS - 1) before it, those compared
-        // skipped when a 64-bit filter of (length, last byte) says they differ.
+        // skipped when a 64-bit filter of (length, last byte) says they differ, and each of
+        // another length skipped before its bytes are sliced.
         let new = &b[name_start..i];
         let bit = 1u64 << ((new.len() * 7 + usize::from(b[i - 1])) & 63);
         if seen & bit != 0
-            && attrs
-                .iter()
-                .any(|a| same_bytes(&b[a.name.0..a.name.1], new))
+            && attrs.iter().any(|a| {
+                a.name.1 - a.name.0 == new.len() && same_bytes(&b[a.name.0..a.name.1], new)
+            })
         {
             return None;
         }

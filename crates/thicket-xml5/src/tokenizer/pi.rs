@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use thicket_input::TextAcc;
 use thicket_input::cursor::NeedMore;
 
-use super::runs::{DECL_DQ_VALUE, DECL_SQ_VALUE, PI_DATA};
+use super::runs::{DECL_DQ_VALUE, DECL_SQ_VALUE, PI_DATA, run_end};
 use super::{Profile, State, Step, Tokenizer, append};
 use crate::error::ErrorCode;
 use crate::token::TokenKind;
@@ -42,6 +42,9 @@ impl Declaration<'_> {
 impl Tokenizer<'_> {
     pub(super) fn pi_state(&mut self) -> Step {
         if self.profile == Profile::Draft && !self.reconsume && self.xml_declaration_start()? {
+            if self.plain_xml_declaration() {
+                return Ok(());
+            }
             self.decl.raw = TextAcc::new();
             self.decl.values = [None, None, None];
             self.state = State::XmlDeclaration;
@@ -91,6 +94,81 @@ impl Tokenizer<'_> {
             return Ok(true);
         }
         Ok(false)
+    }
+
+    /// The direct path for a plain XML declaration, after `<?xml` and before the whitespace
+    /// that made it one: when the buffer holds it whole to its `?>` and it is plain (each of
+    /// `version`, `encoding`, `standalone` followed by `=` and a quoted value, with whitespace
+    /// anywhere the states skip it, values of characters the states take as they are), emits
+    /// the token the declaration states would and returns true, the input past the `?>`. Any
+    /// other character, or the end of the buffer, returns false having changed nothing: the
+    /// states read the declaration (so the tokens and diagnostics stay theirs, also for a
+    /// declaration that turns into a processing instruction). The values are ranges of the
+    /// input (the first of each name wins, as in the states); nothing is built character by
+    /// character.
+    fn plain_xml_declaration(&mut self) -> bool {
+        if !self.fast {
+            return false;
+        }
+        let text = self.input.text();
+        let b = text.as_bytes();
+        let skip_space = |mut i: usize| {
+            while let Some(b'\t' | b'\n' | b' ') = b.get(i) {
+                i += 1;
+            }
+            i
+        };
+        let mut i = self.input.index();
+        let mut values: [Option<(usize, usize)>; 3] = [None; 3];
+        let end = loop {
+            // XML declaration state.
+            i = skip_space(i);
+            let attr = match b.get(i) {
+                Some(b'?') if b.get(i + 1) == Some(&b'>') => break i + 2,
+                Some(b'v') if b[i..].starts_with(b"version") => (DeclAttr::Version, 7),
+                Some(b'e') if b[i..].starts_with(b"encoding") => (DeclAttr::Encoding, 8),
+                Some(b's') if b[i..].starts_with(b"standalone") => (DeclAttr::Standalone, 10),
+                _ => return false,
+            };
+            // Attribute name after state, attribute value before state.
+            i = skip_space(i + attr.1);
+            if b.get(i) != Some(&b'=') {
+                return false;
+            }
+            i = skip_space(i + 1);
+            let (quote, set) = match b.get(i) {
+                Some(b'"') => (b'"', &DECL_DQ_VALUE),
+                Some(b'\'') => (b'\'', &DECL_SQ_VALUE),
+                _ => return false,
+            };
+            // Attribute value (quoted) state: a run of characters taken as they are, then the
+            // quote (a `?`, CR, U+0000, control, noncharacter or the buffer's end: the states).
+            let start = i + 1;
+            i = run_end(set, text, start);
+            if b.get(i) != Some(&quote) {
+                return false;
+            }
+            let slot = &mut values[attr.0 as usize];
+            if slot.is_none() {
+                *slot = Some((start, i));
+            }
+            i += 1;
+        };
+        let base = self.input.base();
+        let [version, encoding, standalone] =
+            values.map(|v| v.map(|(s, e)| self.input.slice_cow(base + s, base + e)));
+        self.input.set_index(end);
+        let span = self.markup_span();
+        self.emit(
+            TokenKind::XmlDeclaration {
+                version,
+                encoding,
+                standalone,
+            },
+            span,
+        );
+        self.state = State::Data;
+        true
     }
 
     fn emit_pi(&mut self) {
