@@ -381,11 +381,13 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// True while the tokenizer holds input it still needs (input not read yet, a token not
-    /// finished or not handed out, or input from the caller's floor on): then
-    /// [`feed_lent`](Self::feed_lent) copies its chunk, as [`feed`](Self::feed) does. False
+    /// True while the tokenizer may hold input it still needs (input not read yet, a token not
+    /// finished or not handed out, or input from the caller's floor on), so that
+    /// [`feed_lent`](Self::feed_lent) may copy its chunk, as [`feed`](Self::feed) does. False
     /// means the next `feed_lent` reads its chunk where it is (once the tokenizer is
-    /// finished, chunks are ignored either way).
+    /// finished, chunks are ignored either way). A cheap, cautious test: a token a limit cut
+    /// (its strings copied out already) or a numeric reference's digits count as held, though
+    /// `feed_lent` may lend then too.
     ///
     /// ```
     /// let mut t = thicket_html::Tokenizer::new();

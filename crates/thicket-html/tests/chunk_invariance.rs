@@ -228,3 +228,23 @@ proptest! {
         prop_assert_eq!(whole, by_char);
     }
 }
+
+/// A tokenizer still borrowing a chunk keeps only what it needs of it when it is fed: the
+/// rest of the chunk is not copied.
+#[test]
+fn feeding_a_borrowing_tokenizer_copies_only_what_it_needs() {
+    let chunk = format!("{}<!--", "a".repeat(100_000));
+    let mut t: Tokenizer<'_> = Tokenizer::new();
+    t.feed_lent(&chunk);
+    while t.next_token().is_some() {}
+    t.feed("x");
+    assert_eq!(t.buffered(), 5); // `<!--x`
+    t.feed_lent("-->");
+    let mut t = t.into_owned();
+    t.finish();
+    let mut comments = 0;
+    while let Some(token) = t.next_token() {
+        comments += usize::from(matches!(token, Token::Comment { .. }));
+    }
+    assert_eq!(comments, 1);
+}

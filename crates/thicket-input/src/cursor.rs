@@ -243,38 +243,22 @@ impl<'a> Cursor<'a> {
     /// into the cursor's own room, and the ranges in `texts` that start before `keep` are
     /// copied out first, as [`compact`](Cursor::compact) does. An owned buffer stays as it is.
     #[inline]
-    pub fn into_owned(self, keep: usize, texts: &mut [&mut TextAcc]) -> Cursor<'static> {
+    pub fn into_owned(mut self, keep: usize, texts: &mut [&mut TextAcc]) -> Cursor<'static> {
+        self.reown(keep, texts);
         let Cursor {
             text,
-            mut base,
-            mut at,
+            base,
+            at,
             finished,
             rules,
             retry_at,
             min_compaction,
-            mut lines,
+            lines,
             whole: _,
-            mut spare,
+            spare,
         } = self;
-        let text = match text {
-            Cow::Owned(buf) => buf,
-            Cow::Borrowed(lent) => {
-                let keep = keep.clamp(base, base + at);
-                for t in texts.iter_mut() {
-                    t.detach_before(keep, lent, base);
-                }
-                if let Some(lines) = &mut lines {
-                    lines.forget_before(keep, lent, base);
-                }
-                spare.clear();
-                spare.push_str(&lent[keep - base..]);
-                at -= keep - base;
-                base = keep;
-                std::mem::take(&mut spare)
-            }
-        };
         Cursor {
-            text: Cow::Owned(text),
+            text: Cow::Owned(text.into_owned()),
             base,
             at,
             finished,
@@ -285,6 +269,28 @@ impl<'a> Cursor<'a> {
             whole: false,
             spare,
         }
+    }
+
+    /// Copies a borrowed buffer's text from `keep` on into the cursor's own room (see
+    /// [`into_owned`](Cursor::into_owned)); an owned buffer is left as it is.
+    fn reown(&mut self, keep: usize, texts: &mut [&mut TextAcc]) {
+        let Cow::Borrowed(lent) = self.text else {
+            return;
+        };
+        let keep = keep.clamp(self.base, self.offset());
+        for t in texts.iter_mut() {
+            t.detach_before(keep, lent, self.base);
+        }
+        if let Some(lines) = &mut self.lines {
+            lines.forget_before(keep, lent, self.base);
+        }
+        let mut buf = std::mem::take(&mut self.spare);
+        buf.clear();
+        buf.push_str(&lent[keep - self.base..]);
+        self.at -= keep - self.base;
+        self.base = keep;
+        self.text = Cow::Owned(buf);
+        self.whole = false;
     }
 
     /// Appends text that `write` pushes onto the buffer (a decoder writing in place, see
@@ -612,7 +618,9 @@ impl<'a> Cursor<'a> {
     /// which keeps the copying amortized linear. The accumulators in `texts` that still hold a
     /// range starting before `keep` are detached (copied out) first; every other range the
     /// caller holds must start at or after `keep`. Returns whether the buffer was compacted. A
-    /// whole input is never compacted.
+    /// whole input is never compacted; a lent chunk ([`lend`](Cursor::lend)) always is: its
+    /// text from `keep` on is copied into the cursor's own room, as
+    /// [`into_owned`](Cursor::into_owned) does.
     ///
     /// ```
     /// use thicket_input::cursor::Cursor;
@@ -628,6 +636,12 @@ impl<'a> Cursor<'a> {
     /// ```
     pub fn compact(&mut self, keep: usize, texts: &mut [&mut TextAcc]) -> bool {
         let keep = keep.min(self.offset());
+        if matches!(self.text, Cow::Borrowed(_)) && !self.whole {
+            // A lent chunk: what is kept goes to the cursor's own room now, so that a feed
+            // after it copies no more than that.
+            self.reown(keep, texts);
+            return true;
+        }
         let drop = keep.saturating_sub(self.base);
         if drop < self.min_compaction || drop * 2 < self.text.len() {
             return false;
