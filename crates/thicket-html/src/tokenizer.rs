@@ -375,7 +375,10 @@ impl<'a> Tokenizer<'a> {
             return;
         }
         let keep = self.keep_point();
-        if !self.input.lend(chunk, keep, &mut [&mut self.last_start_tag]) {
+        if !self
+            .input
+            .lend(chunk, keep, &mut [&mut self.last_start_tag])
+        {
             self.compact();
             self.input.feed(chunk);
         }

@@ -48,7 +48,9 @@ fn settings<'h>(log: &'h std::cell::RefCell<Vec<String>>) -> Settings<'h> {
                 None => log.push(t.source().to_owned()),
             }
         })
-        .on_element("script.refuse", |e| e.append("</script>", ContentType::Text))
+        .on_element("script.refuse", |e| {
+            e.append("</script>", ContentType::Text)
+        })
         .unwrap()
         .on_comment(|c| c.remove())
 }
@@ -63,7 +65,11 @@ fn run(input: &str, chunks: usize, lend: bool) -> (String, Option<String>, Vec<S
             out.extend_from_slice(b)
         });
         r.set_lend_min(if lend { 1 } else { usize::MAX });
-        let step = if chunks == 0 { input.len().max(1) } else { chunks };
+        let step = if chunks == 0 {
+            input.len().max(1)
+        } else {
+            chunks
+        };
         let mut error = None;
         let mut at = 0;
         while at < input.len() && error.is_none() {
@@ -74,7 +80,9 @@ fn run(input: &str, chunks: usize, lend: bool) -> (String, Option<String>, Vec<S
             error = r.feed_str(&input[at..end]).err();
             at = end;
         }
-        error.or_else(|| r.finish().err()).map(|e: Error| format!("{} {:?}", e.code, e.span))
+        error
+            .or_else(|| r.finish().err())
+            .map(|e: Error| format!("{} {:?}", e.code, e.span))
     };
     (String::from_utf8(out).unwrap(), error, log.into_inner())
 }
@@ -84,7 +92,11 @@ fn lent_pieces_give_what_copied_pieces_give() {
     for doc in DOCUMENTS {
         let copied = run(doc, 0, false);
         for chunks in [0, 1, 2, 3, 5, 7, 11, 64] {
-            assert_eq!(run(doc, chunks, true), copied, "{doc:?} in {chunks}-byte pieces");
+            assert_eq!(
+                run(doc, chunks, true),
+                copied,
+                "{doc:?} in {chunks}-byte pieces"
+            );
             assert_eq!(run(doc, chunks, false), copied, "{doc:?} copied, {chunks}");
         }
     }
@@ -123,7 +135,10 @@ fn the_documents_reach_the_refusal_and_the_captures() {
     assert_eq!(error.as_deref(), Some("raw-text-insertion 8..29"), "{out}");
     let (_, error, log0) = run(DOCUMENTS[0], 0, false);
     assert_eq!(error, None);
-    assert!(log0.iter().any(|l| l.starts_with("Ok(\"<p class=x")), "{log0:?}");
+    assert!(
+        log0.iter().any(|l| l.starts_with("Ok(\"<p class=x")),
+        "{log0:?}"
+    );
     assert!(!log.is_empty());
 }
 

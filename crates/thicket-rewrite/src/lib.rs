@@ -59,10 +59,10 @@ mod encoding;
 mod handlers;
 #[cfg(feature = "html")]
 mod html;
-#[cfg(all(test, feature = "html"))]
-mod lend_tests;
 #[cfg(feature = "leafxml")]
 mod leafxml;
+#[cfg(all(test, feature = "html"))]
+mod lend_tests;
 mod matcher;
 mod memory;
 #[cfg(feature = "microxml")]
