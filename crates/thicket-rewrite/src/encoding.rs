@@ -228,6 +228,22 @@ impl Legacy {
         self.bytes.extend_from_slice(bytes);
     }
 
+    /// The text of `bytes` with no decoding, when the encoding is a single-byte one and they
+    /// are all ASCII (then they are their own UTF-8, and a single-byte decoder holds no state
+    /// between them): recorded as [`feed`](Self::feed) records them. `None` otherwise.
+    pub(crate) fn feed_ascii<'b>(&mut self, bytes: &'b [u8]) -> Option<&'b str> {
+        let Maps::Single(s) = &mut self.maps else {
+            return None;
+        };
+        if !bytes.is_ascii() {
+            return None;
+        }
+        let text = std::str::from_utf8(bytes).ok()?;
+        s.decoded += bytes.len();
+        self.bytes.extend_from_slice(bytes);
+        Some(text)
+    }
+
     /// The end of the input: an incomplete sequence at the end becomes U+FFFD.
     pub(crate) fn finish(&mut self, text: &mut String) {
         if let Maps::Multi(m) = &mut self.maps {
@@ -703,6 +719,48 @@ mod tests {
             .filter(|&d| text.is_char_boundary(d))
             .map(|d| (d, l.map(d)))
             .collect()
+    }
+
+    /// [`mapped`], fed in `step`-byte pieces, the ASCII ones through `feed_ascii`.
+    fn mapped_ascii_pieces(
+        encoding: &'static Encoding,
+        bytes: &[u8],
+        step: usize,
+    ) -> Vec<(usize, usize)> {
+        let mut l = Legacy::new(encoding);
+        let mut text = String::new();
+        for piece in bytes.chunks(step) {
+            match l.feed_ascii(piece) {
+                Some(ascii) => text.push_str(ascii),
+                None => l.feed(piece, &mut text),
+            }
+        }
+        l.finish(&mut text);
+        (0..=text.len())
+            .filter(|&d| text.is_char_boundary(d))
+            .map(|d| (d, l.map(d)))
+            .collect()
+    }
+
+    #[test]
+    fn ascii_pieces_map_as_decoded_ones() {
+        let mut doc = b"<p>caf\xe9</p>".repeat(3);
+        doc.extend(b"<b>plain ascii here</b>".repeat(5));
+        doc.extend(b"\xe9\xe8 end");
+        let whole = mapped(encoding_rs::WINDOWS_1252, &doc);
+        for step in [1, 2, 3, 7, 16, 40] {
+            assert_eq!(
+                mapped_ascii_pieces(encoding_rs::WINDOWS_1252, &doc, step),
+                whole,
+                "{step}"
+            );
+        }
+        // A multi-byte encoding is always decoded (its decoder keeps state between pieces).
+        let mut l = Legacy::new(encoding_rs::SHIFT_JIS);
+        assert_eq!(l.feed_ascii(b"abc"), None);
+        let mut w = Legacy::new(encoding_rs::WINDOWS_1252);
+        assert_eq!(w.feed_ascii(b"ab\xe9"), None);
+        assert_eq!(w.feed_ascii(b"abc"), Some("abc"));
     }
 
     #[test]

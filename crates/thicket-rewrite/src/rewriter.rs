@@ -554,6 +554,17 @@ impl<'h, S: Sink> Rewriter<'h, S> {
     fn feed_legacy(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let mut text = String::new();
         for piece in bytes.chunks(LEGACY_PIECE) {
+            // A piece of ASCII in a single-byte encoding is its own text: not decoded.
+            if let Some(ascii) = self
+                .core
+                .legacy
+                .as_deref_mut()
+                .and_then(|l| l.feed_ascii(piece))
+            {
+                self.bytes_in += piece.len();
+                self.feed_text(ascii)?;
+                continue;
+            }
             text.clear();
             if let Some(l) = self.core.legacy.as_deref_mut() {
                 l.feed(piece, &mut text);
