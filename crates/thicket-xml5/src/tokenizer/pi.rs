@@ -39,7 +39,7 @@ impl Declaration<'_> {
     }
 }
 
-impl Tokenizer<'_> {
+impl<'a> Tokenizer<'a> {
     pub(super) fn pi_state(&mut self) -> Step {
         if self.profile == Profile::Draft && !self.reconsume && self.xml_declaration_start()? {
             if self.plain_xml_declaration() {
@@ -155,18 +155,9 @@ impl Tokenizer<'_> {
             i += 1;
         };
         let base = self.input.base();
-        let [version, encoding, standalone] =
-            values.map(|v| v.map(|(s, e)| self.input.slice_cow(base + s, base + e)));
+        let values = values.map(|v| v.map(|(s, e)| self.input.slice_cow(base + s, base + e)));
         self.input.set_index(end);
-        let span = self.markup_span();
-        self.emit(
-            TokenKind::XmlDeclaration {
-                version,
-                encoding,
-                standalone,
-            },
-            span,
-        );
+        self.emit_declaration_values(values);
         self.state = State::Data;
         true
     }
@@ -299,7 +290,16 @@ impl Tokenizer<'_> {
 
     fn emit_xml_declaration(&mut self) {
         self.decl.raw = TextAcc::new();
-        let [version, encoding, standalone] = std::mem::take(&mut self.decl.values);
+        let values = std::mem::take(&mut self.decl.values);
+        self.emit_declaration_values(values);
+    }
+
+    /// Emits the XML declaration token of `values` (version, encoding, standalone), spanning
+    /// the markup read (the states' way and the direct path's).
+    fn emit_declaration_values(
+        &mut self,
+        [version, encoding, standalone]: [Option<Cow<'a, str>>; 3],
+    ) {
         let span = self.markup_span();
         self.emit(
             TokenKind::XmlDeclaration {
