@@ -384,13 +384,12 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// True while the tokenizer may hold input it still needs (input not read yet, a token not
-    /// finished or not handed out, or input from the caller's floor on), so that
-    /// [`feed_lent`](Self::feed_lent) may copy its chunk, as [`feed`](Self::feed) does. False
-    /// means the next `feed_lent` reads its chunk where it is (once the tokenizer is
-    /// finished, chunks are ignored either way). A cheap, cautious test: a token a limit cut
-    /// (its strings copied out already) or a numeric reference's digits count as held, though
-    /// `feed_lent` may lend then too.
+    /// True while the tokenizer holds input it still needs (input not read yet, a token not
+    /// finished or not handed out, or input from the caller's floor on): then
+    /// [`feed_lent`](Self::feed_lent) copies its chunk, as [`feed`](Self::feed) does; false
+    /// when the next `feed_lent` reads its chunk where it is. Once the tokenizer is finished,
+    /// chunks are ignored and this answers true. (`&mut`: the strings of a token a limit cut
+    /// are copied out of the buffer, as the next feed would copy them.)
     ///
     /// ```
     /// let mut t = thicket_html::Tokenizer::new();
@@ -401,12 +400,9 @@ impl<'a> Tokenizer<'a> {
     /// while t.next_token().is_some() {}
     /// assert!(!t.holds_input());
     /// ```
-    pub fn holds_input(&self) -> bool {
-        let end = self.input.end();
-        self.input.available() > 0
-            || !self.queue.is_empty()
-            || self.ready_tag.is_some()
-            || self.last_end.min(self.floor) < end
+    pub fn holds_input(&mut self) -> bool {
+        let keep = self.keep_point();
+        !self.input.can_lend(keep)
     }
 
     /// The tokenizer with a buffer of its own again, after [`feed_lent`](Self::feed_lent): what

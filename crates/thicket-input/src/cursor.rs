@@ -218,10 +218,10 @@ impl<'a> Cursor<'a> {
     /// assert_eq!((input.base(), input.text(), input.offset()), (5, "<b", 5));
     /// ```
     pub fn lend(&mut self, chunk: &'a str, keep: usize, texts: &mut [&mut TextAcc]) -> bool {
-        let end = self.end();
-        if self.finished || self.at < self.text.len() || keep < end {
+        if !self.can_lend(keep) {
             return false;
         }
+        let end = self.end();
         for t in texts.iter_mut() {
             t.detach_before(end, &self.text, self.base);
         }
@@ -236,6 +236,14 @@ impl<'a> Cursor<'a> {
         self.at = 0;
         self.whole = false;
         true
+    }
+
+    /// Whether [`lend`](Cursor::lend) would read a chunk in place, given the caller's `keep`:
+    /// the cursor is not finished, every buffered byte was read, and nothing from `keep` on
+    /// is still needed.
+    #[inline]
+    pub fn can_lend(&self, keep: usize) -> bool {
+        !self.finished && self.at == self.text.len() && keep >= self.end()
     }
 
     /// The cursor with a buffer of its own, for as long as its owner likes: a lent chunk's

@@ -27,7 +27,7 @@ impl<S: Sink> Rewriter<'_, S> {
     #[allow(irrefutable_let_patterns)] // in a build with HTML alone
     pub(super) fn feed_piece_html(&mut self, mut text: &str) -> Result<(), Error> {
         let mut head = LEND_HEAD;
-        while let Driver::Html(t) = &self.driver
+        while let Driver::Html(t) = &mut self.driver
             && t.holds_input()
         {
             if text.len() <= head {
